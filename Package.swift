@@ -1,0 +1,48 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "photo-validator",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "photo-validator", targets: ["photo-validator"]),
+        .library(name: "PhotoValidation", targets: ["PhotoValidation"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+    ],
+    targets: [
+        // The C API of libvips; imported only by VipsDecoder.
+        .systemLibrary(
+            name: "CVips",
+            pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]
+        ),
+        // The one module that owns libvips and every C pointer.
+        .target(name: "VipsDecoder", dependencies: ["CVips"]),
+        // The blur kernel: pure Swift, no C, no I/O.
+        .target(name: "BlurMetrics"),
+        .target(
+            name: "PhotoValidation",
+            dependencies: [
+                "VipsDecoder",
+                "BlurMetrics",
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        .target(
+            name: "PhotoValidatorCLI",
+            dependencies: [
+                "PhotoValidation",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "photo-validator", dependencies: ["PhotoValidatorCLI"]),
+
+        .testTarget(name: "VipsDecoderTests", dependencies: ["VipsDecoder"]),
+        .testTarget(name: "BlurMetricsTests", dependencies: ["BlurMetrics"]),
+        .testTarget(name: "PhotoValidationTests", dependencies: ["PhotoValidation"]),
+        .testTarget(name: "PhotoValidatorCLITests", dependencies: ["PhotoValidatorCLI"]),
+    ]
+)

@@ -1,0 +1,190 @@
+/// Turns decoded 8-bit rows, fed top to bottom in strips, into the luma plane at the analysis
+/// scale in one pass: grey conversion, horizontal and vertical area resampling, with no per-pixel
+/// allocation and memory bounded by the output plane plus a few rows. Use it on one thread.
+public final class AnalysisPlaneBuilder {
+    /// Width of the plane being built.
+    public let targetWidth: Int
+    /// Height of the plane being built.
+    public let targetHeight: Int
+    private let sourceWidth: Int
+    private let sourceHeight: Int
+    private let bands: Int
+    private let resampler: Resampler?
+    private var plane: [UInt8]
+    private var nextSourceRow = 0
+
+    /// Prepares to build the analysis plane of a `sourceWidth` x `sourceHeight` image with `bands`
+    /// samples per pixel, at `scale`.
+    public init(sourceWidth: Int, sourceHeight: Int, bands: Int, scale: AnalysisScale) {
+        precondition(sourceWidth > 0 && sourceHeight > 0 && (1...4).contains(bands), "invalid source geometry")
+        self.sourceWidth = sourceWidth
+        self.sourceHeight = sourceHeight
+        self.bands = bands
+        let size = scale.analysisSize(width: sourceWidth, height: sourceHeight)
+        self.targetWidth = size.width
+        self.targetHeight = size.height
+        self.plane = [UInt8](repeating: 0, count: size.width * size.height)
+        if size.width == sourceWidth && size.height == sourceHeight {
+            self.resampler = nil
+        } else {
+            self.resampler = Resampler(
+                horizontal: AreaResamplingAxis(sourceCount: sourceWidth, targetCount: size.width, fractionBits: 14),
+                vertical: AreaResamplingAxis(sourceCount: sourceHeight, targetCount: size.height, fractionBits: 12)
+            )
+        }
+    }
+
+    /// Consumes `count` rows that start at `rows`, `rowStride` bytes apart, continuing where the
+    /// previous call stopped.
+    public func append(rows: UnsafePointer<UInt8>, count: Int, rowStride: Int) {
+        precondition(nextSourceRow + count <= sourceHeight, "more rows than the image has")
+        let width = sourceWidth
+        let bands = bands
+        plane.withUnsafeMutableBufferPointer { output in
+            guard let resampler else {
+                for row in 0..<count {
+                    GrayConversion.convertRow(
+                        rows + row * rowStride, bands: bands, count: width,
+                        into: output.baseAddress! + (nextSourceRow + row) * width
+                    )
+                }
+                return
+            }
+            for row in 0..<count {
+                resampler.consume(
+                    row: rows + row * rowStride, sourceRow: nextSourceRow + row,
+                    bands: bands, into: output.baseAddress!
+                )
+            }
+        }
+        nextSourceRow += count
+    }
+
+    /// The finished plane; every source row must have been appended.
+    public func finish() -> LumaPlane {
+        precondition(nextSourceRow == sourceHeight, "the plane is finished only after every row")
+        return LumaPlane(width: targetWidth, height: targetHeight, pixels: plane)
+    }
+}
+
+/// Scratch rows and weight tables for the resampling path; one per image.
+private final class Resampler {
+    let horizontal: AreaResamplingAxis
+    let vertical: AreaResamplingAxis
+    /// For each source row, the first target row it feeds and its weights for that row and the next.
+    let firstTarget: [Int]
+    let weightFirst: [UInt32]
+    let weightSecond: [UInt32]
+    let lastSource: [Int]
+    var luma: [UInt8]
+    var horizontalRow: [UInt16]
+    var accumulators: [UInt32]
+    var nextTargetToFinish = 0
+
+    init(horizontal: AreaResamplingAxis, vertical: AreaResamplingAxis) {
+        self.horizontal = horizontal
+        self.vertical = vertical
+        var firstTarget = [Int](repeating: -1, count: vertical.sourceCount)
+        var weightFirst = [UInt32](repeating: 0, count: vertical.sourceCount)
+        var weightSecond = [UInt32](repeating: 0, count: vertical.sourceCount)
+        for target in 0..<vertical.targetCount {
+            for tap in 0..<vertical.taps {
+                let weight = vertical.weights[target * vertical.taps + tap]
+                guard weight > 0 else { continue }
+                let source = vertical.starts[target] + tap
+                if firstTarget[source] < 0 {
+                    firstTarget[source] = target
+                    weightFirst[source] = weight
+                } else {
+                    // Shrinking by at least 1x, a source row overlaps at most two adjacent targets.
+                    precondition(target == firstTarget[source] + 1, "a source row feeds at most two adjacent rows")
+                    weightSecond[source] = weight
+                }
+            }
+        }
+        self.firstTarget = firstTarget
+        self.weightFirst = weightFirst
+        self.weightSecond = weightSecond
+        self.lastSource = (0..<vertical.targetCount).map(vertical.lastSource(of:))
+        self.luma = [UInt8](repeating: 0, count: horizontal.sourceCount)
+        self.horizontalRow = [UInt16](repeating: 0, count: horizontal.targetCount)
+        self.accumulators = [UInt32](repeating: 0, count: 2 * horizontal.targetCount)
+    }
+
+    func consume(row: UnsafePointer<UInt8>, sourceRow: Int, bands: Int, into plane: UnsafeMutablePointer<UInt8>) {
+        let width = horizontal.targetCount
+        luma.withUnsafeMutableBufferPointer { luma in
+            horizontalRow.withUnsafeMutableBufferPointer { resampled in
+                GrayConversion.convertRow(row, bands: bands, count: horizontal.sourceCount, into: luma.baseAddress!)
+                resampleRow(luma.baseAddress!, into: resampled.baseAddress!)
+                accumulators.withUnsafeMutableBufferPointer { accumulators in
+                    let target = firstTarget[sourceRow]
+                    if target >= 0 {
+                        accumulate(resampled.baseAddress!, weight: weightFirst[sourceRow],
+                                   into: accumulators.baseAddress! + (target & 1) * width, count: width)
+                        let second = weightSecond[sourceRow]
+                        if second > 0 {
+                            accumulate(resampled.baseAddress!, weight: second,
+                                       into: accumulators.baseAddress! + ((target + 1) & 1) * width, count: width)
+                        }
+                    }
+                    while nextTargetToFinish < vertical.targetCount, lastSource[nextTargetToFinish] <= sourceRow {
+                        let target = nextTargetToFinish
+                        let accumulator = accumulators.baseAddress! + (target & 1) * width
+                        let output = plane + target * width
+                        for x in 0..<width {
+                            // 8 fractional bits from the horizontal pass, 12 from the vertical one.
+                            output[x] = UInt8(truncatingIfNeeded: (accumulator[x] &+ (1 << 19)) >> 20)
+                            accumulator[x] = 0
+                        }
+                        nextTargetToFinish += 1
+                    }
+                }
+            }
+        }
+    }
+
+    private func resampleRow(_ luma: UnsafeMutablePointer<UInt8>, into output: UnsafeMutablePointer<UInt16>) {
+        horizontal.weights.withUnsafeBufferPointer { weights in
+            horizontal.starts.withUnsafeBufferPointer { starts in
+                // Shrinking by 1x to 3x needs 2 to 4 taps: fixed-width loops the compiler unrolls.
+                switch horizontal.taps {
+                case 1: Self.resample(luma, starts, weights.baseAddress!, output, taps: 1)
+                case 2: Self.resample(luma, starts, weights.baseAddress!, output, taps: 2)
+                case 3: Self.resample(luma, starts, weights.baseAddress!, output, taps: 3)
+                case 4: Self.resample(luma, starts, weights.baseAddress!, output, taps: 4)
+                case 5: Self.resample(luma, starts, weights.baseAddress!, output, taps: 5)
+                default: Self.resample(luma, starts, weights.baseAddress!, output, taps: horizontal.taps)
+                }
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func resample(
+        _ luma: UnsafeMutablePointer<UInt8>,
+        _ starts: UnsafeBufferPointer<Int>,
+        _ weights: UnsafePointer<UInt32>,
+        _ output: UnsafeMutablePointer<UInt16>,
+        taps: Int
+    ) {
+        var weight = weights
+        for target in 0..<starts.count {
+            let source = luma + starts[target]
+            var sum: UInt32 = 0
+            for tap in 0..<taps {
+                sum &+= UInt32(source[tap]) &* weight[tap]
+            }
+            // 14-bit weights; keep 8 fractional bits so the vertical pass rounds once.
+            output[target] = UInt16(truncatingIfNeeded: (sum &+ (1 << 5)) >> 6)
+            weight += taps
+        }
+    }
+
+    @inline(__always)
+    private func accumulate(_ row: UnsafeMutablePointer<UInt16>, weight: UInt32, into accumulator: UnsafeMutablePointer<UInt32>, count: Int) {
+        for x in 0..<count {
+            accumulator[x] &+= UInt32(row[x]) &* weight
+        }
+    }
+}

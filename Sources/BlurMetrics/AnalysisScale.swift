@@ -1,0 +1,48 @@
+/// The scale at which blur is measured: the score only means something at one fixed scale.
+public enum AnalysisScale: Sendable, Equatable, Hashable, CustomStringConvertible {
+    /// Measure the pixels as decoded, with no resampling (for parity with OpenCV).
+    case native
+    /// Resample so the shortest side is this many pixels; smaller images are measured as they are.
+    case shortestSide(Int)
+
+    /// The default: shortest side 1024 px, as the gateway measures.
+    public static let `default` = AnalysisScale.shortestSide(1024)
+
+    /// Parses `native` or a positive pixel count.
+    public init?(argument: String) {
+        if argument.lowercased() == "native" {
+            self = .native
+        } else if let size = Int(argument), size >= 16 {
+            self = .shortestSide(size)
+        } else {
+            return nil
+        }
+    }
+
+    /// `native` or the pixel count.
+    public var description: String {
+        switch self {
+        case .native: "native"
+        case .shortestSide(let size): String(size)
+        }
+    }
+
+    /// The target shortest side, or nil at native scale.
+    public var targetShortestSide: Int? {
+        switch self {
+        case .native: nil
+        case .shortestSide(let size): size
+        }
+    }
+
+    /// The size at which an image of `width` x `height` is measured; never larger than the image.
+    public func analysisSize(width: Int, height: Int) -> (width: Int, height: Int) {
+        guard let target = targetShortestSide, min(width, height) > target else {
+            return (width, height)
+        }
+        if width <= height {
+            return (target, max(1, Int((Double(height) * Double(target) / Double(width)).rounded())))
+        }
+        return (max(1, Int((Double(width) * Double(target) / Double(height)).rounded())), target)
+    }
+}

@@ -1,0 +1,109 @@
+/// The variance of the 4-neighbour Laplacian `[0,1,0; 1,-4,1; 0,1,0]` of an 8-bit plane, with
+/// reflect-101 borders: exactly `cv2.Laplacian(gray, cv2.CV_64F).var()`.
+public enum LaplacianVariance {
+    private typealias Bytes = SIMD16<UInt8>
+    private typealias Lanes = SIMD16<Int32>
+    private static let laneCount = 16
+    /// Vector steps before the 32-bit lane accumulators are flushed: 1020^2 * 2048 < 2^31.
+    private static let flushInterval = 2048
+
+    /// The Laplacian variance of `plane`.
+    public static func variance(of plane: LumaPlane) -> Double {
+        statistics(of: plane).variance
+    }
+
+    /// The exact sums of the Laplacian over `plane`.
+    public static func statistics(of plane: LumaPlane) -> LaplacianStatistics {
+        plane.pixels.withUnsafeBufferPointer { pixels in
+            statistics(pixels: pixels.baseAddress!, width: plane.width, height: plane.height)
+        }
+    }
+
+    /// The exact sums of the Laplacian over `width` x `height` packed samples at `pixels`.
+    public static func statistics(pixels: UnsafePointer<UInt8>, width: Int, height: Int) -> LaplacianStatistics {
+        var sum: Int64 = 0
+        var sumOfSquares: Int64 = 0
+        for y in 0..<height {
+            let center = pixels + y * width
+            let above = pixels + reflect101(y - 1, count: height) * width
+            let below = pixels + reflect101(y + 1, count: height) * width
+            let row = rowSums(above: above, center: center, below: below, width: width)
+            sum &+= row.sum
+            sumOfSquares &+= row.sumOfSquares
+        }
+        return LaplacianStatistics(count: width * height, sum: sum, sumOfSquares: sumOfSquares)
+    }
+
+    /// OpenCV's BORDER_REFLECT_101 (`gfedcb|abcdefgh|gfedcba`) for one step past either edge.
+    @inline(__always)
+    static func reflect101(_ index: Int, count: Int) -> Int {
+        if count == 1 { return 0 }
+        if index < 0 { return 1 }
+        if index >= count { return count - 2 }
+        return index
+    }
+
+    @inline(__always)
+    private static func response(above: UnsafePointer<UInt8>, center: UnsafePointer<UInt8>, below: UnsafePointer<UInt8>, x: Int, width: Int) -> Int64 {
+        let left = reflect101(x - 1, count: width)
+        let right = reflect101(x + 1, count: width)
+        return Int64(above[x]) + Int64(below[x]) + Int64(center[left]) + Int64(center[right]) - 4 * Int64(center[x])
+    }
+
+    private static func rowSums(
+        above: UnsafePointer<UInt8>,
+        center: UnsafePointer<UInt8>,
+        below: UnsafePointer<UInt8>,
+        width: Int
+    ) -> (sum: Int64, sumOfSquares: Int64) {
+        var sum: Int64 = 0
+        var sumOfSquares: Int64 = 0
+        // Interior columns 1 ..< width - 1 in vectors of 16; the two edges and the tail are scalar.
+        var x = 1
+        let vectorEnd = width - 1 - laneCount
+        if x <= vectorEnd {
+            var laneSum = Lanes()
+            var laneSquares = Lanes()
+            var steps = 0
+            let up = UnsafeRawPointer(above)
+            let mid = UnsafeRawPointer(center)
+            let down = UnsafeRawPointer(below)
+            while x <= vectorEnd {
+                let top = SIMD16<Int16>(truncatingIfNeeded: up.loadUnaligned(fromByteOffset: x, as: Bytes.self))
+                let bottom = SIMD16<Int16>(truncatingIfNeeded: down.loadUnaligned(fromByteOffset: x, as: Bytes.self))
+                let left = SIMD16<Int16>(truncatingIfNeeded: mid.loadUnaligned(fromByteOffset: x - 1, as: Bytes.self))
+                let right = SIMD16<Int16>(truncatingIfNeeded: mid.loadUnaligned(fromByteOffset: x + 1, as: Bytes.self))
+                let middle = SIMD16<Int16>(truncatingIfNeeded: mid.loadUnaligned(fromByteOffset: x, as: Bytes.self))
+                let laplacian = Lanes(truncatingIfNeeded: (top &+ bottom) &+ (left &+ right) &- (middle &<< 2))
+                laneSum &+= laplacian
+                laneSquares &+= laplacian &* laplacian
+                x += laneCount
+                steps += 1
+                if steps == flushInterval {
+                    sum &+= SIMD16<Int64>(truncatingIfNeeded: laneSum).wrappedSum()
+                    sumOfSquares &+= SIMD16<Int64>(truncatingIfNeeded: laneSquares).wrappedSum()
+                    laneSum = Lanes()
+                    laneSquares = Lanes()
+                    steps = 0
+                }
+            }
+            sum &+= SIMD16<Int64>(truncatingIfNeeded: laneSum).wrappedSum()
+            sumOfSquares &+= SIMD16<Int64>(truncatingIfNeeded: laneSquares).wrappedSum()
+        }
+        while x < width - 1 {
+            let value = response(above: above, center: center, below: below, x: x, width: width)
+            sum &+= value
+            sumOfSquares &+= value &* value
+            x += 1
+        }
+        let first = response(above: above, center: center, below: below, x: 0, width: width)
+        sum &+= first
+        sumOfSquares &+= first &* first
+        if width > 1 {
+            let last = response(above: above, center: center, below: below, x: width - 1, width: width)
+            sum &+= last
+            sumOfSquares &+= last &* last
+        }
+        return (sum, sumOfSquares)
+    }
+}

@@ -1,0 +1,88 @@
+#ifndef PHOTO_VALIDATOR_CVIPS_SHIM_H
+#define PHOTO_VALIDATOR_CVIPS_SHIM_H
+
+#include <vips/vips.h>
+
+/* Swift cannot call C variadic functions; these fixed-arity wrappers pass the
+ * options photo-validator needs and nothing else. Every loader is asked to
+ * fail on truncated data so a cut-off file is never grey-filled. */
+
+static inline VipsImage *pv_image_new_from_buffer(const void *data, size_t length) {
+    return vips_image_new_from_buffer(data, length, "",
+        "access", VIPS_ACCESS_SEQUENTIAL,
+        "fail_on", VIPS_FAIL_ON_TRUNCATED,
+        NULL);
+}
+
+static inline int pv_jpegload_buffer(void *data, size_t length, int shrink, VipsImage **out) {
+    return vips_jpegload_buffer(data, length, out,
+        "shrink", shrink,
+        "access", VIPS_ACCESS_SEQUENTIAL,
+        "fail_on", VIPS_FAIL_ON_TRUNCATED,
+        NULL);
+}
+
+static inline int pv_colourspace_srgb(VipsImage *in, VipsImage **out) {
+    return vips_colourspace(in, out, VIPS_INTERPRETATION_sRGB, NULL);
+}
+
+static inline int pv_cast_uchar(VipsImage *in, VipsImage **out) {
+    return vips_cast(in, out, VIPS_FORMAT_UCHAR, NULL);
+}
+
+static inline int pv_shift_right_8(VipsImage *in, VipsImage **out) {
+    return vips_rshift_const1(in, out, 8, NULL);
+}
+
+static inline int pv_image_get_orientation(VipsImage *image) {
+    int orientation = 1;
+    if (vips_image_get_typeof(image, VIPS_META_ORIENTATION) &&
+        vips_image_get_int(image, VIPS_META_ORIENTATION, &orientation) == 0 &&
+        orientation >= 1 && orientation <= 8) {
+        return orientation;
+    }
+    return 1;
+}
+
+static inline const char *pv_image_get_string(VipsImage *image, const char *name) {
+    const char *value = NULL;
+    if (vips_image_get_typeof(image, name) &&
+        vips_image_get_string(image, name, &value) == 0) {
+        return value;
+    }
+    return NULL;
+}
+
+/* Prepares rows [top, top + height) of `region` and returns the address of its first row. */
+static inline const unsigned char *pv_region_rows(VipsRegion *region, int top, int width, int height) {
+    VipsRect rect = { 0, top, width, height };
+    if (vips_region_prepare(region, &rect) != 0) {
+        return NULL;
+    }
+    return (const unsigned char *) VIPS_REGION_ADDR(region, 0, top);
+}
+
+/* Bytes from one row of a prepared region to the next. */
+static inline size_t pv_region_row_stride(VipsRegion *region) {
+    return (size_t) VIPS_REGION_LSKIP(region);
+}
+
+static inline void pv_region_unref(VipsRegion *region) {
+    g_object_unref(region);
+}
+
+static void pv_ignore_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+    (void) domain; (void) level; (void) message; (void) data;
+}
+
+/* libvips reports recoverable decoder trouble as GLib warnings on stderr; the outcome is decided by
+ * return codes, so these are dropped rather than printed once per bad upload. */
+static inline void pv_silence_warnings(void) {
+    g_log_set_handler("VIPS", (GLogLevelFlags) (G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO | G_LOG_LEVEL_DEBUG), pv_ignore_log, NULL);
+}
+
+static inline void pv_object_unref(VipsImage *image) {
+    g_object_unref(image);
+}
+
+#endif

@@ -1,0 +1,24 @@
+/// The answer for one photo: the gateway's `ValidatePhotoOutput` plus our `details`.
+public struct ValidatePhotoOutput: Sendable, Codable, Equatable {
+    /// The message of a photo that passed every check.
+    public static let passedMessage = "Photo looks great!"
+
+    /// True exactly when `failures` is empty.
+    public let passed: Bool
+    /// Failure codes, in check order.
+    public let failures: [FailureCode]
+    /// `messages[i]` explains `failures[i]`; a passed photo has the single "Photo looks great!".
+    public let messages: [String]
+    /// Measured figures for logs, tuning and support; clients may ignore them.
+    public let details: ValidationDetails
+
+    /// Builds the answer from failures, deriving `passed` and the messages.
+    public init(failures: [FailureCode], photoType: PhotoType, minimumShortSide: Int, details: ValidationDetails) {
+        self.passed = failures.isEmpty
+        self.failures = failures
+        self.messages = failures.isEmpty
+            ? [Self.passedMessage]
+            : failures.map { $0.message(for: photoType, minimumShortSide: minimumShortSide) }
+        self.details = details
+    }
+}

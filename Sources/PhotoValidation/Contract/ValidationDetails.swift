@@ -1,0 +1,56 @@
+/// The figures measured for one photo (the `details` object of the answer).
+public struct ValidationDetails: Sendable, Codable, Equatable {
+    /// The photo type the checks used.
+    public var photoType: PhotoType
+    /// The decoded format, when the header could be read.
+    public var format: String?
+    /// Displayed width, after EXIF orientation.
+    public var width: Int?
+    /// Displayed height, after EXIF orientation.
+    public var height: Int?
+    /// The EXIF orientation tag (1 to 8).
+    public var orientation: Int?
+    /// The minimum shortest side for this photo type.
+    public var minimumShortSide: Int
+    /// The figure compared with the blur threshold.
+    public var blurScore: Double?
+    /// The threshold `blurScore` was compared with.
+    public var blurThreshold: Double
+    /// The variance of the Laplacian of the whole analysis plane.
+    public var laplacianVariance: Double?
+    /// Width of the plane blur was measured on.
+    public var analysisWidth: Int?
+    /// Height of the plane blur was measured on.
+    public var analysisHeight: Int?
+    /// The JPEG shrink-on-load factor used (1 for other formats).
+    public var shrinkOnLoad: Int?
+    /// Why the photo is `invalid_image`: a stable reason code such as `pixel_limit_exceeded`.
+    public var error: String?
+    /// An operator-facing explanation of `error`.
+    public var errorDetail: String?
+    /// Time spent per stage, in milliseconds.
+    public var timingsMs: StageTimings
+
+    /// Creates details with nothing measured yet.
+    public init(photoType: PhotoType, minimumShortSide: Int, blurThreshold: Double) {
+        self.photoType = photoType
+        self.minimumShortSide = minimumShortSide
+        self.blurThreshold = blurThreshold
+        self.timingsMs = StageTimings()
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case photoType = "photo_type"
+        case format, width, height, orientation
+        case minimumShortSide = "minimum_short_side"
+        case blurScore = "blur_score"
+        case blurThreshold = "blur_threshold"
+        case laplacianVariance = "laplacian_variance"
+        case analysisWidth = "analysis_width"
+        case analysisHeight = "analysis_height"
+        case shrinkOnLoad = "shrink_on_load"
+        case error
+        case errorDetail = "error_detail"
+        case timingsMs = "timings_ms"
+    }
+}

@@ -1,0 +1,67 @@
+import BlurMetrics
+import VipsDecoder
+
+/// The blur figures of one photo and the time each stage took.
+public struct BlurMeasurement: Sendable, Equatable {
+    /// Exact Laplacian sums over the analysis plane.
+    public let statistics: LaplacianStatistics
+    /// Width of the analysis plane.
+    public let analysisWidth: Int
+    /// Height of the analysis plane.
+    public let analysisHeight: Int
+    /// The JPEG shrink-on-load factor used.
+    public let shrinkOnLoad: Int
+    /// Seconds in libvips decoding.
+    public let decodeSeconds: Double
+    /// Seconds in grey conversion and resampling.
+    public let lumaSeconds: Double
+    /// Seconds in the Laplacian.
+    public let blurSeconds: Double
+
+    /// The global Laplacian variance.
+    public var laplacianVariance: Double { statistics.variance }
+
+    /// Decodes `image` strip by strip into the analysis plane at `scale` and measures its blur.
+    ///
+    /// - Throws: `DecodeFailure` when the pixels are truncated or corrupt.
+    public static func measure(_ image: EncodedImage, scale: AnalysisScale) throws(DecodeFailure) -> BlurMeasurement {
+        let clock = ContinuousClock()
+        let shrink = image.shrinkOnLoad(targetShortSide: scale.targetShortestSide)
+        var builder: AnalysisPlaneBuilder?
+        var lumaTime = Duration.zero
+        let decodeStart = clock.now
+        do {
+            try image.decodeStrips(shrink: shrink) { geometry in
+                builder = AnalysisPlaneBuilder(
+                    sourceWidth: geometry.width, sourceHeight: geometry.height,
+                    bands: geometry.bands, scale: scale
+                )
+            } body: { strip, _, rowCount, rowStride in
+                let start = clock.now
+                builder!.append(rows: strip, count: rowCount, rowStride: rowStride)
+                lumaTime += clock.now - start
+            }
+        } catch let failure as DecodeFailure {
+            throw failure
+        } catch {
+            throw DecodeFailure(.corruptPixels, "decoding stopped: \(error)")
+        }
+        let decodeAndLuma = clock.now - decodeStart
+        guard let builder else {
+            throw DecodeFailure(.corruptPixels, "the decoder produced no pixels")
+        }
+        let plane = builder.finish()
+        let blurStart = clock.now
+        let statistics = LaplacianVariance.statistics(of: plane)
+        let blurTime = clock.now - blurStart
+        return BlurMeasurement(
+            statistics: statistics,
+            analysisWidth: plane.width,
+            analysisHeight: plane.height,
+            shrinkOnLoad: shrink,
+            decodeSeconds: (decodeAndLuma - lumaTime).seconds,
+            lumaSeconds: lumaTime.seconds,
+            blurSeconds: blurTime.seconds
+        )
+    }
+}

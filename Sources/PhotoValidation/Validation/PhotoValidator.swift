@@ -1,0 +1,78 @@
+import BlurMetrics
+import VipsDecoder
+
+/// Runs the checks of the contract on one photo: decode, resolution, blur, in that order.
+///
+/// `validate` is synchronous and CPU-bound: call it on a long-lived worker thread (see
+/// `ValidationWorkerPool`), never on a cooperative thread pool.
+public struct PhotoValidator: Sendable {
+    /// The thresholds and limits in force.
+    public let settings: ValidationSettings
+    private let decoder: ImageDecoder
+
+    /// Creates a validator; starts libvips when needed.
+    ///
+    /// - Throws: `DecodeFailure` when libvips cannot be initialised.
+    public init(settings: ValidationSettings) throws(DecodeFailure) {
+        self.settings = settings
+        self.decoder = try ImageDecoder(pixelLimit: settings.pixelLimit)
+    }
+
+    /// Validates the encoded photo in `bytes` as a photo of `photoType`.
+    public func validate(_ bytes: UnsafeRawBufferPointer, as photoType: PhotoType) -> ValidatePhotoOutput {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let minimumShortSide = settings.minimumShortSide(for: photoType)
+        let threshold = settings.blurThreshold(for: photoType)
+        var details = ValidationDetails(photoType: photoType, minimumShortSide: minimumShortSide, blurThreshold: threshold)
+
+        func answer(_ failures: [FailureCode]) -> ValidatePhotoOutput {
+            details.timingsMs.total = (clock.now - start).milliseconds
+            return ValidatePhotoOutput(failures: failures, photoType: photoType, minimumShortSide: minimumShortSide, details: details)
+        }
+        func invalid(_ failure: DecodeFailure) -> ValidatePhotoOutput {
+            details.error = failure.reason.rawValue
+            details.errorDetail = failure.message
+            return answer([.invalidImage])
+        }
+
+        let image: EncodedImage
+        do {
+            image = try decoder.open(bytes)
+        } catch {
+            details.timingsMs.header = (clock.now - start).milliseconds
+            return invalid(error)
+        }
+        details.timingsMs.header = (clock.now - start).milliseconds
+        let header = image.header
+        details.format = header.format.rawValue
+        details.width = header.width
+        details.height = header.height
+        details.orientation = header.orientation
+
+        var failures: [FailureCode] = []
+        if header.shortestSide < minimumShortSide {
+            failures.append(.lowResolution)
+        }
+        // Pixels are decoded even for a low-resolution photo: a truncated file must be
+        // `invalid_image` alone, and one answer may carry both resolution and blur failures.
+        let measurement: BlurMeasurement
+        do {
+            measurement = try BlurMeasurement.measure(image, scale: settings.analysisScale)
+        } catch {
+            return invalid(error)
+        }
+        details.laplacianVariance = measurement.laplacianVariance
+        details.blurScore = measurement.laplacianVariance
+        details.analysisWidth = measurement.analysisWidth
+        details.analysisHeight = measurement.analysisHeight
+        details.shrinkOnLoad = measurement.shrinkOnLoad
+        details.timingsMs.decode = measurement.decodeSeconds * 1000
+        details.timingsMs.luma = measurement.lumaSeconds * 1000
+        details.timingsMs.blur = measurement.blurSeconds * 1000
+        if measurement.laplacianVariance < threshold {
+            failures.append(.blurry)
+        }
+        return answer(failures)
+    }
+}

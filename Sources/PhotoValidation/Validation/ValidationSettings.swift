@@ -1,0 +1,37 @@
+import BlurMetrics
+import VipsDecoder
+
+/// The thresholds and limits the checks apply; resolved once, then immutable.
+public struct ValidationSettings: Sendable, Equatable {
+    /// Minimum shortest side of a room photo, in pixels.
+    public var roomMinimumShortSide: Int = 1024
+    /// Minimum shortest side of an inspiration photo, in pixels.
+    public var inspirationMinimumShortSide: Int = 400
+    /// A room photo whose blur score is below this is `blurry`.
+    public var roomBlurThreshold: Double = 30
+    /// An inspiration photo whose blur score is below this is `blurry`.
+    public var inspirationBlurThreshold: Double = 20
+    /// Photos that declare more pixels than this are refused from the header.
+    public var pixelLimit: Int = ImageDecoder.defaultPixelLimit
+    /// The scale blur is measured at.
+    public var analysisScale: AnalysisScale = .default
+
+    /// The built-in defaults.
+    public init() {}
+
+    /// The minimum shortest side for `photoType`.
+    public func minimumShortSide(for photoType: PhotoType) -> Int {
+        switch photoType {
+        case .room: roomMinimumShortSide
+        case .inspiration: inspirationMinimumShortSide
+        }
+    }
+
+    /// The blur threshold for `photoType`.
+    public func blurThreshold(for photoType: PhotoType) -> Double {
+        switch photoType {
+        case .room: roomBlurThreshold
+        case .inspiration: inspirationBlurThreshold
+        }
+    }
+}

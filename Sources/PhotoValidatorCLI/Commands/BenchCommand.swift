@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import PhotoValidation
+import VipsDecoder
+
+/// `photo-validator bench`: in-process timings of each stage on the given photos, as JSON.
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Time each stage (header, decode, luma, blur, total) on photos, in-process, and print JSON.",
+        discussion: "Runs on one thread, after one untimed warm-up per photo; reports median and p90 in milliseconds."
+    )
+
+    @Argument(help: "Photo files to time.")
+    var files: [String]
+
+    @Option(help: "Timed runs per photo.")
+    var iterations: Int = 20
+
+    @Option(name: .customLong("type"), help: "Photo type: room or inspiration.")
+    var photoType: PhotoTypeArgument = .room
+
+    @OptionGroup(title: "Checks")
+    var checks: CheckOptions
+
+    mutating func validate() throws {
+        guard iterations >= 1 else { throw ValidationError("--iterations must be at least 1") }
+    }
+
+    mutating func run() async throws {
+        let settings = try checks.resolve(environment: ProcessInfo.processInfo.environment)
+        let validator = try PhotoValidator(settings: settings)
+        var photos: [BenchReport.Photo] = []
+        for file in files {
+            let bytes: Data
+            do {
+                bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+            } catch {
+                throw ValidationError("cannot read \(file): \(PhotoCollector.reason(error))")
+            }
+            var runs: [StageTimings] = []
+            var last: ValidatePhotoOutput?
+            for iteration in 0...iterations {
+                let output = bytes.withUnsafeBytes { validator.validate($0, as: photoType.value) }
+                if iteration > 0 { runs.append(output.details.timingsMs) }
+                last = output
+            }
+            photos.append(BenchReport.Photo(path: file, bytes: bytes.count, output: last!, runs: runs))
+        }
+        let report = BenchReport(
+            libvips: VipsRuntime.version,
+            analysisSize: settings.analysisScale.description,
+            iterations: iterations,
+            photos: photos
+        )
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        StandardStreams.output(String(decoding: try encoder.encode(report), as: UTF8.self))
+    }
+}

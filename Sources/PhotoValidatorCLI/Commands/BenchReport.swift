@@ -1,0 +1,80 @@
+import PhotoValidation
+
+/// The JSON printed by `photo-validator bench`.
+struct BenchReport: Encodable {
+    /// Median and 90th percentile of one stage, in milliseconds.
+    struct Figures: Encodable {
+        let median: Double
+        let p90: Double
+
+        init(_ samples: [Double]) {
+            let sorted = samples.sorted()
+            median = sorted.isEmpty ? 0 : Self.quantile(sorted, 0.5)
+            p90 = sorted.isEmpty ? 0 : Self.quantile(sorted, 0.9)
+        }
+
+        /// Linear interpolation between order statistics, as numpy's default.
+        static func quantile(_ sorted: [Double], _ q: Double) -> Double {
+            let position = q * Double(sorted.count - 1)
+            let lower = Int(position.rounded(.down))
+            let upper = min(lower + 1, sorted.count - 1)
+            return sorted[lower] + (sorted[upper] - sorted[lower]) * (position - Double(lower))
+        }
+    }
+
+    /// The figures for one photo.
+    struct Photo: Encodable {
+        let path: String
+        let bytes: Int
+        let format: String?
+        let width: Int?
+        let height: Int?
+        let analysisWidth: Int?
+        let analysisHeight: Int?
+        let shrinkOnLoad: Int?
+        let laplacianVariance: Double?
+        let passed: Bool
+        let failures: [FailureCode]
+        let stagesMs: [String: Figures]
+
+        init(path: String, bytes: Int, output: ValidatePhotoOutput, runs: [StageTimings]) {
+            self.path = path
+            self.bytes = bytes
+            format = output.details.format
+            width = output.details.width
+            height = output.details.height
+            analysisWidth = output.details.analysisWidth
+            analysisHeight = output.details.analysisHeight
+            shrinkOnLoad = output.details.shrinkOnLoad
+            laplacianVariance = output.details.laplacianVariance
+            passed = output.passed
+            failures = output.failures
+            stagesMs = [
+                "header": Figures(runs.map(\.header)),
+                "decode": Figures(runs.map(\.decode)),
+                "luma": Figures(runs.map(\.luma)),
+                "blur": Figures(runs.map(\.blur)),
+                "total": Figures(runs.map(\.total)),
+            ]
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case path, bytes, format, width, height, passed, failures
+            case analysisWidth = "analysis_width"
+            case analysisHeight = "analysis_height"
+            case shrinkOnLoad = "shrink_on_load"
+            case laplacianVariance = "laplacian_variance"
+            case stagesMs = "stages_ms"
+        }
+    }
+
+    let libvips: String
+    let analysisSize: String
+    let iterations: Int
+    let photos: [Photo]
+
+    enum CodingKeys: String, CodingKey {
+        case libvips, iterations, photos
+        case analysisSize = "analysis_size"
+    }
+}

@@ -1,0 +1,29 @@
+import ArgumentParser
+
+/// The `photo-validator` command line: validate folders, benchmark, and serve.
+public struct PhotoValidatorCommand: AsyncParsableCommand {
+    /// The command's name, abstract and subcommands.
+    public static let configuration = CommandConfiguration(
+        commandName: "photo-validator",
+        abstract: "Checks that photos are decodable, large enough and sharp enough.",
+        subcommands: [ValidateCommand.self, BenchCommand.self]
+    )
+
+    /// Creates the command (argument parser needs it).
+    public init() {}
+
+    /// Parses `arguments` (the process's when nil), runs the chosen subcommand and exits.
+    public static func runFromCommandLine(_ arguments: [String]? = nil) async -> Never {
+        do {
+            var command = try parseAsRoot(arguments)
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+            exit()
+        } catch {
+            exit(withError: error)
+        }
+    }
+}

@@ -1,0 +1,30 @@
+/// Why a photo could not be decoded, with a stable machine code and an operator-facing explanation.
+public struct DecodeFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The stable reasons a decode can fail.
+    public enum Reason: String, Sendable, Codable {
+        /// The input had no bytes at all.
+        case emptyInput = "empty_input"
+        /// The bytes are not JPEG, PNG, WebP or HEIC (or are a blocked format such as GIF or AVIF).
+        case unsupportedFormat = "unsupported_format"
+        /// The format was recognised but its header could not be read.
+        case unreadableHeader = "unreadable_header"
+        /// The header declares more pixels than the configured limit; nothing was decoded.
+        case pixelLimitExceeded = "pixel_limit_exceeded"
+        /// The header was readable but the pixel data is truncated or corrupt.
+        case corruptPixels = "corrupt_pixels"
+    }
+
+    /// The stable reason code.
+    public let reason: Reason
+    /// A human-readable explanation, including libvips' diagnostic where there is one.
+    public let message: String
+
+    /// Creates a failure with a reason and an explanation.
+    public init(_ reason: Reason, _ message: String) {
+        self.reason = reason
+        self.message = message
+    }
+
+    /// The reason code followed by the explanation.
+    public var description: String { "\(reason.rawValue): \(message)" }
+}

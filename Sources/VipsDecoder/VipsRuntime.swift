@@ -1,0 +1,49 @@
+import CVips
+import Foundation
+
+/// Process-wide libvips set-up: one initialisation, only the allowed loaders, no operation cache.
+public enum VipsRuntime {
+    /// The libvips loader classes left unblocked; everything else that loads is refused.
+    static let allowedLoaders = ["VipsForeignLoadJpeg", "VipsForeignLoadPng", "VipsForeignLoadWebp", "VipsForeignLoadHeif"]
+
+    private static let initialization: Result<Void, DecodeFailure> = {
+        guard vips_init("photo-validator") == 0 else {
+            return .failure(DecodeFailure(.unsupportedFormat, "libvips failed to initialise: \(takeErrorMessage())"))
+        }
+        // A daemon decodes untrusted bytes: block every loader, then allow exactly the four formats.
+        pv_silence_warnings()
+        vips_block_untrusted_set(1)
+        vips_operation_block_set("VipsForeignLoad", 1)
+        for loader in allowedLoaders {
+            vips_operation_block_set(loader, 0)
+        }
+        // Parallelism comes from requests, and a cache would keep decoded pixels alive.
+        vips_cache_set_max(0)
+        vips_cache_set_max_mem(0)
+        vips_concurrency_set(1)
+        return .success(())
+    }()
+
+    /// Initialises libvips once; later calls return at once. Throws when libvips cannot start.
+    public static func start() throws(DecodeFailure) {
+        try initialization.get()
+    }
+
+    /// The libvips version, such as `8.14.1`.
+    public static var version: String {
+        "\(vips_version(0)).\(vips_version(1)).\(vips_version(2))"
+    }
+
+    /// Frees libvips' per-thread buffers; call it on a thread libvips did not create before it exits.
+    public static func releaseThreadResources() {
+        vips_thread_shutdown()
+    }
+
+    /// Reads and clears libvips' (process-global) error buffer, for diagnostics only.
+    static func takeErrorMessage() -> String {
+        guard let buffer = vips_error_buffer() else { return "" }
+        let message = String(cString: buffer).trimmingCharacters(in: .whitespacesAndNewlines)
+        vips_error_clear()
+        return message.isEmpty ? "no detail from libvips" : message.replacingOccurrences(of: "\n", with: "; ")
+    }
+}

@@ -1,0 +1,3 @@
+import PhotoValidatorCLI
+
+await PhotoValidatorCommand.runFromCommandLine()
