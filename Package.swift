@@ -11,6 +11,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
     ],
     targets: [
         // The C API of libvips; imported only by VipsDecoder.
@@ -40,9 +42,18 @@ let package = Package(
         ),
         .executableTarget(name: "photo-validator", dependencies: ["PhotoValidatorCLI"]),
 
-        .testTarget(name: "VipsDecoderTests", dependencies: ["VipsDecoder"]),
+        // Paths to test photos, manifest parsing and child processes, shared by the test targets.
+        .target(
+            name: "TestFixtures",
+            dependencies: [
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+
+        .testTarget(name: "VipsDecoderTests", dependencies: ["VipsDecoder", "TestFixtures"]),
         .testTarget(name: "BlurMetricsTests", dependencies: ["BlurMetrics"]),
-        .testTarget(name: "PhotoValidationTests", dependencies: ["PhotoValidation"]),
-        .testTarget(name: "PhotoValidatorCLITests", dependencies: ["PhotoValidatorCLI"]),
+        .testTarget(name: "PhotoValidationTests", dependencies: ["PhotoValidation", "TestFixtures"]),
+        .testTarget(name: "PhotoValidatorCLITests", dependencies: ["PhotoValidatorCLI", "TestFixtures"]),
     ]
 )

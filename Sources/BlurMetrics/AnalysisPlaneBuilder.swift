@@ -15,12 +15,23 @@ public final class AnalysisPlaneBuilder {
 
     /// Prepares to build the analysis plane of a `sourceWidth` x `sourceHeight` image with `bands`
     /// samples per pixel, at `scale`.
-    public init(sourceWidth: Int, sourceHeight: Int, bands: Int, scale: AnalysisScale) {
+    public convenience init(sourceWidth: Int, sourceHeight: Int, bands: Int, scale: AnalysisScale) {
+        let size = scale.analysisSize(width: sourceWidth, height: sourceHeight)
+        self.init(sourceWidth: sourceWidth, sourceHeight: sourceHeight, bands: bands, targetWidth: size.width, targetHeight: size.height)
+    }
+
+    /// Prepares to build a `targetWidth` x `targetHeight` plane (each clamped to the source size)
+    /// from a `sourceWidth` x `sourceHeight` image with `bands` samples per pixel.
+    ///
+    /// Taking the target from the original header, not from a shrunk decode, keeps the analysis
+    /// plane of one photo the same whatever shrink-on-load factor produced the source rows.
+    public init(sourceWidth: Int, sourceHeight: Int, bands: Int, targetWidth: Int, targetHeight: Int) {
         precondition(sourceWidth > 0 && sourceHeight > 0 && (1...4).contains(bands), "invalid source geometry")
+        precondition(targetWidth > 0 && targetHeight > 0, "invalid target size")
         self.sourceWidth = sourceWidth
         self.sourceHeight = sourceHeight
         self.bands = bands
-        let size = scale.analysisSize(width: sourceWidth, height: sourceHeight)
+        let size = (width: min(targetWidth, sourceWidth), height: min(targetHeight, sourceHeight))
         self.targetWidth = size.width
         self.targetHeight = size.height
         self.plane = [UInt8](repeating: 0, count: size.width * size.height)

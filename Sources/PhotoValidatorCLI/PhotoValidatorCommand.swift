@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `photo-validator` command line: validate folders, benchmark, and serve.
 public struct PhotoValidatorCommand: AsyncParsableCommand {
@@ -23,7 +24,10 @@ public struct PhotoValidatorCommand: AsyncParsableCommand {
             }
             exit()
         } catch {
-            exit(withError: error)
+            // ArgumentParser reports usage errors with 64 (EX_USAGE); the documented status is 2.
+            guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            exit(withError: ExitCode(2))
         }
     }
 }

@@ -35,8 +35,8 @@ public final class EncodedImage {
     public func shrinkOnLoad(targetShortSide: Int?) -> Int {
         guard format == .jpeg, let target = targetShortSide, target > 0 else { return 1 }
         var shrink = 1
-        // libjpeg's scaled IDCT rounds sizes up: a side of n becomes ceil(n / shrink).
-        while shrink < 8, (header.shortestSide + 2 * shrink - 1) / (2 * shrink) >= target {
+        // libvips crops the scaled decode to floor(n / shrink).
+        while shrink < 8, header.shortestSide / (2 * shrink) >= target {
             shrink *= 2
         }
         return shrink

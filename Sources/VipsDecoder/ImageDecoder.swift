@@ -28,6 +28,9 @@ public struct ImageDecoder: Sendable {
         guard let format = ImageFormat(loaderClass: String(cString: loader)) else {
             throw DecodeFailure(.unsupportedFormat, "\(String(cString: loader)) is not an allowed loader")
         }
+        if format == .heif, Self.isAVIF(bytes) {
+            throw DecodeFailure(.unsupportedFormat, "AVIF is not accepted; only HEIC among HEIF images")
+        }
         let owned = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 16)
         owned.copyMemory(from: bytes)
         guard let image = pv_image_new_from_buffer(owned.baseAddress, owned.count) else {
@@ -49,5 +52,13 @@ public struct ImageDecoder: Sendable {
             )
         }
         return encoded
+    }
+
+    /// True when the ISO-BMFF `ftyp` box names an AVIF brand, so AVIF is refused before libheif
+    /// parses it (files whose brand is the generic `mif1` are caught by their coding later).
+    static func isAVIF(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count >= 12, Array(bytes[4..<8]) == Array("ftyp".utf8) else { return false }
+        let brand = String(decoding: bytes[8..<12], as: UTF8.self)
+        return brand == "avif" || brand == "avis"
     }
 }

@@ -27,14 +27,18 @@ public struct BlurMeasurement: Sendable, Equatable {
     public static func measure(_ image: EncodedImage, scale: AnalysisScale) throws(DecodeFailure) -> BlurMeasurement {
         let clock = ContinuousClock()
         let shrink = image.shrinkOnLoad(targetShortSide: scale.targetShortestSide)
+        let target = scale.analysisSize(width: image.header.storedWidth, height: image.header.storedHeight)
         var builder: AnalysisPlaneBuilder?
         var lumaTime = Duration.zero
         let decodeStart = clock.now
         do {
             try image.decodeStrips(shrink: shrink) { geometry in
+                guard (1...4).contains(geometry.bands) else {
+                    throw DecodeFailure(.unsupportedFormat, "images with \(geometry.bands) bands are not supported")
+                }
                 builder = AnalysisPlaneBuilder(
                     sourceWidth: geometry.width, sourceHeight: geometry.height,
-                    bands: geometry.bands, scale: scale
+                    bands: geometry.bands, targetWidth: target.width, targetHeight: target.height
                 )
             } body: { strip, _, rowCount, rowStride in
                 let start = clock.now

@@ -1,0 +1,45 @@
+import Foundation
+
+/// Where the test photos are: the repository's `testdata/` and, when present, `../shared/`.
+public enum Fixtures {
+    /// The repository root (the folder holding Package.swift).
+    public static let repositoryRoot: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        while url.path != "/" {
+            url.deleteLastPathComponent()
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+                return url
+            }
+        }
+        fatalError("Package.swift not found above \(#filePath)")
+    }()
+
+    /// `testdata/` in the repository: always present.
+    public static let testdata = repositoryRoot.appendingPathComponent("testdata")
+
+    /// `../shared/` beside the repository, or nil when this checkout has none.
+    public static let shared: URL? = {
+        let url = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared")
+        return FileManager.default.fileExists(atPath: url.appendingPathComponent("photos").path) ? url : nil
+    }()
+
+    /// A file under `testdata/`.
+    public static func testdataFile(_ relativePath: String) -> URL {
+        testdata.appendingPathComponent(relativePath)
+    }
+
+    /// A file under `../shared/`, or nil when there is no shared folder.
+    public static func sharedFile(_ relativePath: String) -> URL? {
+        shared?.appendingPathComponent(relativePath)
+    }
+
+    /// The bytes of `url`; fails the calling test with the path in the message when unreadable.
+    public static func bytes(of url: URL) throws -> Data {
+        try Data(contentsOf: url)
+    }
+
+    /// True when the run must not skip tests whose peers are missing (set by `scripts/test` and CI).
+    public static var peersRequired: Bool {
+        ProcessInfo.processInfo.environment["PHOTO_VALIDATOR_REQUIRE_PEERS"] == "1"
+    }
+}

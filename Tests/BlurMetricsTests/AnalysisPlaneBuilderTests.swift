@@ -1,0 +1,83 @@
+import Testing
+@testable import BlurMetrics
+
+/// Feeds `pixels` (interleaved, `bands` per pixel) to a builder in strips of `strip` rows.
+func buildPlane(width: Int, height: Int, bands: Int, pixels: [UInt8], scale: AnalysisScale, strip: Int) -> LumaPlane {
+    let builder = AnalysisPlaneBuilder(sourceWidth: width, sourceHeight: height, bands: bands, scale: scale)
+    pixels.withUnsafeBufferPointer { buffer in
+        var row = 0
+        while row < height {
+            let count = min(strip, height - row)
+            builder.append(rows: buffer.baseAddress! + row * width * bands, count: count, rowStride: width * bands)
+            row += count
+        }
+    }
+    return builder.finish()
+}
+
+@Suite("Analysis plane")
+struct AnalysisPlaneBuilderTests {
+    @Test("the analysis size keeps the aspect ratio and puts the shortest side on the target")
+    func analysisSize() {
+        let scale = AnalysisScale.shortestSide(1024)
+        #expect(scale.analysisSize(width: 3213, height: 5712) == (1024, 1820))
+        #expect(scale.analysisSize(width: 5712, height: 3213) == (1820, 1024))
+        #expect(scale.analysisSize(width: 800, height: 600) == (800, 600))
+        #expect(AnalysisScale.native.analysisSize(width: 4000, height: 3000) == (4000, 3000))
+    }
+
+    @Test("parses native and sizes, rejects nonsense")
+    func parsing() {
+        #expect(AnalysisScale(argument: "native") == .native)
+        #expect(AnalysisScale(argument: "1024") == .shortestSide(1024))
+        #expect(AnalysisScale(argument: "0") == nil)
+        #expect(AnalysisScale(argument: "big") == nil)
+    }
+
+    @Test("area weights of every target sum to one", arguments: [(1607, 1024), (4032, 1024), (1025, 1024), (10, 3), (7, 7)])
+    func weightsSumToOne(counts: (Int, Int)) {
+        let axis = AreaResamplingAxis(sourceCount: counts.0, targetCount: counts.1, fractionBits: 14)
+        for target in 0..<axis.targetCount {
+            let sum = axis.weights[(target * axis.taps)..<((target + 1) * axis.taps)].reduce(0, +)
+            #expect(sum == 1 << 14)
+            #expect(axis.starts[target] + axis.taps <= axis.sourceCount)
+        }
+    }
+
+    @Test("halving averages pixel pairs with rounding")
+    func halving() {
+        // Rows: 0 10 20 30 / 2 12 22 32 -> one row of two pixels: mean(0,10,2,12)=6, mean(20,30,22,32)=26.
+        let pixels: [UInt8] = [0, 10, 20, 30, 2, 12, 22, 32]
+        let plane = buildPlane(width: 4, height: 2, bands: 1, pixels: pixels, scale: .shortestSide(1), strip: 1)
+        #expect(plane.width == 2 && plane.height == 1)
+        #expect(plane.pixels == [6, 26])
+    }
+
+    @Test("a flat image stays exactly flat at any scale")
+    func flatStaysFlat() {
+        let width = 1607, height = 2856
+        let pixels = [UInt8](repeating: 137, count: width * height)
+        let plane = buildPlane(width: width, height: height, bands: 1, pixels: pixels, scale: .default, strip: 64)
+        #expect(plane.width == 1024 && plane.height == 1820)
+        #expect(plane.pixels.allSatisfy { $0 == 137 })
+    }
+
+    @Test("the result does not depend on how rows are split into strips")
+    func stripIndependence() {
+        var generator = SplitMix64(state: 42)
+        let width = 300, height = 211, bands = 3
+        let pixels = (0..<(width * height * bands)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let whole = buildPlane(width: width, height: height, bands: bands, pixels: pixels, scale: .shortestSide(128), strip: height)
+        for strip in [1, 7, 64] {
+            #expect(buildPlane(width: width, height: height, bands: bands, pixels: pixels, scale: .shortestSide(128), strip: strip) == whole)
+        }
+        #expect(whole.width == 182 && whole.height == 128)
+    }
+
+    @Test("native scale is the exact grey conversion of every pixel")
+    func nativeIsExact() {
+        let pixels: [UInt8] = [255, 0, 0, 0, 255, 0, 0, 0, 255, 7, 7, 7]
+        let plane = buildPlane(width: 2, height: 2, bands: 3, pixels: pixels, scale: .native, strip: 1)
+        #expect(plane.pixels == [76, 150, 29, 7])
+    }
+}

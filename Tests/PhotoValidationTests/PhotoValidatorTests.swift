@@ -1,0 +1,149 @@
+import Foundation
+import TestFixtures
+import Testing
+@testable import PhotoValidation
+
+@Suite("Photo validator on real photos")
+struct PhotoValidatorTests {
+    @Test("every photo in testdata/manifest.csv gets its displayed size and resolution verdict")
+    func testdataManifest() throws {
+        let manifest = try CSVTable(contentsOf: Fixtures.testdataFile("manifest.csv"))
+        #expect(manifest.rows.count >= 20)
+        for row in manifest.rows {
+            let url = Fixtures.testdataFile(row["file"]!)
+            for photoType in PhotoType.allCases {
+                let output = try validate(url, as: photoType)
+                let expected = decodeAndResolutionFailures(row["\(photoType.rawValue)_expected"]!)
+                #expect(output.failures.filter { $0 != .blurry } == expected, "\(row["file"]!) as \(photoType)")
+                if !expected.contains(.invalidImage) {
+                    #expect(output.details.width == Int(row["width"]!), "\(row["file"]!) width")
+                    #expect(output.details.height == Int(row["height"]!), "\(row["file"]!) height")
+                    #expect(output.details.format == row["format"], "\(row["file"]!) format")
+                }
+            }
+        }
+    }
+
+    @Test("every photo in ../shared/photos/manifest.csv gets its displayed size and resolution verdict",
+          .enabled(if: Fixtures.shared != nil, "needs ../shared/ beside the checkout (its photos may not be copied into the repository)"))
+    func sharedManifest() throws {
+        let manifest = try CSVTable(contentsOf: Fixtures.sharedFile("photos/manifest.csv")!)
+        #expect(manifest.rows.count == 33)
+        for row in manifest.rows {
+            let url = Fixtures.sharedFile("photos/\(row["file"]!)")!
+            for photoType in PhotoType.allCases {
+                let output = try validate(url, as: photoType)
+                let expected = decodeAndResolutionFailures(row["\(photoType.rawValue)_expected"]!)
+                #expect(output.failures.filter { $0 != .blurry } == expected, "\(row["file"]!) as \(photoType)")
+                #expect(output.details.width == Int(row["width"]!), "\(row["file"]!) width")
+                #expect(output.details.height == Int(row["height"]!), "\(row["file"]!) height")
+                #expect(output.details.format == row["format"], "\(row["file"]!) format")
+                #expect(output.details.laplacianVariance != nil && output.details.blurScore != nil)
+            }
+        }
+    }
+
+    @Test("the same photo as JPEG, PNG, WebP and HEIC gets the same verdicts and close scores", arguments: ["same-room", "same-small"])
+    func formatsAgree(stem: String) throws {
+        for photoType in PhotoType.allCases {
+            let outputs = try ["jpg", "png", "webp", "heic"].map { try validate(Fixtures.testdataFile("variants/\(stem).\($0)"), as: photoType) }
+            #expect(Set(outputs.map(\.failures)).count == 1, "\(stem) as \(photoType): \(outputs.map(\.failures))")
+            #expect(Set(outputs.compactMap(\.details.format)) == ["jpeg", "png", "webp", "heif"])
+            let scores = outputs.compactMap(\.details.blurScore)
+            #expect(scores.count == 4)
+            // Lossy re-encoding moves the score a little, never across a factor of 1.5.
+            #expect(scores.max()! / scores.min()! < 1.5, "\(stem) scores \(scores)")
+        }
+    }
+
+    @Test("EXIF-rotated photos report rotated sizes and score as unrotated", arguments: ["rotated-6.jpg", "rotated-8.jpg"])
+    func rotated(file: String) throws {
+        let output = try validate(Fixtures.testdataFile("variants/\(file)"), as: .inspiration)
+        let unrotated = try validate(Fixtures.testdataFile("variants/rotated-3.jpg"), as: .inspiration)
+        #expect(output.details.width == unrotated.details.height)
+        #expect(output.details.height == unrotated.details.width)
+    }
+
+    @Test("a file whose header is fine but whose data is cut off is invalid_image alone",
+          arguments: ["variants/truncated-room.jpg", "variants/truncated-room.png", "variants/truncated-room.webp"])
+    func truncated(file: String) throws {
+        let output = try validate(Fixtures.testdataFile(file), as: .room)
+        #expect(output.failures == [.invalidImage])
+        #expect(output.messages == [FailureCode.invalidImage.message(for: .room, minimumShortSide: 1024)])
+        #expect(output.details.error == "corrupt_pixels" || output.details.error == "unreadable_header")
+        #expect(output.details.blurScore == nil)
+    }
+
+    @Test("the resolution check is inclusive at the configured minimum")
+    func resolutionBoundary() throws {
+        // small-coffee.png is 600x400.
+        var settings = ValidationSettings()
+        settings.inspirationMinimumShortSide = 400
+        #expect(!(try validate(Fixtures.testdataFile("photos/small-coffee.png"), as: .inspiration, settings: settings)).failures.contains(.lowResolution))
+        settings.inspirationMinimumShortSide = 401
+        let output = try validate(Fixtures.testdataFile("photos/small-coffee.png"), as: .inspiration, settings: settings)
+        #expect(output.failures.contains(.lowResolution))
+        #expect(output.messages.first == "This inspiration photo is too small (minimum 401px). Please choose a larger image.")
+    }
+
+    @Test("one answer carries both low_resolution and blurry")
+    func bothFailures() throws {
+        var settings = ValidationSettings()
+        settings.roomBlurThreshold = 1e9
+        let output = try validate(Fixtures.testdataFile("photos/small-coffee.png"), as: .room, settings: settings)
+        #expect(output.failures == [.lowResolution, .blurry])
+        #expect(output.messages.count == 2)
+    }
+
+    @Test("blur is measured at the analysis scale, never above the photo's own size")
+    func analysisScale() throws {
+        let large = try validate(Fixtures.testdataFile("photos/room-living-wine.jpg"), as: .room)
+        #expect(large.details.analysisWidth == 1024)
+        #expect(large.details.analysisHeight == 1535)
+        #expect(large.details.shrinkOnLoad == 2)
+        let small = try validate(Fixtures.testdataFile("photos/small-coffee.png"), as: .room)
+        #expect(small.details.analysisWidth == 600 && small.details.analysisHeight == 400)
+        var native = ValidationSettings()
+        native.analysisScale = .native
+        let full = try validate(Fixtures.testdataFile("photos/room-living-wine.jpg"), as: .room, settings: native)
+        #expect(full.details.analysisWidth == 2560 && full.details.shrinkOnLoad == 1)
+    }
+
+    @Test("a decompression bomb is refused from the header, with nothing decoded")
+    func bomb() throws {
+        var settings = ValidationSettings()
+        settings.pixelLimit = 5_000_000
+        let output = try validate(Fixtures.testdataFile("photos/room-living-wine.jpg"), as: .room, settings: settings)
+        #expect(output.failures == [.invalidImage])
+        #expect(output.details.error == "pixel_limit_exceeded")
+        #expect(output.details.errorDetail?.contains("2560x3837") == true)
+        #expect(output.details.analysisWidth == nil && output.details.timingsMs.decode == 0)
+    }
+}
+
+@Suite("Hostile inputs answered as the contract says", .enabled(if: Fixtures.shared != nil, "needs ../shared/ beside the checkout (its photos may not be copied into the repository)"))
+struct HostileValidationTests {
+    @Test("every file in ../shared/bad-inputs gets its listed outcome")
+    func badInputs() throws {
+        let folder = Fixtures.sharedFile("bad-inputs")!
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0 != "ATTRIBUTION.md" }.sorted()
+        #expect(files.count == 16)
+        for file in files {
+            let output = try validate(folder.appendingPathComponent(file), as: .room)
+            if file == "png-named.jpg" {
+                #expect(output.failures.filter { $0 != .blurry } == [.lowResolution])
+                #expect(output.details.format == "png")
+            } else {
+                #expect(output.failures == [.invalidImage], "\(file)")
+                #expect(output.details.error != nil, "\(file) says why")
+            }
+        }
+    }
+
+    @Test("giant headers are refused before any pixel is decoded", arguments: ["giant-280mp.jpg", "huge-200mp.heic"])
+    func giantHeaders(file: String) throws {
+        let output = try validate(Fixtures.sharedFile("bad-inputs/\(file)")!, as: .room)
+        #expect(output.details.error == "pixel_limit_exceeded")
+        #expect(output.details.timingsMs.decode == 0)
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import TestFixtures
+import Testing
+@testable import PhotoValidatorCLI
+
+/// A scratch folder tree for one test, removed afterwards.
+final class ScratchFolder {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("pv-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    /// Copies the testdata file `source` to `relativePath` inside the scratch folder.
+    func copy(_ source: String, to relativePath: String) throws {
+        let destination = url.appendingPathComponent(relativePath)
+        try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Fixtures.testdataFile(source), to: destination)
+    }
+
+    /// Writes `text` to `relativePath`.
+    func write(_ text: String, to relativePath: String) throws {
+        try Data(text.utf8).write(to: url.appendingPathComponent(relativePath))
+    }
+}
+
+/// Runs the built `photo-validator` with `arguments`.
+func photoValidator(_ arguments: [String]) async throws -> ProcessRunner.Outcome {
+    try await ProcessRunner.run(ProcessRunner.photoValidatorExecutable, arguments, environment: ["PHOTO_VALIDATOR_ROOM_BLUR_THRESHOLD": "0"])
+}
+
+/// The JSON objects of a jsonl output.
+func jsonLines(_ text: String) throws -> [[String: Any]] {
+    try text.split(separator: "\n").map { line in
+        try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+}
+
+@Suite("photo-validator validate, end to end")
+struct ValidateCommandTests {
+    @Test("exit 0 when every photo passes, with one jsonl record each")
+    func allPass() async throws {
+        let folder = try ScratchFolder()
+        try folder.copy("photos/cups.jpg", to: "a/cups.jpg")
+        try folder.copy("photos/outdoor-path.jpg", to: "b/c/path.jpg")
+        let outcome = try await photoValidator(["validate", folder.url.path, "--format", "jsonl"])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let records = try jsonLines(outcome.standardOutput)
+        #expect(records.count == 2)
+        for record in records {
+            #expect(Set(record.keys) == ["path", "passed", "failures", "messages", "details"])
+            #expect(record["passed"] as? Bool == true)
+            #expect(record["messages"] as? [String] == ["Photo looks great!"])
+            #expect((record["details"] as? [String: Any])?["format"] as? String == "jpeg")
+        }
+        #expect(outcome.standardError.contains("2 photos: 2 passed, 0 failed"))
+    }
+
+    @Test("exit 1 when any photo fails; non-image files in a folder are invalid_image")
+    func someFail() async throws {
+        let folder = try ScratchFolder()
+        try folder.copy("photos/cups.jpg", to: "cups.jpg")
+        try folder.copy("photos/small-coffee.png", to: "nested/deeper/coffee.png")
+        try folder.write("not an image", to: "notes.txt")
+        let outcome = try await photoValidator(["validate", folder.url.path, "--format", "jsonl"])
+        #expect(outcome.status == 1)
+        let records = try jsonLines(outcome.standardOutput)
+        let byName = Dictionary(uniqueKeysWithValues: records.map { (URL(fileURLWithPath: $0["path"] as! String).lastPathComponent, $0) })
+        #expect(byName.keys.sorted() == ["coffee.png", "cups.jpg", "notes.txt"])
+        #expect(byName["notes.txt"]?["failures"] as? [String] == ["invalid_image"])
+        #expect(byName["coffee.png"]?["failures"] as? [String] == ["low_resolution"])
+        #expect(outcome.standardError.contains("invalid_image 1"))
+        #expect(outcome.standardError.contains("low_resolution 1"))
+    }
+
+    @Test("csv has a header and one row per photo with the same columns")
+    func csv() async throws {
+        let folder = try ScratchFolder()
+        try folder.copy("photos/cups.jpg", to: "cups.jpg")
+        try folder.copy("photos/small-coffee.png", to: "coffee.png")
+        let outcome = try await photoValidator(["validate", folder.url.path, "--format", "csv", "--type", "inspiration"])
+        #expect(outcome.status == 0)
+        let table = CSVTable(text: outcome.standardOutput)
+        #expect(table.header == ValidationRecord.csvHeader)
+        #expect(table.rows.count == 2)
+        #expect(table.rows.allSatisfy { $0.count == ValidationRecord.csvHeader.count && $0["photo_type"] == "inspiration" })
+        #expect(table.rows.map { $0["passed"] } == ["true", "true"])
+    }
+
+    @Test("symlink loops and missing paths are reported, never fatal, and exit 2")
+    func problemsAreReported() async throws {
+        let folder = try ScratchFolder()
+        try folder.copy("photos/cups.jpg", to: "tree/cups.jpg")
+        try FileManager.default.createSymbolicLink(atPath: folder.url.appendingPathComponent("tree/loop").path, withDestinationPath: folder.url.appendingPathComponent("tree").path)
+        try FileManager.default.createSymbolicLink(atPath: folder.url.appendingPathComponent("tree/dangling.jpg").path, withDestinationPath: "/nonexistent/photo.jpg")
+        let outcome = try await photoValidator(["validate", folder.url.appendingPathComponent("tree").path, folder.url.appendingPathComponent("missing").path, "--format", "jsonl"])
+        #expect(outcome.status == 2)
+        #expect(try jsonLines(outcome.standardOutput).count == 1)
+        #expect(outcome.standardError.contains("symbolic link loop"))
+        #expect(outcome.standardError.contains("broken symbolic link"))
+        #expect(outcome.standardError.contains("no such file or folder"))
+    }
+
+    @Test("usage errors exit 2 with a message", arguments: [["validate"], ["validate", ".", "--shard", "3/2"], ["validate", ".", "--type", "kitchen"], ["validate", ".", "--analysis-size", "tiny"]])
+    func usageErrors(arguments: [String]) async throws {
+        let outcome = try await photoValidator(arguments)
+        #expect(outcome.status == 2, "status \(outcome.status)")
+        #expect(!outcome.standardError.isEmpty)
+    }
+
+    @Test("shards are disjoint and together cover every file once")
+    func sharding() async throws {
+        let folder = try ScratchFolder()
+        let names = ["cups.jpg", "outdoor-path.jpg", "small-coffee.png", "small-cat.png", "grass-1280x1024.jpg", "small-person.png", "small-indoor-lab.jpg"]
+        for (index, name) in names.enumerated() {
+            try folder.copy("photos/\(name)", to: "d\(index % 3)/\(name)")
+        }
+        var seen: [String] = []
+        for shard in 1...3 {
+            let outcome = try await photoValidator(["validate", folder.url.path, "--format", "jsonl", "--shard", "\(shard)/3"])
+            seen += try jsonLines(outcome.standardOutput).map { $0["path"] as! String }
+        }
+        #expect(seen.count == names.count)
+        #expect(Set(seen).count == names.count)
+    }
+}
+
+@Suite("Shard selection")
+struct ShardTests {
+    @Test("parses K/N and rejects nonsense")
+    func parsing() {
+        #expect(Shard(argument: "2/5") == Shard(index: 2, count: 5))
+        #expect(Shard(argument: "0/5") == nil)
+        #expect(Shard(argument: "6/5") == nil)
+        #expect(Shard(argument: "x") == nil)
+    }
+
+    @Test("the split is a stable function of the path")
+    func stable() {
+        // FNV-1a 64 of "a" is 0xaf63dc4c8601ec8c: a fixed value, the same on every machine.
+        #expect(Shard.fnv1a("a") == 0xaf63_dc4c_8601_ec8c)
+        let paths = (0..<1000).map { "folder/photo-\($0).jpg" }
+        let counts = (1...4).map { index in paths.filter { Shard(index: index, count: 4).contains(relativePath: $0) }.count }
+        #expect(counts.reduce(0, +) == 1000)
+        #expect(counts.allSatisfy { $0 > 150 })
+    }
+}
+
+@Suite("photo-validator bench")
+struct BenchCommandTests {
+    @Test("prints per-stage medians and p90s as JSON")
+    func benchJSON() async throws {
+        let outcome = try await photoValidator(["bench", Fixtures.testdataFile("photos/cups.jpg").path, "--iterations", "2"])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let report = try #require(JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any])
+        let photo = try #require((report["photos"] as? [[String: Any]])?.first)
+        let stages = try #require(photo["stages_ms"] as? [String: [String: Double]])
+        #expect(stages.keys.sorted() == ["blur", "decode", "header", "luma", "total"])
+        #expect(stages["total"]!["median"]! > 0 && stages["total"]!["p90"]! >= stages["total"]!["median"]!)
+        #expect(report["iterations"] as? Int == 2)
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import TestFixtures
+import Testing
+@testable import VipsDecoder
+
+/// Opens `url` with a default decoder.
+func open(_ url: URL, pixelLimit: Int = ImageDecoder.defaultPixelLimit) throws -> EncodedImage {
+    let data = try Data(contentsOf: url)
+    return try data.withUnsafeBytes { try ImageDecoder(pixelLimit: pixelLimit).open($0) }
+}
+
+/// The failure reason of opening and fully decoding `url`, or nil when it decodes.
+func failureReason(_ url: URL, pixelLimit: Int = ImageDecoder.defaultPixelLimit) throws -> DecodeFailure.Reason? {
+    do {
+        let image = try open(url, pixelLimit: pixelLimit)
+        var rows = 0
+        try image.decodeStrips(begin: { _ in }) { _, _, count, _ in rows += count }
+        return nil
+    } catch let failure as DecodeFailure {
+        return failure.reason
+    }
+}
+
+@Suite("Image decoder")
+struct ImageDecoderTests {
+    @Test("reads format, size and orientation from the header")
+    func header() throws {
+        let image = try open(Fixtures.testdataFile("photos/room-living-wine.jpg"))
+        #expect(image.header.format == .jpeg)
+        #expect(image.header.width == 2560 && image.header.height == 3837)
+        #expect(image.header.orientation == 1)
+    }
+
+    @Test("EXIF orientation 6 swaps the displayed width and height")
+    func orientation() throws {
+        let image = try open(Fixtures.testdataFile("variants/rotated-6.jpg"))
+        #expect(image.header.orientation == 6)
+        #expect(image.header.storedWidth > image.header.storedHeight)
+        #expect(image.header.width == image.header.storedHeight)
+        #expect(image.header.height == image.header.storedWidth)
+    }
+
+    @Test("recognises all four allowed formats", arguments: [
+        ("variants/same-room.jpg", ImageFormat.jpeg), ("variants/same-room.png", .png),
+        ("variants/same-room.webp", .webp), ("variants/same-room.heic", .heif),
+    ])
+    func formats(file: String, format: ImageFormat) throws {
+        #expect(try open(Fixtures.testdataFile(file)).header.format == format)
+    }
+
+    @Test("an empty upload is empty_input")
+    func empty() throws {
+        let failure = #expect(throws: DecodeFailure.self) {
+            _ = try ImageDecoder().open(UnsafeRawBufferPointer(start: nil, count: 0))
+        }
+        #expect(failure?.reason == .emptyInput)
+    }
+
+    @Test("text named .jpg is unsupported_format")
+    func textIsNotAnImage() throws {
+        #expect(try failureReason(Fixtures.testdataFile("bad-inputs/text-named.jpg")) == .unsupportedFormat)
+    }
+
+    @Test("a PNG named .jpg decodes by content")
+    func pngNamedJpg() throws {
+        let image = try open(Fixtures.testdataFile("bad-inputs/png-named.jpg"))
+        #expect(image.header.format == .png)
+    }
+
+    @Test("a header over the pixel limit is refused before any decode")
+    func pixelLimit() throws {
+        // A photo that decodes fine is refused once the limit is below its size.
+        #expect(try failureReason(Fixtures.testdataFile("photos/room-living-wine.jpg"), pixelLimit: 1_000_000) == .pixelLimitExceeded)
+    }
+
+    @Test("truncated data fails while decoding, never grey-filled", arguments: ["variants/truncated-room.jpg", "variants/truncated-room.png", "variants/truncated-room.webp"])
+    func truncated(file: String) throws {
+        let reason = try failureReason(Fixtures.testdataFile(file))
+        #expect(reason == .corruptPixels || reason == .unreadableHeader)
+    }
+
+    @Test("JPEG shrink-on-load keeps the shortest side at or above the target")
+    func shrinkFactor() throws {
+        let image = try open(Fixtures.testdataFile("photos/room-living-wine.jpg"))
+        // Shortest side 2560: 2560/2 = 1280 >= 1024, 2560/4 = 640 < 1024.
+        #expect(image.shrinkOnLoad(targetShortSide: 1024) == 2)
+        #expect(image.shrinkOnLoad(targetShortSide: 640) == 4)
+        #expect(image.shrinkOnLoad(targetShortSide: nil) == 1)
+        let png = try open(Fixtures.testdataFile("variants/same-room.png"))
+        #expect(png.shrinkOnLoad(targetShortSide: 100) == 1)
+    }
+
+    @Test("strips cover every row once, top to bottom, at the shrunk size")
+    func stripsCoverRows() throws {
+        let image = try open(Fixtures.testdataFile("photos/room-living-wine.jpg"))
+        var geometry: PixelGeometry?
+        var nextRow = 0
+        try image.decodeStrips(shrink: 2, rowsPerStrip: 50) { geometry = $0 } body: { _, first, count, stride in
+            #expect(first == nextRow)
+            #expect(stride >= geometry!.width * geometry!.bands)
+            nextRow += count
+        }
+        #expect(geometry == PixelGeometry(width: 1280, height: 1918, bands: 3))
+        #expect(nextRow == 1918)
+    }
+
+    @Test("16-bit, RGBA, grey and palette images decode to 8-bit samples", arguments: [
+        ("variants/deep-16bit.png", 1), ("variants/rgba.png", 4), ("variants/gray.jpg", 1), ("variants/palette.png", 3),
+    ])
+    func unusualLayouts(file: String, bands: Int) throws {
+        let image = try open(Fixtures.testdataFile(file))
+        var geometry: PixelGeometry?
+        try image.decodeStrips { geometry = $0 } body: { _, _, _, _ in }
+        #expect(geometry?.bands == bands)
+    }
+}
+
+@Suite("Hostile inputs from ../shared/bad-inputs", .enabled(if: Fixtures.shared != nil, "needs ../shared/ beside the checkout (its photos may not be copied into the repository)"))
+struct HostileInputTests {
+    @Test("each is refused with the expected reason", arguments: [
+        ("broken-data-stream.png", [DecodeFailure.Reason.corruptPixels, .unreadableHeader]),
+        ("broken.png", [.corruptPixels, .unreadableHeader, .unsupportedFormat]),
+        ("corrupt-header.jpg", [.unreadableHeader, .unsupportedFormat, .corruptPixels]),
+        ("corrupted.heic", [.unreadableHeader, .unsupportedFormat, .corruptPixels]),
+        ("decompression-bomb.gif", [.unsupportedFormat]),
+        ("empty.heic", [.emptyInput]),
+        ("giant-280mp.jpg", [.pixelLimitExceeded]),
+        ("huge-17000x17000.avif", [.unsupportedFormat, .pixelLimitExceeded]),
+        ("huge-200mp.heic", [.pixelLimitExceeded]),
+        ("huge-65536-uint32-limit.png", [.pixelLimitExceeded, .unreadableHeader]),
+        ("tiny-16-bytes.heic", [.unsupportedFormat, .unreadableHeader]),
+        ("truncated.gif", [.unsupportedFormat]),
+        ("truncated.jpg", [.corruptPixels]),
+        ("truncated.png", [.corruptPixels]),
+    ])
+    func refused(file: String, accepted: [DecodeFailure.Reason]) throws {
+        let reason = try failureReason(Fixtures.sharedFile("bad-inputs/\(file)")!)
+        #expect(reason.map { accepted.contains($0) } == true, "\(file) gave \(String(describing: reason))")
+    }
+}
