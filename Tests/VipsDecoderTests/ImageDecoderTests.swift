@@ -105,7 +105,8 @@ struct ImageDecoderTests {
     }
 
     @Test("16-bit, RGBA, grey and palette images decode to 8-bit samples", arguments: [
-        ("variants/deep-16bit.png", 1), ("variants/rgba.png", 4), ("variants/gray.jpg", 1), ("variants/palette.png", 3),
+        ("variants/deep-16bit.png", 1), ("variants/deep-16bit-rgb.png", 3), ("variants/rgba.png", 4),
+        ("variants/gray.jpg", 1), ("variants/palette.png", 3), ("variants/cmyk.jpg", 3),
     ])
     func unusualLayouts(file: String, bands: Int) throws {
         let image = try open(Fixtures.testdataFile(file))
