@@ -1,6 +1,14 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// The blur kernel's vector loops need SSE4.1 (32-bit lane multiplies) to be fast; every x86-64
+// server CPU since 2008 (Nehalem) has it. Other architectures use the compiler's default.
+#if arch(x86_64)
+let kernelSettings: [SwiftSetting] = [.unsafeFlags(["-target-cpu", "nehalem"])]
+#else
+let kernelSettings: [SwiftSetting] = []
+#endif
+
 let package = Package(
     name: "photo-validator",
     platforms: [.macOS(.v15)],
@@ -24,7 +32,7 @@ let package = Package(
         // The one module that owns libvips and every C pointer.
         .target(name: "VipsDecoder", dependencies: ["CVips"]),
         // The blur kernel: pure Swift, no C, no I/O.
-        .target(name: "BlurMetrics"),
+        .target(name: "BlurMetrics", swiftSettings: kernelSettings),
         .target(
             name: "PhotoValidation",
             dependencies: [

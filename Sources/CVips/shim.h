@@ -2,6 +2,9 @@
 #define PHOTO_VALIDATOR_CVIPS_SHIM_H
 
 #include <vips/vips.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 /* Swift cannot call C variadic functions; these fixed-arity wrappers pass the
  * options photo-validator needs and nothing else. Every loader is asked to
@@ -44,6 +47,14 @@ static inline int pv_image_get_orientation(VipsImage *image) {
     return 1;
 }
 
+static inline int pv_image_get_int(VipsImage *image, const char *name, int fallback) {
+    int value = fallback;
+    if (vips_image_get_typeof(image, name) && vips_image_get_int(image, name, &value) == 0) {
+        return value;
+    }
+    return fallback;
+}
+
 static inline const char *pv_image_get_string(VipsImage *image, const char *name) {
     const char *value = NULL;
     if (vips_image_get_typeof(image, name) &&
@@ -79,6 +90,17 @@ static void pv_ignore_log(const gchar *domain, GLogLevelFlags level, const gchar
  * return codes, so these are dropped rather than printed once per bad upload. */
 static inline void pv_silence_warnings(void) {
     g_log_set_handler("VIPS", (GLogLevelFlags) (G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO | G_LOG_LEVEL_DEBUG), pv_ignore_log, NULL);
+}
+
+/* Decoders allocate large, short-lived buffers. With glibc's adaptive mmap threshold they end up
+ * in heap arenas that are kept after free; a fixed threshold keeps them mmapped, so freeing
+ * returns the memory. A no-op on other C libraries. */
+static inline void pv_set_mmap_threshold(int bytes) {
+#if defined(__GLIBC__)
+    mallopt(M_MMAP_THRESHOLD, bytes);
+#else
+    (void) bytes;
+#endif
 }
 
 static inline void pv_object_unref(VipsImage *image) {

@@ -42,6 +42,25 @@ public final class EncodedImage {
         return shrink
     }
 
+    /// A conservative estimate of the memory the decoder itself holds while decoding at `shrink`,
+    /// beyond the strips handed out: what admission control reserves before a decode starts.
+    ///
+    /// Progressive JPEG keeps every DCT coefficient (about 3 bytes per pixel at 4:2:0), interlaced
+    /// PNG, WebP and HEIF decode whole frames; baseline JPEG and plain PNG stream a few rows.
+    public func estimatedDecodeBytes(shrink: Int) -> Int {
+        let pixels = header.pixelCount
+        let interlaced = pv_image_get_int(image, "interlaced", 0) != 0
+        let bands = Int(vips_image_get_bands(image))
+        let sampleBytes = vips_image_get_format(image) == VIPS_FORMAT_USHORT ? 2 : 1
+        let streamingRows = header.storedWidth / max(shrink, 1) * max(bands, 3) * 256
+        switch format {
+        case .jpeg: return interlaced ? pixels * 3 + streamingRows : streamingRows
+        case .png: return interlaced ? pixels * bands * sampleBytes + streamingRows : streamingRows
+        case .webp: return pixels * 4
+        case .heif: return pixels * 6
+        }
+    }
+
     /// Decodes the pixels as 8-bit samples and hands them to `body` in strips of whole rows, top
     /// to bottom, so memory stays bounded by the strip size rather than the image size.
     ///

@@ -9,6 +9,7 @@ extension ValidationSettings {
         ("PHOTO_VALIDATOR_INSPIRATION_BLUR_THRESHOLD", "blur score below which an inspiration photo is blurry"),
         ("PHOTO_VALIDATOR_PIXEL_LIMIT", "largest pixel count a header may declare (default 100000000)"),
         ("PHOTO_VALIDATOR_ANALYSIS_SIZE", "shortest side blur is measured at, px, or 'native' (default 1024)"),
+        ("PHOTO_VALIDATOR_DECODE_MEMORY_MIB", "memory decodes in flight may hold, MiB (default 128)"),
     ]
 
     /// The defaults overridden by `PHOTO_VALIDATOR_*` variables in `environment`.
@@ -34,6 +35,9 @@ extension ValidationSettings {
         }
         if let value = try reader.analysisScale("PHOTO_VALIDATOR_ANALYSIS_SIZE") {
             analysisScale = value
+        }
+        if let value = try reader.integer("PHOTO_VALIDATOR_DECODE_MEMORY_MIB", in: 16...65_536) {
+            decodeMemoryBudget = value << 20
         }
     }
 }

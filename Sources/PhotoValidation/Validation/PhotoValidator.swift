@@ -8,6 +8,8 @@ import VipsDecoder
 public struct PhotoValidator: Sendable {
     /// The thresholds and limits in force.
     public let settings: ValidationSettings
+    /// Bounds the memory of decodes in flight across every thread using this validator.
+    public let memoryBudget: DecodeMemoryBudget
     private let decoder: ImageDecoder
 
     /// Creates a validator; starts libvips when needed.
@@ -15,6 +17,7 @@ public struct PhotoValidator: Sendable {
     /// - Throws: `DecodeFailure` when libvips cannot be initialised.
     public init(settings: ValidationSettings) throws(DecodeFailure) {
         self.settings = settings
+        self.memoryBudget = DecodeMemoryBudget(limit: settings.decodeMemoryBudget)
         self.decoder = try ImageDecoder(pixelLimit: settings.pixelLimit)
     }
 
@@ -56,6 +59,9 @@ public struct PhotoValidator: Sendable {
         }
         // Pixels are decoded even for a low-resolution photo: a truncated file must be
         // `invalid_image` alone, and one answer may carry both resolution and blur failures.
+        let shrink = image.shrinkOnLoad(targetShortSide: settings.analysisScale.targetShortestSide)
+        let reserved = memoryBudget.acquire(image.estimatedDecodeBytes(shrink: shrink))
+        defer { memoryBudget.release(reserved) }
         let measurement: BlurMeasurement
         do {
             measurement = try BlurMeasurement.measure(image, scale: settings.analysisScale)

@@ -15,6 +15,8 @@ public struct ValidationSettings: Sendable, Equatable {
     public var pixelLimit: Int = ImageDecoder.defaultPixelLimit
     /// The scale blur is measured at.
     public var analysisScale: AnalysisScale = .default
+    /// Bytes that decodes in flight may hold at once (estimated from headers); larger decodes wait.
+    public var decodeMemoryBudget: Int = 128 << 20
 
     /// The built-in defaults.
     public init() {}

@@ -23,6 +23,9 @@ struct CheckOptions: ParsableArguments {
     @Option(name: .customLong("analysis-size"), help: "Shortest side blur is measured at, px, or 'native'. [env: PHOTO_VALIDATOR_ANALYSIS_SIZE, default: 1024]")
     var analysisSize: String?
 
+    @Option(name: .customLong("decode-memory"), help: "Memory decodes in flight may hold, MiB; larger decodes wait their turn. [env: PHOTO_VALIDATOR_DECODE_MEMORY_MIB, default: 128]")
+    var decodeMemory: Int?
+
     /// The settings: these flags over `PHOTO_VALIDATOR_*` variables in `environment` over defaults.
     func resolve(environment: [String: String]) throws -> ValidationSettings {
         do {
@@ -34,6 +37,7 @@ struct CheckOptions: ParsableArguments {
                 "--inspiration-blur-threshold": inspirationBlurThreshold.map { String($0) },
                 "--pixel-limit": pixelLimit.map(String.init),
                 "--analysis-size": analysisSize,
+                "--decode-memory": decodeMemory.map(String.init),
             ].compactMapValues { $0 })
             if let value = try flags.integer("--room-min-side", in: 1...100_000) { settings.roomMinimumShortSide = value }
             if let value = try flags.integer("--inspiration-min-side", in: 1...100_000) { settings.inspirationMinimumShortSide = value }
@@ -41,6 +45,7 @@ struct CheckOptions: ParsableArguments {
             if let value = try flags.number("--inspiration-blur-threshold") { settings.inspirationBlurThreshold = value }
             if let value = try flags.integer("--pixel-limit", in: 1...1_000_000_000) { settings.pixelLimit = value }
             if let value = try flags.analysisScale("--analysis-size") { settings.analysisScale = value }
+            if let value = try flags.integer("--decode-memory", in: 16...65_536) { settings.decodeMemoryBudget = value << 20 }
             return settings
         } catch {
             throw ValidationError(error.description)

@@ -1,0 +1,42 @@
+import Foundation
+import TestFixtures
+import Testing
+@testable import PhotoValidation
+
+@Suite("Decode memory budget")
+struct DecodeMemoryBudgetTests {
+    @Test("a decode that does not fit waits until memory is released")
+    func waitsForRoom() async throws {
+        let budget = DecodeMemoryBudget(limit: 100)
+        let first = budget.acquire(70)
+        let pool = ValidationWorkerPool(threadCount: 1, queueLimit: 0)
+        pool.start()
+        async let second = pool.run { budget.acquire(50) }
+        try await Task.sleep(for: .milliseconds(100))
+        // Still waiting: 70 + 50 would exceed 100.
+        #expect(budget.reserved == 70)
+        budget.release(first)
+        let reserved = try await second
+        #expect(reserved == 50 && budget.reserved == 50)
+        budget.release(reserved)
+        try await pool.shutdown()
+    }
+
+    @Test("a decode larger than the whole budget runs alone rather than never")
+    func oversizedRunsAlone() {
+        let budget = DecodeMemoryBudget(limit: 100)
+        let amount = budget.acquire(1_000)
+        #expect(budget.reserved == 1_000)
+        budget.release(amount)
+        #expect(budget.reserved == 0)
+    }
+
+    @Test("validating reserves the header's estimate and gives it back")
+    func validatorReleases() throws {
+        let validator = try PhotoValidator(settings: ValidationSettings())
+        let data = try Data(contentsOf: Fixtures.testdataFile("variants/same-room.heic"))
+        let output = data.withUnsafeBytes { validator.validate($0, as: .room) }
+        #expect(output.details.format == "heif")
+        #expect(validator.memoryBudget.reserved == 0)
+    }
+}
