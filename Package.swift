@@ -21,6 +21,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
     ],
     targets: [
         // The C API of libvips; imported only by VipsDecoder.
@@ -39,13 +46,32 @@ let package = Package(
                 "VipsDecoder",
                 "BlurMetrics",
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
+        ),
+        // The daemon: HTTP API, configuration, logging, metrics, graceful shutdown.
+        .target(
+            name: "PhotoValidatorServer",
+            dependencies: [
+                "PhotoValidation",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
+            ],
+            resources: [.copy("Resources/openapi.yaml")]
         ),
         .target(
             name: "PhotoValidatorCLI",
             dependencies: [
                 "PhotoValidation",
+                "PhotoValidatorServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Configuration", package: "swift-configuration"),
             ]
         ),
         .executableTarget(name: "photo-validator", dependencies: ["PhotoValidatorCLI"]),
@@ -63,5 +89,13 @@ let package = Package(
         .testTarget(name: "BlurMetricsTests", dependencies: ["BlurMetrics"]),
         .testTarget(name: "PhotoValidationTests", dependencies: ["PhotoValidation", "TestFixtures"]),
         .testTarget(name: "PhotoValidatorCLITests", dependencies: ["PhotoValidatorCLI", "TestFixtures"]),
+        .testTarget(
+            name: "PhotoValidatorServerTests",
+            dependencies: [
+                "PhotoValidatorServer",
+                "TestFixtures",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
     ]
 )

@@ -1,5 +1,5 @@
 import ArgumentParser
-import BlurMetrics
+import Configuration
 import Foundation
 import PhotoValidation
 
@@ -26,26 +26,26 @@ struct CheckOptions: ParsableArguments {
     @Option(name: .customLong("decode-memory"), help: "Memory decodes in flight may hold, MiB; larger decodes wait their turn. [env: PHOTO_VALIDATOR_DECODE_MEMORY_MIB, default: 128]")
     var decodeMemory: Int?
 
+    /// These flags as configuration values, by key.
+    var configurationValues: [String: ConfigContent] {
+        var values: [String: ConfigContent] = [:]
+        if let roomMinimumShortSide { values["room.min_side"] = .int(roomMinimumShortSide) }
+        if let inspirationMinimumShortSide { values["inspiration.min_side"] = .int(inspirationMinimumShortSide) }
+        if let roomBlurThreshold { values["room.blur_threshold"] = .double(roomBlurThreshold) }
+        if let inspirationBlurThreshold { values["inspiration.blur_threshold"] = .double(inspirationBlurThreshold) }
+        if let pixelLimit { values["pixel_limit"] = .int(pixelLimit) }
+        if let analysisSize { values["analysis_size"] = .string(analysisSize) }
+        if let decodeMemory { values["decode_memory_mib"] = .int(decodeMemory) }
+        return values
+    }
+
     /// The settings: these flags over `PHOTO_VALIDATOR_*` variables in `environment` over defaults.
     func resolve(environment: [String: String]) throws -> ValidationSettings {
+        let audit = ConfigurationAudit()
+        let reader = ConfigurationSources.reader(flags: configurationValues, environment: environment, audit: audit)
         do {
-            var settings = try ValidationSettings(environment: environment)
-            let flags = SettingReader(values: [
-                "--room-min-side": roomMinimumShortSide.map(String.init),
-                "--inspiration-min-side": inspirationMinimumShortSide.map(String.init),
-                "--room-blur-threshold": roomBlurThreshold.map { String($0) },
-                "--inspiration-blur-threshold": inspirationBlurThreshold.map { String($0) },
-                "--pixel-limit": pixelLimit.map(String.init),
-                "--analysis-size": analysisSize,
-                "--decode-memory": decodeMemory.map(String.init),
-            ].compactMapValues { $0 })
-            if let value = try flags.integer("--room-min-side", in: 1...100_000) { settings.roomMinimumShortSide = value }
-            if let value = try flags.integer("--inspiration-min-side", in: 1...100_000) { settings.inspirationMinimumShortSide = value }
-            if let value = try flags.number("--room-blur-threshold") { settings.roomBlurThreshold = value }
-            if let value = try flags.number("--inspiration-blur-threshold") { settings.inspirationBlurThreshold = value }
-            if let value = try flags.integer("--pixel-limit", in: 1...1_000_000_000) { settings.pixelLimit = value }
-            if let value = try flags.analysisScale("--analysis-size") { settings.analysisScale = value }
-            if let value = try flags.integer("--decode-memory", in: 16...65_536) { settings.decodeMemoryBudget = value << 20 }
+            let settings = try ValidationSettings(reader: reader)
+            try audit.checkConversions()
             return settings
         } catch {
             throw ValidationError(error.description)

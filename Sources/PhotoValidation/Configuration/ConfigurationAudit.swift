@@ -1,0 +1,87 @@
+import Configuration
+import Synchronization
+
+/// Records every configuration lookup so that a value of the wrong type is an error rather than a
+/// silent fallback to the default, and so the resolved configuration can say where each value
+/// came from.
+public final class ConfigurationAudit: AccessReporter, Sendable {
+    /// One resolved setting.
+    public struct Entry: Sendable, Equatable {
+        /// The configuration key, such as `http.port`.
+        public let key: String
+        /// The provider that supplied the value, or nil when the default applied.
+        public let source: String?
+        /// The value as text, `<redacted>` for secrets, or nil when unset.
+        public let value: String?
+    }
+
+    private let events = Mutex<[AccessEvent]>([])
+
+    /// An empty audit.
+    public init() {}
+
+    /// Records one lookup (called by `ConfigReader`).
+    public func report(_ event: AccessEvent) {
+        events.withLock { $0.append(event) }
+    }
+
+    /// Throws the first value that could not be converted to the type its key needs.
+    public func checkConversions() throws(ConfigurationError) {
+        let failed = events.withLock { events in events.first { $0.conversionError != nil } }
+        guard let failed else { return }
+        let source = failed.providerResults.first { result in
+            if case .success(let lookup) = result.result { return lookup.value != nil }
+            return false
+        }
+        let raw = failed.providerResults.lazy.compactMap { result -> String? in
+            if case .success(let lookup) = result.result, let value = lookup.value {
+                return value.isSecret ? "<redacted>" : Self.text(of: value.content)
+            }
+            return nil
+        }.first ?? ""
+        throw ConfigurationError(
+            source: "\(failed.metadata.key) (from \(source.map { Self.sourceName($0.providerName) } ?? "configuration"))",
+            value: raw,
+            expected: "a value of type \(failed.metadata.valueType)"
+        )
+    }
+
+    /// `flags`, `environment` or `file` for the providers `ConfigurationSources` builds.
+    static func sourceName(_ providerName: String) -> String {
+        if providerName.contains("flags") { return "flags" }
+        if providerName.contains("Environment") { return "environment" }
+        if providerName.contains("File") { return "file" }
+        return providerName
+    }
+
+    /// A configuration value as plain text.
+    static func text(of content: ConfigContent) -> String {
+        switch content {
+        case .string(let value): value
+        case .int(let value): String(value)
+        case .double(let value): String(value)
+        case .bool(let value): String(value)
+        default: String(describing: content)
+        }
+    }
+
+    /// Every key looked up, in first-lookup order, with its source and redacted value.
+    public var entries: [Entry] {
+        var seen = Set<String>()
+        return events.withLock { events in
+            events.compactMap { event -> Entry? in
+                let key = event.metadata.key.description
+                guard seen.insert(key).inserted else { return nil }
+                let source = event.providerResults.first { result in
+                    if case .success(let lookup) = result.result { return lookup.value != nil }
+                    return false
+                }
+                var value: String?
+                if case .success(let resolved) = event.result, let resolved {
+                    value = resolved.isSecret ? "<redacted>" : Self.text(of: resolved.content)
+                }
+                return Entry(key: key, source: source.map { Self.sourceName($0.providerName) }, value: value)
+            }
+        }
+    }
+}

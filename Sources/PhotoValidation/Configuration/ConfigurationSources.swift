@@ -1,0 +1,49 @@
+import Configuration
+import SystemPackage
+
+/// Builds the one `ConfigReader` every command resolves its configuration from: command-line flags,
+/// then `PHOTO_VALIDATOR_*` environment variables, then an optional JSON file, then the defaults.
+public enum ConfigurationSources {
+    /// Environment variables carry this prefix: key `http.port` is `PHOTO_VALIDATOR_HTTP_PORT`.
+    public static let environmentPrefix = "photo_validator"
+
+    /// The environment variable that names a JSON configuration file.
+    public static let configFileVariable = "PHOTO_VALIDATOR_CONFIG_FILE"
+
+    /// The environment variable name for a configuration key.
+    public static func environmentName(for key: String) -> String {
+        "PHOTO_VALIDATOR_" + key.uppercased().map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
+    }
+
+    /// A reader over `flags` (keys to values, already typed), `environment`, and `file`, reporting
+    /// every lookup to `audit`.
+    public static func reader(
+        flags: [String: ConfigContent],
+        environment: [String: String],
+        file: (any ConfigProvider)? = nil,
+        audit: ConfigurationAudit
+    ) -> ConfigReader {
+        let flagValues = Dictionary(uniqueKeysWithValues: flags.map { key, content in
+            (AbsoluteConfigKey(ConfigKey(key)), ConfigValue(content, isSecret: false))
+        })
+        var providers: [any ConfigProvider] = [
+            InMemoryProvider(name: "flags", values: flagValues),
+            EnvironmentVariablesProvider(environmentVariables: environment).prefixKeys(with: ConfigKey(environmentPrefix)),
+        ]
+        if let file {
+            providers.append(file)
+        }
+        return ConfigReader(providers: providers, accessReporter: audit)
+    }
+
+    /// The JSON file at `path` as a provider; its keys are nested objects (`{"http": {"port": 8080}}`).
+    ///
+    /// - Throws: `ConfigurationError` when the file is missing or is not valid JSON.
+    public static func jsonFile(at path: String) async throws(ConfigurationError) -> any ConfigProvider {
+        do {
+            return try await FileProvider<JSONSnapshot>(filePath: FilePath(path))
+        } catch {
+            throw ConfigurationError(source: "configuration file", value: path, expected: "a readable JSON file (\(error))")
+        }
+    }
+}

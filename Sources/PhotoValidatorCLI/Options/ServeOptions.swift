@@ -1,0 +1,87 @@
+import ArgumentParser
+import Configuration
+import Foundation
+import PhotoValidation
+import PhotoValidatorServer
+
+/// The daemon's flags; each overrides its `PHOTO_VALIDATOR_*` variable, which overrides the JSON
+/// configuration file, which overrides the built-in default.
+struct ServeOptions: ParsableArguments {
+    @Option(help: "JSON configuration file (keys as in `photo-validator config`). [env: PHOTO_VALIDATOR_CONFIG_FILE]")
+    var config: String?
+
+    @Option(help: "Address to listen on. [env: PHOTO_VALIDATOR_HTTP_HOST, default: 127.0.0.1]")
+    var host: String?
+
+    @Option(help: "TCP port; 0 picks a free one. [env: PHOTO_VALIDATOR_HTTP_PORT, default: 8080]")
+    var port: Int?
+
+    @Option(name: .customLong("unix-socket"), help: "Also listen on this Unix domain socket. [env: PHOTO_VALIDATOR_HTTP_UNIX_SOCKET]")
+    var unixSocket: String?
+
+    @Option(name: .customLong("body-limit"), help: "Largest upload, MiB. [env: PHOTO_VALIDATOR_LIMITS_BODY_MIB, default: 20]")
+    var bodyLimit: Int?
+
+    @Option(help: "Threads that decode photos. [env: PHOTO_VALIDATOR_LIMITS_WORKERS, default: one per core]")
+    var workers: Int?
+
+    @Option(help: "Validations that may wait for a thread before 503. [env: PHOTO_VALIDATOR_LIMITS_QUEUE, default: 2 per worker]")
+    var queue: Int?
+
+    @Option(name: .customLong("request-timeout"), help: "Seconds to receive a request body. [env: PHOTO_VALIDATOR_LIMITS_REQUEST_TIMEOUT_SECONDS, default: 30]")
+    var requestTimeout: Double?
+
+    @Option(name: .customLong("validation-timeout"), help: "Seconds for one validation, queueing included. [env: PHOTO_VALIDATOR_LIMITS_VALIDATION_TIMEOUT_SECONDS, default: 30]")
+    var validationTimeout: Double?
+
+    @Option(name: .customLong("auth-token-file"), help: "File holding the bearer token required on every route but /healthz. [env: PHOTO_VALIDATOR_AUTH_TOKEN_FILE, or the token itself in PHOTO_VALIDATOR_AUTH_TOKEN]")
+    var authTokenFile: String?
+
+    @Option(name: .customLong("log-format"), help: "text or json. [env: PHOTO_VALIDATOR_LOG_FORMAT, default: text]")
+    var logFormat: String?
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical. [env: PHOTO_VALIDATOR_LOG_LEVEL, default: info]")
+    var logLevel: String?
+
+    @Option(name: .customLong("shutdown-grace"), help: "Seconds in-flight requests get after SIGTERM. [env: PHOTO_VALIDATOR_SHUTDOWN_GRACE_SECONDS, default: 25]")
+    var shutdownGrace: Double?
+
+    @OptionGroup(title: "Checks")
+    var checks: CheckOptions
+
+    /// These flags as configuration values, by key.
+    var configurationValues: [String: ConfigContent] {
+        var values = checks.configurationValues
+        if let host { values["http.host"] = .string(host) }
+        if let port { values["http.port"] = .int(port) }
+        if let unixSocket { values["http.unix_socket"] = .string(unixSocket) }
+        if let bodyLimit { values["limits.body_mib"] = .int(bodyLimit) }
+        if let workers { values["limits.workers"] = .int(workers) }
+        if let queue { values["limits.queue"] = .int(queue) }
+        if let requestTimeout { values["limits.request_timeout_seconds"] = .double(requestTimeout) }
+        if let validationTimeout { values["limits.validation_timeout_seconds"] = .double(validationTimeout) }
+        if let authTokenFile { values["auth.token_file"] = .string(authTokenFile) }
+        if let logFormat { values["log.format"] = .string(logFormat) }
+        if let logLevel { values["log.level"] = .string(logLevel) }
+        if let shutdownGrace { values["shutdown.grace_seconds"] = .double(shutdownGrace) }
+        return values
+    }
+
+    /// The configuration these flags, `environment` and the configuration file resolve to, and the
+    /// audit of where each value came from.
+    func resolve(environment: [String: String]) async throws -> (ServiceConfiguration, ConfigurationAudit) {
+        let audit = ConfigurationAudit()
+        do {
+            var file: (any ConfigProvider)?
+            if let path = config ?? environment[ConfigurationSources.configFileVariable] {
+                file = try await ConfigurationSources.jsonFile(at: path)
+            }
+            let reader = ConfigurationSources.reader(flags: configurationValues, environment: environment, file: file, audit: audit)
+            let configuration = try ServiceConfiguration(reader: reader)
+            try audit.checkConversions()
+            return (configuration, audit)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Hummingbird
+import Logging
+import PhotoValidation
+
+/// Validates request bodies on the worker pool, with the daemon's limits, timeouts and metrics.
+public struct PhotoValidationService: Sendable {
+    /// The checks.
+    public let validator: PhotoValidator
+    /// The long-lived threads photos are decoded on.
+    public let pool: ValidationWorkerPool
+    /// Where outcomes are counted.
+    public let metrics: ServiceMetrics
+    /// The limits and timeouts in force.
+    public let configuration: ServiceConfiguration
+
+    /// Receives the body of `request`, refusing it once it passes the body limit or the timeout.
+    ///
+    /// A declared `Content-Length` over the limit is refused before any byte is read.
+    func receiveBody(of request: Request) async throws(APIError) -> ByteBuffer {
+        let limit = configuration.bodyLimit
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit {
+            throw .fileTooLarge(limit: limit)
+        }
+        do {
+            return try await Deadline.run(within: configuration.requestTimeout) {
+                try await request.body.collect(upTo: limit)
+            }
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw .fileTooLarge(limit: limit)
+        } catch is Deadline.Exceeded {
+            throw .requestTimeout(limit: configuration.requestTimeout)
+        } catch {
+            throw .validationError("the request body could not be read: \(error)")
+        }
+    }
+
+    /// Validates `body` as a photo of `photoType`, recording the outcome in `record` and the metrics.
+    func validate(_ body: ByteBuffer, as photoType: PhotoType, record: RequestRecord) async throws(APIError) -> ValidatePhotoOutput {
+        let validator = validator
+        let pool = pool
+        let output: ValidatePhotoOutput
+        do {
+            output = try await Deadline.run(within: configuration.validationTimeout) {
+                try await pool.run {
+                    body.withUnsafeReadableBytes { validator.validate($0, as: photoType) }
+                }
+            }
+        } catch let error as WorkerPoolError {
+            switch error {
+            case .overloaded:
+                metrics.recordRejection(reason: "overloaded")
+                throw .overloaded(retryAfter: configuration.retryAfterSeconds, detail: error.description)
+            case .notRunning:
+                metrics.recordRejection(reason: "shutting_down")
+                throw .shuttingDown(retryAfter: configuration.retryAfterSeconds)
+            }
+        } catch is Deadline.Exceeded {
+            metrics.recordRejection(reason: "timeout")
+            throw .validationTimeout(retryAfter: configuration.retryAfterSeconds, limit: configuration.validationTimeout)
+        } catch {
+            record.note = String(describing: error)
+            throw .internalError(requestID: record.requestID)
+        }
+        metrics.recordValidation(output)
+        let timings = output.details.timingsMs
+        record.validation = RequestRecord.Validation(
+            photoType: photoType.rawValue,
+            passed: output.passed,
+            failures: output.failures.map(\.rawValue),
+            timingsMs: ["header": timings.header, "decode": timings.decode, "luma": timings.luma, "blur": timings.blur, "total": timings.total]
+        )
+        return output
+    }
+}

@@ -1,0 +1,90 @@
+import Hummingbird
+import Logging
+import PhotoValidation
+import ServiceLifecycle
+
+/// The composition root: builds the daemon from a resolved configuration, for `serve` and for the
+/// tests alike.
+public struct PhotoValidatorApp: Sendable {
+    /// The configuration the daemon was built from.
+    public let configuration: ServiceConfiguration
+    /// The logger every part logs to.
+    public let logger: Logger
+    /// Validation on the worker pool.
+    public let service: PhotoValidationService
+    /// Whether shutdown has begun.
+    public let state: ServiceState
+    /// The routes served.
+    public let routes: RouteTable
+    private let responder: RouterResponder<ValidationRequestContext>
+
+    /// Builds the daemon: libvips, the worker pool (started), metrics and the router.
+    ///
+    /// - Throws: `DecodeFailure` when libvips cannot be initialised.
+    public init(configuration: ServiceConfiguration, logger: Logger) throws {
+        self.configuration = configuration
+        self.logger = logger
+        let validator = try PhotoValidator(settings: configuration.validation)
+        let pool = ValidationWorkerPool(threadCount: configuration.workers, queueLimit: configuration.queueLimit)
+        pool.start()
+        let metrics = ServiceMetrics(pool: pool, budget: validator.memoryBudget)
+        let service = PhotoValidationService(validator: validator, pool: pool, metrics: metrics, configuration: configuration)
+        let state = ServiceState()
+        self.service = service
+        self.state = state
+
+        let router = Router(context: ValidationRequestContext.self)
+        let routeTable = RouteTableBox()
+        router.add(middleware: ObservabilityMiddleware(logger: logger, metrics: metrics, routes: { routeTable.table }))
+        if let token = configuration.authToken {
+            router.add(middleware: BearerAuthMiddleware(token: token))
+        }
+        ValidationController(service: service).addRoutes(to: router)
+        OperationsController(service: service, state: state).addRoutes(to: router)
+        let routes = RouteTable(router)
+        routeTable.table = routes
+        self.routes = routes
+        self.responder = router.buildResponder()
+    }
+
+    /// The HTTP application on `address` (the configured TCP address by default), running the
+    /// worker pool and, when configured, the Unix-socket listener as its services.
+    public func makeApplication(address: BindAddress? = nil) -> some ApplicationProtocol {
+        var services: [any Service] = [WorkerPoolService(pool: service.pool, logger: logger)]
+        if let socket = configuration.unixSocket {
+            services.append(makeListener(address: .unixDomainSocket(path: socket), services: []))
+        }
+        return makeListener(address: address ?? .hostname(configuration.host, port: configuration.port), services: services)
+    }
+
+    /// Runs the daemon until SIGTERM or SIGINT, then drains in-flight requests within the
+    /// configured grace period and returns.
+    public func run() async throws {
+        let application = makeApplication()
+        // The state service is last so it hears of shutdown first and /readyz turns not-ready
+        // while the server drains.
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: [.init(service: application), .init(service: state)],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger
+        )
+        groupConfiguration.maximumGracefulShutdownDuration = configuration.shutdownGracePeriod
+        try await ServiceGroup(configuration: groupConfiguration).run()
+    }
+
+    private func makeListener(address: BindAddress, services: [any Service]) -> Application<RouterResponder<ValidationRequestContext>> {
+        Application(
+            responder: responder,
+            configuration: .init(address: address, serverName: "photo-validator"),
+            services: services,
+            logger: logger
+        )
+    }
+}
+
+/// Lets the observability middleware read the route table that is complete only after every
+/// route has been added.
+private final class RouteTableBox: @unchecked Sendable {
+    // Written once during set-up, before the server starts; read-only afterwards.
+    var table = RouteTable(routes: [])
+}

@@ -1,0 +1,106 @@
+import Configuration
+import Foundation
+import Logging
+import PhotoValidation
+
+/// Everything `serve` needs, resolved once from flags, environment, file and defaults; immutable.
+public struct ServiceConfiguration: Sendable {
+    /// How log lines are written.
+    public enum LogFormat: String, Sendable, CaseIterable {
+        /// `swift-log`'s plain text lines.
+        case text
+        /// One JSON object per line.
+        case json
+    }
+
+    /// The address to listen on.
+    public var host = "127.0.0.1"
+    /// The TCP port; 0 picks a free one.
+    public var port = 8080
+    /// An optional Unix domain socket to listen on as well.
+    public var unixSocket: String?
+    /// The largest request body accepted, in bytes.
+    public var bodyLimit = 20 << 20
+    /// Threads that decode and measure photos.
+    public var workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// Validations that may wait for a worker; more are answered 503.
+    public var queueLimit = 2 * max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// Longest time to receive a request body.
+    public var requestTimeout: Duration = .seconds(30)
+    /// Longest time a validation may take, queueing included.
+    public var validationTimeout: Duration = .seconds(30)
+    /// Seconds clients are told to wait in `Retry-After` when the daemon is saturated.
+    public var retryAfterSeconds = 1
+    /// The bearer token every route but `/healthz` requires, when set.
+    public var authToken: String?
+    /// Log line format.
+    public var logFormat: LogFormat = .text
+    /// Lowest level logged.
+    public var logLevel: Logger.Level = .info
+    /// Longest time in-flight requests get to finish after SIGTERM.
+    public var shutdownGracePeriod: Duration = .seconds(25)
+    /// The thresholds and limits of the checks.
+    public var validation = ValidationSettings()
+
+    /// The built-in defaults.
+    public init() {}
+
+    /// The server's configuration keys and what each sets (the check keys are listed by
+    /// `ValidationSettings.configurationKeys`).
+    public static let configurationKeys: [(key: String, help: String)] = [
+        ("http.host", "address to listen on (default 127.0.0.1)"),
+        ("http.port", "TCP port to listen on, 0 for any free port (default 8080)"),
+        ("http.unix_socket", "also listen on this Unix domain socket path"),
+        ("limits.body_mib", "largest upload, MiB (default 20)"),
+        ("limits.workers", "threads that decode photos (default: one per core)"),
+        ("limits.queue", "validations that may wait for a thread before 503 (default: 2 per core)"),
+        ("limits.request_timeout_seconds", "longest time to receive a request body (default 30)"),
+        ("limits.validation_timeout_seconds", "longest time for one validation, queueing included (default 30)"),
+        ("limits.retry_after_seconds", "Retry-After sent with 503 (default 1)"),
+        ("auth.token", "bearer token required on every route but /healthz (secret)"),
+        ("auth.token_file", "file holding the bearer token (read once at start)"),
+        ("log.format", "text or json (default text)"),
+        ("log.level", "trace, debug, info, notice, warning, error or critical (default info)"),
+        ("shutdown.grace_seconds", "time in-flight requests get after SIGTERM (default 25)"),
+    ]
+
+    /// The configuration `reader` resolves over the defaults.
+    ///
+    /// - Throws: `ConfigurationError` naming the key whose value is unusable.
+    public init(reader: ConfigReader) throws(ConfigurationError) {
+        self.init()
+        let settings = SettingsReader(reader: reader)
+        host = settings.string("http.host") ?? host
+        port = try settings.integer("http.port", in: 0...65_535) ?? port
+        unixSocket = settings.string("http.unix_socket")
+        bodyLimit = (try settings.integer("limits.body_mib", in: 1...1024)).map { $0 << 20 } ?? bodyLimit
+        workers = try settings.integer("limits.workers", in: 1...256) ?? workers
+        queueLimit = try settings.integer("limits.queue", in: 0...100_000) ?? 2 * workers
+        requestTimeout = try settings.seconds("limits.request_timeout_seconds") ?? requestTimeout
+        validationTimeout = try settings.seconds("limits.validation_timeout_seconds") ?? validationTimeout
+        retryAfterSeconds = try settings.integer("limits.retry_after_seconds", in: 1...3600) ?? retryAfterSeconds
+        authToken = settings.string("auth.token", isSecret: true)
+        if authToken == nil, let path = settings.string("auth.token_file") {
+            do {
+                let token = try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+                guard !token.isEmpty else {
+                    throw ConfigurationError(source: "auth.token_file", value: path, expected: "a file holding a non-empty token")
+                }
+                authToken = token
+            } catch let error as ConfigurationError {
+                throw error
+            } catch {
+                throw ConfigurationError(source: "auth.token_file", value: path, expected: "a readable file (\(error.localizedDescription))")
+            }
+        }
+        logFormat = try settings.choice("log.format", of: LogFormat.self) ?? logFormat
+        if let level = settings.string("log.level") {
+            guard let parsed = Logger.Level(rawValue: level.lowercased()) else {
+                throw ConfigurationError(source: "log.level", value: level, expected: "one of " + Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            logLevel = parsed
+        }
+        shutdownGracePeriod = try settings.seconds("shutdown.grace_seconds") ?? shutdownGracePeriod
+        validation = try ValidationSettings(reader: reader)
+    }
+}

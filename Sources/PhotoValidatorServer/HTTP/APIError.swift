@@ -1,0 +1,127 @@
+import Foundation
+import Hummingbird
+
+/// An error answered in the gateway's shape `{"error", "message", "retryable", "detail"}`, with a
+/// stable code.
+public struct APIError: Error, HTTPResponseError, Sendable, Equatable {
+    /// The HTTP status.
+    public let status: HTTPResponse.Status
+    /// The stable machine code, such as `file_too_large`.
+    public let code: String
+    /// What happened, for the user.
+    public let message: String
+    /// Whether the same request may succeed later.
+    public let retryable: Bool
+    /// More detail for the operator, or nil.
+    public let detail: String?
+    /// Extra headers, such as `Retry-After` or `Allow`.
+    public let headers: HTTPFields
+
+    /// Creates an error answer.
+    public init(status: HTTPResponse.Status, code: String, message: String, retryable: Bool = false, detail: String? = nil, headers: HTTPFields = [:]) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.retryable = retryable
+        self.detail = detail
+        self.headers = headers
+    }
+
+    /// The body of the answer.
+    struct Body: Codable, Equatable {
+        let error: String
+        let message: String
+        let retryable: Bool
+        let detail: String?
+
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(error, forKey: .error)
+            try container.encode(message, forKey: .message)
+            try container.encode(retryable, forKey: .retryable)
+            // The gateway's shape has `detail: null` rather than no key.
+            try container.encode(detail, forKey: .detail)
+        }
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    /// The JSON answer.
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var headers = self.headers
+        headers[.contentType] = "application/json"
+        let body = Body(error: code, message: message, retryable: retryable, detail: detail)
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(data: try Self.encoder.encode(body))))
+    }
+}
+
+extension APIError {
+    /// 413: the upload is over the body limit.
+    static func fileTooLarge(limit: Int) -> APIError {
+        APIError(status: .contentTooLarge, code: "file_too_large", message: "Photo exceeds \(limit >> 20) MB limit",
+                 detail: "the limit is \(limit) bytes; it is configured by limits.body_mib")
+    }
+
+    /// 422: the request is malformed.
+    static func validationError(_ detail: String) -> APIError {
+        APIError(status: .unprocessableContent, code: "validation_error", message: "The request is not valid.", detail: detail)
+    }
+
+    /// 422: a note on a room photo.
+    static let noteNotAllowed = APIError(status: .unprocessableContent, code: "note_not_allowed", message: "Notes are only allowed on inspiration photos")
+
+    /// 422: a note over the maximum length.
+    static func noteTooLong(maximum: Int) -> APIError {
+        APIError(status: .unprocessableContent, code: "note_too_long", message: "Inspiration photo note must be \(maximum) characters or fewer")
+    }
+
+    /// 503: every worker is busy and the queue is full.
+    static func overloaded(retryAfter: Int, detail: String) -> APIError {
+        APIError(status: .serviceUnavailable, code: "overloaded", message: "The photo checker is busy. Please try again in a moment.",
+                 retryable: true, detail: detail, headers: [.retryAfter: String(retryAfter)])
+    }
+
+    /// 503: the validation did not finish in time.
+    static func validationTimeout(retryAfter: Int, limit: Duration) -> APIError {
+        APIError(status: .serviceUnavailable, code: "validation_timeout", message: "Checking this photo took too long. Please try again in a moment.",
+                 retryable: true, detail: "no answer within \(limit)", headers: [.retryAfter: String(retryAfter)])
+    }
+
+    /// 503: the daemon is shutting down.
+    static func shuttingDown(retryAfter: Int) -> APIError {
+        APIError(status: .serviceUnavailable, code: "shutting_down", message: "The photo checker is restarting. Please try again in a moment.",
+                 retryable: true, headers: [.retryAfter: String(retryAfter)])
+    }
+
+    /// 408: the body did not arrive in time.
+    static func requestTimeout(limit: Duration) -> APIError {
+        APIError(status: .requestTimeout, code: "request_timeout", message: "The upload took too long. Please try again.",
+                 retryable: true, detail: "the body did not arrive within \(limit)")
+    }
+
+    /// 401: a token is configured and the request lacks it.
+    static let unauthorized = APIError(status: .unauthorized, code: "unauthorized", message: "A valid bearer token is required.",
+                                       detail: "send Authorization: Bearer <token>", headers: [.wwwAuthenticate: "Bearer"])
+
+    /// 404: no such route.
+    static func notFound(path: String) -> APIError {
+        APIError(status: .notFound, code: "not_found", message: "There is nothing at this address.", detail: "no route for \(path); see /openapi.yaml")
+    }
+
+    /// 405: the route exists with other methods.
+    static func methodNotAllowed(method: HTTPRequest.Method, allowed: [HTTPRequest.Method]) -> APIError {
+        let allow = allowed.map(\.rawValue).joined(separator: ", ")
+        return APIError(status: .methodNotAllowed, code: "method_not_allowed", message: "This address does not accept \(method.rawValue).",
+                        detail: "allowed: \(allow)", headers: [.allow: allow])
+    }
+
+    /// 500: something failed that the client cannot fix.
+    static func internalError(requestID: String) -> APIError {
+        APIError(status: .internalServerError, code: "internal_error", message: "Something went wrong on our side. Please try again.",
+                 retryable: true, detail: "request id \(requestID); the daemon's log has the cause")
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Hummingbird
+import MultipartKit
+
+/// The parts of a `multipart/form-data` body, by field name (the first part of each name wins).
+struct MultipartForm {
+    /// Parts by field name.
+    private(set) var parts: [String: MultipartPart] = [:]
+
+    /// Parses `body` using the boundary in `contentType`.
+    ///
+    /// - Throws: `APIError.validationError` when the boundary is missing or the body is malformed.
+    init(body: ByteBuffer, contentType: String) throws(APIError) {
+        guard let boundary = Self.boundary(in: contentType) else {
+            throw .validationError("multipart/form-data needs a boundary parameter in Content-Type")
+        }
+        let parser = MultipartParser(boundary: boundary)
+        var current = MultipartPart(headers: [:], body: ByteBuffer())
+        var collected: [MultipartPart] = []
+        parser.onHeader = { name, value in current.headers.add(name: name, value: value) }
+        parser.onBody = { chunk in current.body.writeBuffer(&chunk) }
+        parser.onPartComplete = {
+            collected.append(current)
+            current = MultipartPart(headers: [:], body: ByteBuffer())
+        }
+        do {
+            try parser.execute(body)
+        } catch {
+            throw .validationError("the multipart body could not be parsed: \(error)")
+        }
+        for part in collected {
+            if let name = part.name, parts[name] == nil {
+                parts[name] = part
+            }
+        }
+    }
+
+    /// The part named `name`, or nil.
+    subscript(name: String) -> MultipartPart? {
+        parts[name]
+    }
+
+    /// The text of the part named `name`, or nil when absent.
+    func text(_ name: String) -> String? {
+        parts[name].map { String(decoding: $0.body.readableBytesView, as: UTF8.self) }
+    }
+
+    /// True when `contentType` is `multipart/form-data`.
+    static func isMultipart(_ contentType: String?) -> Bool {
+        contentType?.lowercased().hasPrefix("multipart/form-data") == true
+    }
+
+    /// The `boundary` parameter of a Content-Type value, unquoted.
+    static func boundary(in contentType: String) -> String? {
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if pair.count == 2, pair[0].lowercased() == "boundary" {
+                let value = pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+                return value.isEmpty ? nil : value
+            }
+        }
+        return nil
+    }
+}

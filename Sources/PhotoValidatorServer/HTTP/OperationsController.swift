@@ -1,0 +1,54 @@
+import Foundation
+import Hummingbird
+import PhotoValidation
+
+/// Liveness, readiness, metrics and the API description.
+struct OperationsController {
+    let service: PhotoValidationService
+    let state: ServiceState
+
+    func addRoutes(to router: Router<ValidationRequestContext>) {
+        router.get("/healthz") { _, _ in
+            Self.json(["status": "ok"], status: .ok)
+        }
+        router.get("/readyz", use: ready)
+        router.get("/metrics") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                     body: .init(byteBuffer: ByteBuffer(bytes: service.metrics.render())))
+        }
+        router.get("/openapi.yaml") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.text)))
+        }
+    }
+
+    /// 200 when the daemon can take work: not draining, and a tiny PNG decodes on a worker thread.
+    @Sendable func ready(_ request: Request, context: ValidationRequestContext) async throws -> Response {
+        var reasons: [String] = []
+        if state.isDraining {
+            reasons.append("draining: shutting down")
+        }
+        let validator = service.validator
+        do {
+            let output = try await service.pool.run {
+                Self.probePNG.withUnsafeBytes { validator.validate($0, as: .inspiration) }
+            }
+            if output.details.format != "png" {
+                reasons.append("libvips: the probe image did not decode (\(output.details.errorDetail ?? "no detail"))")
+            }
+        } catch {
+            reasons.append("workers: \(error)")
+        }
+        if reasons.isEmpty {
+            return Self.json(["status": "ready"], status: .ok)
+        }
+        return Self.json(["status": "not_ready", "reasons": reasons.joined(separator: "; ")], status: .serviceUnavailable)
+    }
+
+    /// A valid 1x1 grey PNG, decoded by every readiness probe.
+    static let probePNG: [UInt8] = Array(Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNoAAAAggCBd81ytgAAAABJRU5ErkJggg==")!)
+
+    static func json(_ value: [String: String], status: HTTPResponse.Status) -> Response {
+        let data = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: data)))
+    }
+}

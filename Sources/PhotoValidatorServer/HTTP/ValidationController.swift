@@ -1,0 +1,76 @@
+import Foundation
+import Hummingbird
+import PhotoValidation
+
+/// The validation endpoints: `POST /v1/validate` and the gateway-compatible upload.
+struct ValidationController {
+    /// Notes on inspiration photos are at most this many characters.
+    static let maximumNoteLength = 200
+
+    let service: PhotoValidationService
+
+    func addRoutes(to router: Router<ValidationRequestContext>) {
+        router.post("/v1/validate", use: validate)
+        router.post("/api/v1/projects/:project_id/photos", use: upload)
+    }
+
+    /// `POST /v1/validate`: a raw image body with `?photo_type=`, or multipart with `file` and `photo_type`.
+    @Sendable func validate(_ request: Request, context: ValidationRequestContext) async throws -> Response {
+        let body = try await service.receiveBody(of: request)
+        let image: ByteBuffer
+        let typeField: String?
+        if MultipartForm.isMultipart(request.headers[.contentType]) {
+            let form = try MultipartForm(body: body, contentType: request.headers[.contentType]!)
+            guard let file = form["file"] else { throw APIError.validationError("the multipart body has no 'file' part") }
+            image = file.body
+            typeField = form.text("photo_type") ?? request.uri.queryParameters.get("photo_type")
+        } else {
+            image = body
+            typeField = request.uri.queryParameters.get("photo_type")
+        }
+        let photoType = try Self.photoType(typeField)
+        let output = try await service.validate(image, as: photoType, record: context.record)
+        return try Self.json(output)
+    }
+
+    /// `POST /api/v1/projects/{project_id}/photos`: the gateway's upload; answers `{photo_id, validation}`.
+    @Sendable func upload(_ request: Request, context: ValidationRequestContext) async throws -> Response {
+        let projectID = try context.parameters.require("project_id")
+        guard (1...256).contains(projectID.count) else {
+            throw APIError.validationError("project_id must be 1 to 256 characters")
+        }
+        guard MultipartForm.isMultipart(request.headers[.contentType]) else {
+            throw APIError.validationError("the upload must be multipart/form-data with a 'file' part")
+        }
+        let body = try await service.receiveBody(of: request)
+        let form = try MultipartForm(body: body, contentType: request.headers[.contentType]!)
+        guard let file = form["file"] else {
+            throw APIError.validationError("the multipart body has no 'file' part")
+        }
+        let photoType = try Self.photoType(form.text("photo_type"))
+        let note = form.text("note").flatMap { $0.isEmpty ? nil : $0 }
+        if let note {
+            guard photoType == .inspiration else { throw APIError.noteNotAllowed }
+            guard note.count <= Self.maximumNoteLength else { throw APIError.noteTooLong(maximum: Self.maximumNoteLength) }
+        }
+        let photoID = UUID().uuidString.lowercased()
+        let output = try await service.validate(file.body, as: photoType, record: context.record)
+        return try Self.json(UploadAnswer(photoID: photoID, validation: output))
+    }
+
+    /// The photo type named by a form field or query parameter; `room` when absent.
+    static func photoType(_ value: String?) throws(APIError) -> PhotoType {
+        guard let value, !value.isEmpty else { return .room }
+        guard let photoType = PhotoType(rawValue: value) else {
+            throw .validationError("photo_type must be 'room' or 'inspiration', got '\(value)'")
+        }
+        return photoType
+    }
+
+    /// A 200 JSON answer.
+    static func json(_ value: some Encodable) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: try encoder.encode(value))))
+    }
+}

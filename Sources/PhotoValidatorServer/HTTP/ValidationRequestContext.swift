@@ -1,0 +1,22 @@
+import Hummingbird
+import Logging
+
+/// The per-request context: Hummingbird's core storage, the request id, and the record that the
+/// request log line and metrics are written from.
+public struct ValidationRequestContext: RequestContext {
+    /// Hummingbird's storage.
+    public var coreContext: CoreRequestContextStorage
+    /// What the handler learned, read by the observability middleware after the response.
+    public let record: RequestRecord
+
+    /// Creates a context for a new request.
+    public init(source: ApplicationRequestContextSource) {
+        self.coreContext = .init(source: source)
+        self.record = RequestRecord()
+    }
+
+    /// The request id (from `X-Request-ID` or generated).
+    public var requestID: String {
+        record.requestID
+    }
+}

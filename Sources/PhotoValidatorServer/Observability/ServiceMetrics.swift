@@ -1,0 +1,85 @@
+import PhotoValidation
+import Prometheus
+
+/// The daemon's Prometheus metrics, registered in one registry that `/metrics` renders.
+public final class ServiceMetrics: Sendable {
+    /// The registry `/metrics` emits.
+    public let registry = PrometheusCollectorRegistry()
+    private let pool: ValidationWorkerPool
+    private let inFlight: Gauge
+    private let queued: Gauge
+    private let budgetReserved: Gauge
+    private let budget: DecodeMemoryBudget
+    private static let stageBuckets: [Duration] = [
+        .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(20), .milliseconds(50),
+        .milliseconds(100), .milliseconds(200), .milliseconds(500), .seconds(1), .seconds(2), .seconds(5),
+    ]
+    private static let requestBuckets: [Duration] = stageBuckets + [.seconds(10), .seconds(30)]
+
+    /// Metrics for a daemon whose work runs on `pool` under `budget`.
+    public init(pool: ValidationWorkerPool, budget: DecodeMemoryBudget) {
+        self.pool = pool
+        self.budget = budget
+        inFlight = registry.makeGauge(descriptor: Self.name("validations_in_flight", unit: "", help: "Validations admitted to the worker pool (running and queued)"))
+        queued = registry.makeGauge(descriptor: Self.name("validations_queued", unit: "", help: "Validations waiting for a worker thread"))
+        budgetReserved = registry.makeGauge(descriptor: Self.name("decode_memory_reserved", unit: "bytes", help: "Decoder memory reserved by decodes in flight"))
+    }
+
+    private static func name(_ name: String, unit: String, help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "photo_validator", metricName: name, unitName: unit, helpText: help)
+    }
+
+    /// Counts one HTTP request and its latency.
+    public func recordRequest(route: String, method: String, status: Int, duration: Duration) {
+        registry.makeCounter(
+            descriptor: Self.name("http_requests", unit: "total", help: "HTTP requests by route, method and status"),
+            labels: [("route", route), ("method", method), ("status", String(status))]
+        ).increment()
+        registry.makeDurationHistogram(
+            descriptor: Self.name("http_request_duration", unit: "seconds", help: "HTTP request latency by route"),
+            labels: [("route", route)],
+            buckets: Self.requestBuckets
+        ).record(duration)
+    }
+
+    /// Counts one validation by photo type and outcome, each failure code, and the stage timings.
+    public func recordValidation(_ output: ValidatePhotoOutput) {
+        let photoType = output.details.photoType.rawValue
+        registry.makeCounter(
+            descriptor: Self.name("validations", unit: "total", help: "Validations by photo type and outcome"),
+            labels: [("photo_type", photoType), ("outcome", output.passed ? "passed" : "failed")]
+        ).increment()
+        for code in output.failures {
+            registry.makeCounter(
+                descriptor: Self.name("validation_failures", unit: "total", help: "Failure codes by photo type"),
+                labels: [("photo_type", photoType), ("code", code.rawValue)]
+            ).increment()
+        }
+        let timings = output.details.timingsMs
+        for (stage, milliseconds) in [("header", timings.header), ("decode", timings.decode), ("luma", timings.luma), ("blur", timings.blur), ("total", timings.total)] {
+            registry.makeDurationHistogram(
+                descriptor: Self.name("validation_stage_duration", unit: "seconds", help: "Time per validation stage"),
+                labels: [("stage", stage)],
+                buckets: Self.stageBuckets
+            ).record(.nanoseconds(Int64(milliseconds * 1_000_000)))
+        }
+    }
+
+    /// Counts one request refused because the daemon was saturated.
+    public func recordRejection(reason: String) {
+        registry.makeCounter(
+            descriptor: Self.name("rejected", unit: "total", help: "Requests refused with 503 by reason (overloaded, timeout, shutting_down)"),
+            labels: [("reason", reason)]
+        ).increment()
+    }
+
+    /// The Prometheus text exposition, with the gauges read now.
+    public func render() -> [UInt8] {
+        inFlight.set(Double(pool.inFlight))
+        queued.set(Double(pool.queued))
+        budgetReserved.set(Double(budget.reserved))
+        var buffer: [UInt8] = []
+        registry.emit(into: &buffer)
+        return buffer
+    }
+}

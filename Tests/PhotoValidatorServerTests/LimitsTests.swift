@@ -1,0 +1,71 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import TestFixtures
+import Testing
+@testable import PhotoValidatorServer
+
+@Suite("Limits, authentication and back-pressure")
+struct LimitsTests {
+    @Test("a body declared over the limit is refused with 413 before it is read")
+    func declaredTooLarge() async throws {
+        try await withLiveApp({ $0.bodyLimit = 1 << 20 }) { client, _ in
+            // A real socket: headers promise 50 MiB, only a few bytes follow, and the answer
+            // must come anyway, so the daemon never waited for (or buffered) the body.
+            let port = try #require(client.port)
+            let answer = try RawHTTP.exchange(port: port, head: "POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Type: image/jpeg\r\nContent-Length: 52428800\r\n\r\n", body: Array(repeating: 0xFF, count: 1024))
+            #expect(answer.hasPrefix("HTTP/1.1 413"))
+            #expect(answer.contains("\"error\":\"file_too_large\""))
+            #expect(answer.contains("Photo exceeds 1 MB limit"))
+        }
+    }
+
+    @Test("a chunked body that grows past the limit is refused with 413")
+    func streamedTooLarge() async throws {
+        try await withLiveApp({ $0.bodyLimit = 1 << 20 }) { client, _ in
+            let response = try await client.execute(uri: "/v1/validate", method: .post, headers: [.transferEncoding: "chunked"],
+                                                    body: ByteBuffer(repeating: 0xAB, count: (1 << 20) + 10))
+            try expectError(response, status: .contentTooLarge, code: "file_too_large")
+        }
+    }
+
+    @Test("with a token configured, requests without it get 401 and /healthz stays open")
+    func bearerToken() async throws {
+        try await withLiveApp({ $0.authToken = "s3cret-token" }) { client, _ in
+            try expectError(try await client.execute(uri: "/v1/validate", method: .post, body: try testdataBytes("photos/cups.jpg")), status: .unauthorized, code: "unauthorized")
+            try expectError(try await client.execute(uri: "/metrics", method: .get, headers: [.authorization: "Bearer wrong"]), status: .unauthorized, code: "unauthorized")
+            try expectError(try await client.execute(uri: "/readyz", method: .get, headers: [.authorization: "Basic czNjcmV0LXRva2Vu"]), status: .unauthorized, code: "unauthorized")
+            #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)
+            let authorized = try await client.execute(uri: "/v1/validate", method: .post, headers: [.authorization: "Bearer s3cret-token"], body: try testdataBytes("photos/cups.jpg"))
+            #expect(authorized.status == .ok)
+        }
+    }
+
+    @Test("overload is answered 503 with Retry-After instead of queueing without bound")
+    func overload() async throws {
+        try await withLiveApp({ $0.workers = 1; $0.queueLimit = 0; $0.retryAfterSeconds = 2 }) { client, _ in
+            let port = try #require(client.port)
+            let body = try testdataBytes("photos/outdoor-dandelions-bokeh.jpg")
+            let statuses = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
+                            let response = try await client.post("/v1/validate", body: body)
+                            return (response.status.code, response.headers[.retryAfter])
+                        }
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.count == 8)
+            #expect(statuses.allSatisfy { $0.0 == 200 || $0.0 == 503 }, "\(statuses)")
+            #expect(statuses.contains { $0.0 == 200 })
+            let refused = statuses.filter { $0.0 == 503 }
+            #expect(!refused.isEmpty, "one worker and no queue must refuse some of 8 concurrent uploads")
+            #expect(refused.allSatisfy { $0.1 == "2" })
+            let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
+            #expect(metrics.contains("photo_validator_rejected_total{reason=\"overloaded\"} \(refused.count)"))
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import TestFixtures
+import Testing
+@testable import PhotoValidatorServer
+
+/// A quiet logger for apps under test.
+let testLogger: Logger = {
+    var logger = Logger(label: "photo-validator-test")
+    logger.logLevel = .warning
+    return logger
+}()
+
+/// Builds the daemon through the composition root with `configure` applied to the defaults, and
+/// runs `test` against it on a real loopback HTTP server.
+func withLiveApp<Value>(
+    _ configure: (inout ServiceConfiguration) -> Void = { _ in },
+    _ test: @escaping @Sendable (any TestClientProtocol, PhotoValidatorApp) async throws -> Value
+) async throws -> Value {
+    var configuration = ServiceConfiguration()
+    configuration.workers = 2
+    configuration.queueLimit = 8
+    configure(&configuration)
+    let app = try PhotoValidatorApp(configuration: configuration, logger: testLogger)
+    return try await app.makeApplication().test(.live) { client in
+        try await test(client, app)
+    }
+}
+
+/// The bytes of a testdata file.
+func testdataBytes(_ path: String) throws -> ByteBuffer {
+    ByteBuffer(data: try Data(contentsOf: Fixtures.testdataFile(path)))
+}
+
+/// A multipart/form-data body and its Content-Type.
+struct MultipartBody {
+    let boundary = "pv-\(UUID().uuidString)"
+    var buffer = ByteBuffer()
+
+    mutating func field(_ name: String, _ value: String) {
+        buffer.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n")
+    }
+
+    mutating func file(_ name: String, filename: String, contentType: String, bytes: ByteBuffer) {
+        var bytes = bytes
+        buffer.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"; filename=\"\(filename)\"\r\nContent-Type: \(contentType)\r\n\r\n")
+        buffer.writeBuffer(&bytes)
+        buffer.writeString("\r\n")
+    }
+
+    func finished() -> (headers: HTTPFields, body: ByteBuffer) {
+        var body = buffer
+        body.writeString("--\(boundary)--\r\n")
+        return ([.contentType: "multipart/form-data; boundary=\(boundary)"], body)
+    }
+}
+
+/// The JSON object of a response body.
+func jsonObject(_ response: TestResponse) throws -> [String: Any] {
+    try #require(JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+}
+
+/// Checks that `response` is an error in the gateway's shape with `status` and `code`.
+func expectError(_ response: TestResponse, status: HTTPResponse.Status, code: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    #expect(response.status == status, sourceLocation: sourceLocation)
+    let object = try jsonObject(response)
+    #expect(Set(object.keys) == ["error", "message", "retryable", "detail"], sourceLocation: sourceLocation)
+    #expect(object["error"] as? String == code, sourceLocation: sourceLocation)
+    #expect((object["message"] as? String)?.isEmpty == false, sourceLocation: sourceLocation)
+    #expect(response.headers[.contentType] == "application/json", sourceLocation: sourceLocation)
+}

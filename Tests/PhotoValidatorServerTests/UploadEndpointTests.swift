@@ -1,0 +1,63 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+@testable import PhotoValidatorServer
+
+/// Posts an upload form to project `project`.
+func upload(_ client: some TestClientProtocol, project: String = "project-1", file: String = "photos/cups.jpg", fields: [String: String] = [:]) async throws -> TestResponse {
+    var form = MultipartBody()
+    for (name, value) in fields.sorted(by: { $0.key < $1.key }) { form.field(name, value) }
+    form.file("file", filename: "photo.jpg", contentType: "image/jpeg", bytes: try testdataBytes(file))
+    let (headers, body) = form.finished()
+    return try await client.execute(uri: "/api/v1/projects/\(project)/photos", method: .post, headers: headers, body: body)
+}
+
+@Suite("POST /api/v1/projects/{project_id}/photos")
+struct UploadEndpointTests {
+    @Test("answers a fresh UUID v4 photo_id and the validation, passed or not")
+    func answersPhotoIDAndValidation() async throws {
+        try await withLiveApp { client, _ in
+            let passed = try jsonObject(try await upload(client))
+            let photoID = try #require(passed["photo_id"] as? String)
+            let uuid = try #require(UUID(uuidString: photoID))
+            #expect(uuid.uuidString.lowercased() == photoID)
+            #expect(Array(photoID)[14] == "4", "version 4")
+            #expect((passed["validation"] as? [String: Any])?["passed"] as? Bool == true)
+
+            let failed = try await upload(client, file: "photos/small-coffee.png")
+            #expect(failed.status == .ok)
+            let validation = try #require(try jsonObject(failed)["validation"] as? [String: Any])
+            #expect(validation["failures"] as? [String] == ["low_resolution"])
+            #expect(try jsonObject(failed)["photo_id"] as? String != photoID)
+        }
+    }
+
+    @Test("a note is allowed on inspiration photos up to 200 characters")
+    func noteRules() async throws {
+        try await withLiveApp { client, _ in
+            let ok = try await upload(client, fields: ["photo_type": "inspiration", "note": String(repeating: "é", count: 200)])
+            #expect(ok.status == .ok)
+            try expectError(try await upload(client, fields: ["photo_type": "room", "note": "nice"]), status: .unprocessableContent, code: "note_not_allowed")
+            try expectError(try await upload(client, fields: ["note": "nice"]), status: .unprocessableContent, code: "note_not_allowed")
+            let tooLong = try await upload(client, fields: ["photo_type": "inspiration", "note": String(repeating: "a", count: 201)])
+            try expectError(tooLong, status: .unprocessableContent, code: "note_too_long")
+            #expect(try jsonObject(tooLong)["message"] as? String == "Inspiration photo note must be 200 characters or fewer")
+        }
+    }
+
+    @Test("a form without a file, or not multipart, is 422 validation_error")
+    func missingFile() async throws {
+        try await withLiveApp { client, _ in
+            var form = MultipartBody()
+            form.field("photo_type", "room")
+            let (headers, body) = form.finished()
+            try expectError(try await client.execute(uri: "/api/v1/projects/p/photos", method: .post, headers: headers, body: body),
+                            status: .unprocessableContent, code: "validation_error")
+            try expectError(try await client.execute(uri: "/api/v1/projects/p/photos", method: .post, headers: [.contentType: "image/jpeg"], body: try testdataBytes("photos/cups.jpg")),
+                            status: .unprocessableContent, code: "validation_error")
+            try expectError(try await upload(client, fields: ["photo_type": "selfie"]), status: .unprocessableContent, code: "validation_error")
+        }
+    }
+}
