@@ -25,25 +25,24 @@ public final class ConfigurationAudit: AccessReporter, Sendable {
         events.withLock { $0.append(event) }
     }
 
-    /// Throws the first value that could not be converted to the type its key needs.
+    /// Throws the first value that could not be converted to the type its key needs, whether the
+    /// provider (a string in the environment) or the reader (a JSON value) failed to convert it.
     public func checkConversions() throws(ConfigurationError) {
-        let failed = events.withLock { events in events.first { $0.conversionError != nil } }
-        guard let failed else { return }
-        let source = failed.providerResults.first { result in
-            if case .success(let lookup) = result.result { return lookup.value != nil }
-            return false
-        }
-        let raw = failed.providerResults.lazy.compactMap { result -> String? in
-            if case .success(let lookup) = result.result, let value = lookup.value {
-                return value.isSecret ? "<redacted>" : Self.text(of: value.content)
+        let failure = events.withLock { events -> (AccessEvent, String, String)? in
+            for event in events {
+                for result in event.providerResults {
+                    if case .failure(let error) = result.result {
+                        return (event, Self.sourceName(result.providerName), "\(error)")
+                    }
+                }
+                if let error = event.conversionError {
+                    return (event, "configuration", "\(error)")
+                }
             }
             return nil
-        }.first ?? ""
-        throw ConfigurationError(
-            source: "\(failed.metadata.key) (from \(source.map { Self.sourceName($0.providerName) } ?? "configuration"))",
-            value: raw,
-            expected: "a value of type \(failed.metadata.valueType)"
-        )
+        }
+        guard let (event, source, reason) = failure else { return }
+        throw ConfigurationError(key: "\(event.metadata.key)", source: source, reason: reason)
     }
 
     /// `flags`, `environment` or `file` for the providers `ConfigurationSources` builds.

@@ -1,21 +1,15 @@
 /// A setting that could not be used, naming where it came from and what is accepted.
 public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The flag or environment variable that carried the value.
-    public let source: String
-    /// The value as given.
-    public let value: String
-    /// What would have been accepted.
-    public let expected: String
+    /// One line an operator can act on.
+    public let description: String
 
-    /// Creates an error for `value` from `source`.
+    /// An error for `value` from `source` (a key or a flag), saying what would be accepted.
     public init(source: String, value: String, expected: String) {
-        self.source = source
-        self.value = value
-        self.expected = expected
+        description = "invalid value '\(value)' for \(source): expected \(expected)"
     }
 
-    /// One line an operator can act on.
-    public var description: String {
-        "invalid value '\(value)' for \(source): expected \(expected)"
+    /// An error for `key` whose value a provider could not read, with the provider's reason.
+    public init(key: String, source: String, reason: String) {
+        description = "invalid value for \(key) (from \(source)): \(reason)"
     }
 }

@@ -1,0 +1,115 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Subprocess
+import Synchronization
+import SystemPackage
+
+/// A `photo-validator serve` child process under test: its port, its log, and signals.
+public final class DaemonProcess: Sendable {
+    /// What happened once the daemon exited.
+    public struct Exit: Sendable {
+        /// The exit status, or 128 + the signal number.
+        public let status: Int32
+        /// Every line the daemon logged.
+        public let log: [String]
+    }
+
+    private let processID: pid_t
+    private let lines = Mutex<[String]>([])
+    private let portValue = Mutex<Int?>(nil)
+    private let signalled = Mutex(false)
+
+    private init(processID: pid_t) {
+        self.processID = processID
+    }
+
+    /// The TCP port the daemon listens on.
+    public var port: Int {
+        get throws {
+            guard let port = portValue.withLock({ $0 }) else { throw StartFailure(log: log) }
+            return port
+        }
+    }
+
+    /// The lines logged so far.
+    public var log: [String] { lines.withLock { $0 } }
+
+    /// Sends `signal` (SIGTERM by default) to the daemon.
+    public func send(_ signal: Int32 = SIGTERM) {
+        signalled.withLock { $0 = true }
+        kill(processID, signal)
+    }
+
+    /// The daemon did not report a listening port.
+    public struct StartFailure: Error, CustomStringConvertible {
+        /// What it logged.
+        public let log: [String]
+        /// The log, for the test report.
+        public var description: String { "the daemon did not start listening; it logged:\n" + log.joined(separator: "\n") }
+    }
+
+    /// Starts `photo-validator serve` with `arguments`, waits until it listens, runs `body`, then
+    /// stops the daemon with SIGTERM if `body` did not, and returns `body`'s value with the exit.
+    public static func run<Value: Sendable>(
+        _ arguments: [String],
+        environment: [String: String] = [:],
+        _ body: @escaping @Sendable (DaemonProcess) async throws -> Value
+    ) async throws -> (value: Value, exit: Exit) {
+        let executable = ProcessRunner.photoValidatorExecutable
+        let overrides = Dictionary(uniqueKeysWithValues: environment.map { (Environment.Key(stringLiteral: $0.key), Optional($0.value)) })
+        let holder = Mutex<DaemonProcess?>(nil)
+        let result = try await Subprocess.run(
+            .path(FilePath(executable.path)),
+            arguments: Arguments(["serve"] + arguments),
+            environment: .inherit.updating(overrides),
+            input: .none,
+            output: .discarded,
+            error: .sequence
+        ) { execution in
+            let daemon = DaemonProcess(processID: execution.processIdentifier.value)
+            holder.withLock { $0 = daemon }
+            return try await withThrowingTaskGroup(of: Value?.self) { group in
+                let listening = AsyncStream<Bool>.makeStream()
+                group.addTask {
+                    for try await line in execution.standardError.strings() {
+                        daemon.lines.withLock { $0.append(line) }
+                        if let port = Self.listeningPort(in: line) {
+                            daemon.portValue.withLock { $0 = port }
+                            listening.continuation.yield(true)
+                        }
+                    }
+                    listening.continuation.finish()
+                    return nil
+                }
+                group.addTask {
+                    var started = false
+                    for await _ in listening.stream { started = true; break }
+                    guard started else { throw StartFailure(log: daemon.log) }
+                    let value = try await body(daemon)
+                    if !daemon.signalled.withLock({ $0 }) { daemon.send(SIGTERM) }
+                    return value
+                }
+                var value: Value?
+                for try await result in group where result != nil {
+                    value = result
+                }
+                return value!
+            }
+        }
+        let status: Int32 = switch result.terminationStatus {
+        case .exited(let code): Int32(code)
+        case .signaled(let signal): 128 + Int32(signal)
+        }
+        return (result.closureResult, Exit(status: status, log: holder.withLock { $0?.log ?? [] }))
+    }
+
+    /// The port in Hummingbird's "Server started and listening on HOST:PORT" line.
+    static func listeningPort(in line: String) -> Int? {
+        guard let range = line.range(of: "listening on ") else { return nil }
+        let address = line[range.upperBound...].prefix { !$0.isWhitespace && $0 != "\"" }
+        guard let colon = address.lastIndex(of: ":") else { return nil }
+        return Int(address[address.index(after: colon)...])
+    }
+}
