@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
@@ -27,6 +30,28 @@ struct LimitsTests {
             let response = try await client.execute(uri: "/v1/validate", method: .post, headers: [.transferEncoding: "chunked"],
                                                     body: ByteBuffer(repeating: 0xAB, count: (1 << 20) + 10))
             try expectError(response, status: .contentTooLarge, code: "file_too_large")
+        }
+    }
+
+    @Test("when every slot is taken, an upload is refused with 503 before its body is read")
+    func refusedBeforeReading() async throws {
+        try await withLiveApp({ $0.workers = 1; $0.queueLimit = 0 }) { client, _ in
+            let port = try #require(client.port)
+            // The only slot is held by an upload whose body never finishes arriving.
+            let holder = try RawHTTP.start(port: port, sending: "POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000\r\n\r\nabc")
+            defer { close(holder) }
+            var held = false
+            for _ in 0..<500 where !held {
+                let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
+                held = metrics.contains("photo_validator_validations_in_flight 1")
+                if !held { try await Task.sleep(for: .milliseconds(10)) }
+            }
+            #expect(held)
+            // Nothing of this body is sent: the answer can only come from admission control.
+            let answer = try RawHTTP.exchange(port: port, head: "POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Length: 5000000\r\n\r\n")
+            #expect(answer.hasPrefix("HTTP/1.1 503"))
+            #expect(answer.contains("\"error\":\"overloaded\""))
+            #expect(answer.lowercased().contains("retry-after: 1"))
         }
     }
 

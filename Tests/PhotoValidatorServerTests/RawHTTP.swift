@@ -13,9 +13,22 @@ enum RawHTTP {
     /// Sends `head` and `body` to 127.0.0.1:`port`, then reads until the server closes or
     /// `timeout` passes, and returns what arrived.
     static func exchange(port: Int, head: String, body: [UInt8] = [], timeout: TimeInterval = 10) throws -> String {
+        let socket = try open(port: port)
+        defer { close(socket) }
+        return try converse(socket: socket, head: head, body: body, timeout: timeout)
+    }
+
+    /// Sends `bytes` to 127.0.0.1:`port` and returns the open socket, for a request left unfinished.
+    static func start(port: Int, sending bytes: String) throws -> Int32 {
+        let socket = try open(port: port)
+        let data = Array(bytes.utf8)
+        _ = data.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        return socket
+    }
+
+    private static func open(port: Int) throws -> Int32 {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure(description: "socket() failed") }
-        defer { close(socket) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -23,8 +36,11 @@ enum RawHTTP {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { throw Failure(description: "connect to port \(port) failed") }
-        return try converse(socket: socket, head: head, body: body, timeout: timeout)
+        guard connected == 0 else {
+            close(socket)
+            throw Failure(description: "connect to port \(port) failed")
+        }
+        return socket
     }
 
     /// The same over the Unix domain socket at `path`.

@@ -37,11 +37,26 @@ public final class ValidationWorkerPool: Sendable {
     /// Jobs admitted but not yet running.
     public var queued: Int { max(0, inFlight - threadCount) }
 
-    /// Runs `body` on a worker thread and returns its result.
+    /// A place in the pool, held from admission until the work is done: a request takes one
+    /// before it reads its upload, so bodies in memory are bounded by the pool's capacity too.
+    public struct Slot: Sendable {
+        let pool: NIOThreadPool
+
+        /// Runs `body` on a worker thread and returns its result.
+        public func run<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
+            do {
+                return try await pool.runIfActive(body)
+            } catch is NIOThreadPoolError.ThreadPoolInactive {
+                throw WorkerPoolError.notRunning
+            }
+        }
+    }
+
+    /// Takes a slot, runs `operation` with it, and gives the slot back.
     ///
-    /// - Throws: `WorkerPoolError.overloaded` at once when the queue is full,
-    ///   `WorkerPoolError.notRunning` when the pool is stopped, or what `body` throws.
-    public func run<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
+    /// - Throws: `WorkerPoolError.overloaded` at once when `threadCount + queueLimit` slots are
+    ///   taken, `WorkerPoolError.notRunning` when the pool is stopped, or what `operation` throws.
+    public func withSlot<Result>(_ operation: (Slot) async throws -> Result) async throws -> Result {
         guard running.load(ordering: .acquiring) else { throw WorkerPoolError.notRunning }
         let capacity = threadCount + queueLimit
         let now = admitted.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
@@ -49,11 +64,15 @@ public final class ValidationWorkerPool: Sendable {
         guard now <= capacity else {
             throw WorkerPoolError.overloaded(inFlight: now - 1, capacity: capacity)
         }
-        do {
-            return try await pool.runIfActive(body)
-        } catch is NIOThreadPoolError.ThreadPoolInactive {
-            throw WorkerPoolError.notRunning
-        }
+        return try await operation(Slot(pool: pool))
+    }
+
+    /// Runs `body` on a worker thread in a slot of its own and returns its result.
+    ///
+    /// - Throws: `WorkerPoolError.overloaded` at once when the queue is full,
+    ///   `WorkerPoolError.notRunning` when the pool is stopped, or what `body` throws.
+    public func run<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
+        try await withSlot { try await $0.run(body) }
     }
 
     /// Finishes the queued jobs, then stops the threads, releasing libvips' per-thread state.

@@ -34,26 +34,39 @@ public struct PhotoValidationService: Sendable {
         }
     }
 
-    /// Validates `body` as a photo of `photoType`, recording the outcome in `record` and the metrics.
-    func validate(_ body: ByteBuffer, as photoType: PhotoType, record: RequestRecord) async throws(APIError) -> ValidatePhotoOutput {
-        let validator = validator
-        let pool = pool
-        let output: ValidatePhotoOutput
+    /// Takes a worker-pool slot for the whole request (reading the upload included), so uploads
+    /// held in memory are bounded by the pool's capacity, then runs `operation` with it.
+    ///
+    /// - Throws: `APIError` 503 when the pool is full or stopping, or what `operation` throws.
+    func admitted<Result>(record: RequestRecord, _ operation: (ValidationWorkerPool.Slot) async throws -> Result) async throws -> Result {
         do {
-            output = try await Deadline.run(within: configuration.validationTimeout) {
-                try await pool.run {
-                    body.withUnsafeReadableBytes { validator.validate($0, as: photoType) }
-                }
-            }
+            return try await pool.withSlot(operation)
         } catch let error as WorkerPoolError {
             switch error {
             case .overloaded:
                 metrics.recordRejection(reason: "overloaded")
-                throw .overloaded(retryAfter: configuration.retryAfterSeconds, detail: error.description)
+                throw APIError.overloaded(retryAfter: configuration.retryAfterSeconds, detail: error.description)
             case .notRunning:
                 metrics.recordRejection(reason: "shutting_down")
-                throw .shuttingDown(retryAfter: configuration.retryAfterSeconds)
+                throw APIError.shuttingDown(retryAfter: configuration.retryAfterSeconds)
             }
+        }
+    }
+
+    /// Validates `body` as a photo of `photoType` in `slot`, recording the outcome in `record` and
+    /// the metrics.
+    func validate(_ body: ByteBuffer, as photoType: PhotoType, in slot: ValidationWorkerPool.Slot, record: RequestRecord) async throws(APIError) -> ValidatePhotoOutput {
+        let validator = validator
+        let output: ValidatePhotoOutput
+        do {
+            output = try await Deadline.run(within: configuration.validationTimeout) {
+                try await slot.run {
+                    body.withUnsafeReadableBytes { validator.validate($0, as: photoType) }
+                }
+            }
+        } catch WorkerPoolError.notRunning {
+            metrics.recordRejection(reason: "shutting_down")
+            throw .shuttingDown(retryAfter: configuration.retryAfterSeconds)
         } catch is Deadline.Exceeded {
             metrics.recordRejection(reason: "timeout")
             throw .validationTimeout(retryAfter: configuration.retryAfterSeconds, limit: configuration.validationTimeout)

@@ -16,6 +16,12 @@ struct ValidationController {
 
     /// `POST /v1/validate`: a raw image body with `?photo_type=`, or multipart with `file` and `photo_type`.
     @Sendable func validate(_ request: Request, context: ValidationRequestContext) async throws -> Response {
+        try await service.admitted(record: context.record) { slot in
+            try await validate(request, context: context, slot: slot)
+        }
+    }
+
+    private func validate(_ request: Request, context: ValidationRequestContext, slot: ValidationWorkerPool.Slot) async throws -> Response {
         let body = try await service.receiveBody(of: request)
         let image: ByteBuffer
         let typeField: String?
@@ -29,7 +35,7 @@ struct ValidationController {
             typeField = request.uri.queryParameters.get("photo_type")
         }
         let photoType = try Self.photoType(typeField)
-        let output = try await service.validate(image, as: photoType, record: context.record)
+        let output = try await service.validate(image, as: photoType, in: slot, record: context.record)
         return try Self.json(output)
     }
 
@@ -42,6 +48,12 @@ struct ValidationController {
         guard MultipartForm.isMultipart(request.headers[.contentType]) else {
             throw APIError.validationError("the upload must be multipart/form-data with a 'file' part")
         }
+        return try await service.admitted(record: context.record) { slot in
+            try await upload(request, context: context, slot: slot)
+        }
+    }
+
+    private func upload(_ request: Request, context: ValidationRequestContext, slot: ValidationWorkerPool.Slot) async throws -> Response {
         let body = try await service.receiveBody(of: request)
         let form = try MultipartForm(body: body, contentType: request.headers[.contentType]!)
         guard let file = form["file"] else {
@@ -54,7 +66,7 @@ struct ValidationController {
             guard note.count <= Self.maximumNoteLength else { throw APIError.noteTooLong(maximum: Self.maximumNoteLength) }
         }
         let photoID = UUID().uuidString.lowercased()
-        let output = try await service.validate(file.body, as: photoType, record: context.record)
+        let output = try await service.validate(file.body, as: photoType, in: slot, record: context.record)
         return try Self.json(UploadAnswer(photoID: photoID, validation: output))
     }
 
