@@ -62,8 +62,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
-            ],
-            resources: [.copy("Resources/openapi.yaml")]
+            ]
         ),
         .target(
             name: "PhotoValidatorCLI",

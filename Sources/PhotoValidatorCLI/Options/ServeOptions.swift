@@ -25,7 +25,7 @@ struct ServeOptions: ParsableArguments {
     @Option(help: "Threads that decode photos. [env: PHOTO_VALIDATOR_LIMITS_WORKERS, default: one per core]")
     var workers: Int?
 
-    @Option(help: "Validations that may wait for a thread before 503. [env: PHOTO_VALIDATOR_LIMITS_QUEUE, default: 2 per worker]")
+    @Option(help: "Validations that may wait for a thread before 503. [env: PHOTO_VALIDATOR_LIMITS_QUEUE, default: 4 per worker]")
     var queue: Int?
 
     @Option(name: .customLong("request-timeout"), help: "Seconds to receive a request body. [env: PHOTO_VALIDATOR_LIMITS_REQUEST_TIMEOUT_SECONDS, default: 30]")

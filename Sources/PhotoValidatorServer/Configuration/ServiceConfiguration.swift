@@ -24,7 +24,7 @@ public struct ServiceConfiguration: Sendable {
     /// Threads that decode and measure photos.
     public var workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
     /// Validations that may wait for a worker; more are answered 503.
-    public var queueLimit = 2 * max(1, ProcessInfo.processInfo.activeProcessorCount)
+    public var queueLimit = 4 * max(1, ProcessInfo.processInfo.activeProcessorCount)
     /// Longest time to receive a request body.
     public var requestTimeout: Duration = .seconds(30)
     /// Longest time a validation may take, queueing included.
@@ -53,7 +53,7 @@ public struct ServiceConfiguration: Sendable {
         ("http.unix_socket", "also listen on this Unix domain socket path"),
         ("limits.body_mib", "largest upload, MiB (default 20)"),
         ("limits.workers", "threads that decode photos (default: one per core)"),
-        ("limits.queue", "validations that may wait for a thread before 503 (default: 2 per core)"),
+        ("limits.queue", "validations that may wait for a thread before 503 (default: 4 per worker)"),
         ("limits.request_timeout_seconds", "longest time to receive a request body (default 30)"),
         ("limits.validation_timeout_seconds", "longest time for one validation, queueing included (default 30)"),
         ("limits.retry_after_seconds", "Retry-After sent with 503 (default 1)"),
@@ -75,7 +75,7 @@ public struct ServiceConfiguration: Sendable {
         unixSocket = settings.string("http.unix_socket")
         bodyLimit = (try settings.integer("limits.body_mib", in: 1...1024)).map { $0 << 20 } ?? bodyLimit
         workers = try settings.integer("limits.workers", in: 1...256) ?? workers
-        queueLimit = try settings.integer("limits.queue", in: 0...100_000) ?? 2 * workers
+        queueLimit = try settings.integer("limits.queue", in: 0...100_000) ?? 4 * workers
         requestTimeout = try settings.seconds("limits.request_timeout_seconds") ?? requestTimeout
         validationTimeout = try settings.seconds("limits.validation_timeout_seconds") ?? validationTimeout
         retryAfterSeconds = try settings.integer("limits.retry_after_seconds", in: 1...3600) ?? retryAfterSeconds

@@ -1,14 +1,218 @@
-import Foundation
-
-/// The OpenAPI 3.1 description of the HTTP API, shipped as a resource and served at `/openapi.yaml`.
+/// The OpenAPI 3.1 description of the HTTP API, served at `/openapi.yaml`.
+///
+/// Kept in the binary rather than as a resource file, so a daemon installed as a single file
+/// still serves it. A test checks that its paths are exactly the routes served.
 enum OpenAPIDocument {
     /// The document text.
-    static let text: String = {
-        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml"),
-              let text = try? String(contentsOf: url, encoding: .utf8)
-        else {
-            return "openapi: 3.1.0\ninfo: {title: photo-validator, version: unknown}\npaths: {}\n"
-        }
-        return text
-    }()
+    static let text = #"""
+openapi: 3.1.0
+info:
+  title: photo-validator
+  version: 1.0.0
+  description: |
+    Checks photos uploaded to the room-redesign app: decodable (JPEG, PNG, WebP, HEIC), large enough,
+    sharp enough. Answers with the gateway's ValidatePhotoOutput plus measured details. When a bearer
+    token is configured every route except /healthz requires `Authorization: Bearer <token>`.
+    Every answer carries `X-Request-ID` (the client's, when it sends a plain one, or a new one).
+servers:
+  - url: http://127.0.0.1:8080
+components:
+  securitySchemes:
+    bearer:
+      type: http
+      scheme: bearer
+  parameters:
+    PhotoType:
+      name: photo_type
+      in: query
+      required: false
+      schema: {type: string, enum: [room, inspiration], default: room}
+  schemas:
+    FailureCode:
+      type: string
+      enum: [invalid_image, low_resolution, blurry, too_many_people, content_rejected, content_check_unavailable]
+    Timings:
+      type: object
+      description: Milliseconds per stage.
+      properties:
+        header: {type: number}
+        decode: {type: number}
+        luma: {type: number}
+        blur: {type: number}
+        total: {type: number}
+    Details:
+      type: object
+      description: Measured figures; clients that do not know them ignore them.
+      properties:
+        photo_type: {type: string, enum: [room, inspiration]}
+        format: {type: string, enum: [jpeg, png, webp, heif]}
+        width: {type: integer, description: after EXIF orientation}
+        height: {type: integer, description: after EXIF orientation}
+        orientation: {type: integer, minimum: 1, maximum: 8}
+        minimum_short_side: {type: integer}
+        blur_score: {type: number, description: the figure compared with blur_threshold}
+        blur_threshold: {type: number}
+        laplacian_variance: {type: number}
+        analysis_width: {type: integer}
+        analysis_height: {type: integer}
+        shrink_on_load: {type: integer}
+        error: {type: string, description: why the photo is invalid_image, e.g. pixel_limit_exceeded}
+        error_detail: {type: string}
+        timings_ms: {$ref: '#/components/schemas/Timings'}
+    ValidatePhotoOutput:
+      type: object
+      required: [passed, failures, messages, details]
+      properties:
+        passed: {type: boolean, description: true exactly when failures is empty}
+        failures:
+          type: array
+          items: {$ref: '#/components/schemas/FailureCode'}
+        messages:
+          type: array
+          description: messages[i] explains failures[i]; a passed photo has ["Photo looks great!"]
+          items: {type: string}
+        details: {$ref: '#/components/schemas/Details'}
+    UploadAnswer:
+      type: object
+      required: [photo_id, validation]
+      properties:
+        photo_id: {type: string, format: uuid}
+        validation: {$ref: '#/components/schemas/ValidatePhotoOutput'}
+    Error:
+      type: object
+      required: [error, message, retryable, detail]
+      properties:
+        error: {type: string, description: stable code such as file_too_large, validation_error, overloaded}
+        message: {type: string}
+        retryable: {type: boolean}
+        detail: {type: [string, 'null']}
+    Status:
+      type: object
+      properties:
+        status: {type: string}
+        reasons: {type: string}
+  responses:
+    Error:
+      description: An error in the gateway's shape.
+      content:
+        application/json:
+          schema: {$ref: '#/components/schemas/Error'}
+    Busy:
+      description: Saturated, timed out or shutting down; retry after Retry-After seconds.
+      headers:
+        Retry-After: {schema: {type: integer}}
+      content:
+        application/json:
+          schema: {$ref: '#/components/schemas/Error'}
+security:
+  - bearer: []
+  - {}
+paths:
+  /v1/validate:
+    post:
+      summary: Validate one photo.
+      description: The raw image as the body (photo_type as a query parameter), or multipart/form-data with a file part and a photo_type field.
+      parameters:
+        - $ref: '#/components/parameters/PhotoType'
+      requestBody:
+        required: true
+        content:
+          image/*:
+            schema: {type: string, format: binary}
+          application/octet-stream:
+            schema: {type: string, format: binary}
+          multipart/form-data:
+            schema:
+              type: object
+              required: [file]
+              properties:
+                file: {type: string, format: binary}
+                photo_type: {type: string, enum: [room, inspiration]}
+      responses:
+        '200':
+          description: The validation, whether or not the photo passed.
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/ValidatePhotoOutput'}
+        '401': {$ref: '#/components/responses/Error'}
+        '408': {$ref: '#/components/responses/Error'}
+        '413': {$ref: '#/components/responses/Error'}
+        '422': {$ref: '#/components/responses/Error'}
+        '500': {$ref: '#/components/responses/Error'}
+        '503': {$ref: '#/components/responses/Busy'}
+  /api/v1/projects/{project_id}/photos:
+    post:
+      summary: The gateway-compatible upload.
+      parameters:
+        - name: project_id
+          in: path
+          required: true
+          schema: {type: string, minLength: 1, maxLength: 256}
+      requestBody:
+        required: true
+        content:
+          multipart/form-data:
+            schema:
+              type: object
+              required: [file]
+              properties:
+                file: {type: string, format: binary}
+                photo_type: {type: string, enum: [room, inspiration], default: room}
+                note: {type: string, maxLength: 200, description: inspiration photos only}
+                storage_key: {type: string}
+      responses:
+        '200':
+          description: The new photo id and its validation, whether or not it passed.
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/UploadAnswer'}
+        '401': {$ref: '#/components/responses/Error'}
+        '408': {$ref: '#/components/responses/Error'}
+        '413': {$ref: '#/components/responses/Error'}
+        '422': {$ref: '#/components/responses/Error'}
+        '500': {$ref: '#/components/responses/Error'}
+        '503': {$ref: '#/components/responses/Busy'}
+  /healthz:
+    get:
+      summary: Liveness; never needs a token.
+      security: []
+      responses:
+        '200':
+          description: The process is alive.
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Status'}
+  /readyz:
+    get:
+      summary: Readiness to take work (libvips decodes, not draining).
+      responses:
+        '200':
+          description: Ready.
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Status'}
+        '503':
+          description: Not ready, with reasons.
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Status'}
+  /metrics:
+    get:
+      summary: Prometheus metrics.
+      responses:
+        '200':
+          description: Prometheus text exposition format 0.0.4.
+          content:
+            text/plain:
+              schema: {type: string}
+  /openapi.yaml:
+    get:
+      summary: This document.
+      responses:
+        '200':
+          description: OpenAPI 3.1.
+          content:
+            application/yaml:
+              schema: {type: string}
+"""#
 }
