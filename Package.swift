@@ -28,6 +28,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
     ],
     targets: [
         // The C API of libvips; imported only by VipsDecoder.
@@ -50,11 +53,23 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
+        // The durable outbox and delivery of `photo_added` to Temporal or a webhook.
+        .target(
+            name: "SignalForwarding",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // The daemon: HTTP API, configuration, logging, metrics, graceful shutdown.
         .target(
             name: "PhotoValidatorServer",
             dependencies: [
                 "PhotoValidation",
+                "SignalForwarding",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Configuration", package: "swift-configuration"),
@@ -89,11 +104,23 @@ let package = Package(
         .testTarget(name: "PhotoValidationTests", dependencies: ["PhotoValidation", "TestFixtures"]),
         .testTarget(name: "PhotoValidatorCLITests", dependencies: ["PhotoValidatorCLI", "TestFixtures"]),
         .testTarget(
+            name: "SignalForwardingTests",
+            dependencies: [
+                "SignalForwarding",
+                "TestFixtures",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
             name: "PhotoValidatorServerTests",
             dependencies: [
                 "PhotoValidatorServer",
                 "TestFixtures",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
     ]

@@ -46,6 +46,24 @@ struct ServeOptions: ParsableArguments {
     @Option(name: .customLong("shutdown-grace"), help: "Seconds in-flight requests get after SIGTERM. [env: PHOTO_VALIDATOR_SHUTDOWN_GRACE_SECONDS, default: 25]")
     var shutdownGrace: Double?
 
+    @Option(name: .customLong("signal-target"), help: "Where photo_added signals go: none, temporal or webhook. [env: PHOTO_VALIDATOR_SIGNAL_TARGET, default: none]")
+    var signalTarget: String?
+
+    @Option(name: .customLong("signal-name"), help: "Signal name. [env: PHOTO_VALIDATOR_SIGNAL_NAME, default: photo_added]")
+    var signalName: String?
+
+    @Option(name: .customLong("temporal-url"), help: "Temporal HTTP API base URL. [env: PHOTO_VALIDATOR_TEMPORAL_URL, default: http://127.0.0.1:7243; the API key only in PHOTO_VALIDATOR_TEMPORAL_API_KEY]")
+    var temporalURL: String?
+
+    @Option(name: .customLong("temporal-namespace"), help: "Temporal namespace. [env: PHOTO_VALIDATOR_TEMPORAL_NAMESPACE, default: default]")
+    var temporalNamespace: String?
+
+    @Option(name: .customLong("webhook-url"), help: "URL for signed photo_added events. [env: PHOTO_VALIDATOR_WEBHOOK_URL; the secret only in PHOTO_VALIDATOR_WEBHOOK_SECRET]")
+    var webhookURL: String?
+
+    @Option(help: "Outbox SQLite file. [env: PHOTO_VALIDATOR_OUTBOX_PATH, default: ./photo-validator-outbox.sqlite]")
+    var outbox: String?
+
     @OptionGroup(title: "Checks")
     var checks: CheckOptions
 
@@ -64,6 +82,12 @@ struct ServeOptions: ParsableArguments {
         if let logFormat { values["log.format"] = .string(logFormat) }
         if let logLevel { values["log.level"] = .string(logLevel) }
         if let shutdownGrace { values["shutdown.grace_seconds"] = .double(shutdownGrace) }
+        if let signalTarget { values["signal.target"] = .string(signalTarget) }
+        if let signalName { values["signal.name"] = .string(signalName) }
+        if let temporalURL { values["temporal.url"] = .string(temporalURL) }
+        if let temporalNamespace { values["temporal.namespace"] = .string(temporalNamespace) }
+        if let webhookURL { values["webhook.url"] = .string(webhookURL) }
+        if let outbox { values["outbox.path"] = .string(outbox) }
         return values
     }
 

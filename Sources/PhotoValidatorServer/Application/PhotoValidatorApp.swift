@@ -14,13 +14,16 @@ public struct PhotoValidatorApp: Sendable {
     public let service: PhotoValidationService
     /// Whether shutdown has begun.
     public let state: ServiceState
+    /// Signal forwarding, or nil when it is off.
+    public let forwarder: SignalForwarder?
     /// The routes served.
     public let routes: RouteTable
     private let responder: RouterResponder<ValidationRequestContext>
 
-    /// Builds the daemon: libvips, the worker pool (started), metrics and the router.
+    /// Builds the daemon: libvips, the worker pool (started), metrics, the outbox and the router.
     ///
-    /// - Throws: `DecodeFailure` when libvips cannot be initialised.
+    /// - Throws: `DecodeFailure` when libvips cannot be initialised, `OutboxError` when the
+    ///   outbox cannot be opened.
     public init(configuration: ServiceConfiguration, logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger
@@ -30,8 +33,10 @@ public struct PhotoValidatorApp: Sendable {
         let metrics = ServiceMetrics(pool: pool, budget: validator.memoryBudget)
         let service = PhotoValidationService(validator: validator, pool: pool, metrics: metrics, configuration: configuration)
         let state = ServiceState()
+        let forwarder = try SignalForwarder.make(configuration: configuration.signal, metrics: metrics, logger: logger)
         self.service = service
         self.state = state
+        self.forwarder = forwarder
 
         let router = Router(context: ValidationRequestContext.self)
         let routeTable = RouteTableBox()
@@ -39,8 +44,9 @@ public struct PhotoValidatorApp: Sendable {
         if let token = configuration.authToken {
             router.add(middleware: BearerAuthMiddleware(token: token))
         }
-        ValidationController(service: service).addRoutes(to: router)
-        OperationsController(service: service, state: state).addRoutes(to: router)
+        ValidationController(service: service, forwarder: forwarder).addRoutes(to: router)
+        OperationsController(service: service, state: state, forwarder: forwarder).addRoutes(to: router)
+        OutboxController(forwarder: forwarder).addRoutes(to: router)
         let routes = RouteTable(router)
         routeTable.table = routes
         self.routes = routes
@@ -50,7 +56,11 @@ public struct PhotoValidatorApp: Sendable {
     /// The HTTP application on `address` (the configured TCP address by default), running the
     /// worker pool and, when configured, the Unix-socket listener as its services.
     public func makeApplication(address: BindAddress? = nil) -> some ApplicationProtocol {
+        // Shutdown runs in reverse: listeners drain first, then delivery stops, then the workers.
         var services: [any Service] = [WorkerPoolService(pool: service.pool, logger: logger)]
+        if let forwarder {
+            services.append(forwarder.delivery)
+        }
         if let socket = configuration.unixSocket {
             services.append(makeListener(address: .unixDomainSocket(path: socket), services: []))
         }

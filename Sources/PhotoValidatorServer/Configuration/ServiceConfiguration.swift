@@ -41,6 +41,8 @@ public struct ServiceConfiguration: Sendable {
     public var shutdownGracePeriod: Duration = .seconds(25)
     /// The thresholds and limits of the checks.
     public var validation = ValidationSettings()
+    /// Where `photo_added` signals go.
+    public var signal = SignalConfiguration()
 
     /// The built-in defaults.
     public init() {}
@@ -102,5 +104,6 @@ public struct ServiceConfiguration: Sendable {
         }
         shutdownGracePeriod = try settings.seconds("shutdown.grace_seconds") ?? shutdownGracePeriod
         validation = try ValidationSettings(reader: reader)
+        signal = try SignalConfiguration(settings: settings)
     }
 }

@@ -97,6 +97,16 @@ extension APIError {
                  retryable: true, headers: [.retryAfter: String(retryAfter)])
     }
 
+    /// 503: the signal for a passed photo could not be committed; nothing was promised.
+    static func outboxUnavailable(retryAfter: Int) -> APIError {
+        APIError(status: .serviceUnavailable, code: "outbox_unavailable", message: "We couldn't save this photo right now. Please try again in a moment.",
+                 retryable: true, detail: "the signal outbox could not be written; the daemon's log has the cause", headers: [.retryAfter: String(retryAfter)])
+    }
+
+    /// 404: signal forwarding is off, so there is no outbox.
+    static let outboxDisabled = APIError(status: .notFound, code: "outbox_disabled", message: "Signal forwarding is off.",
+                                         detail: "set signal.target to temporal or webhook to use the outbox")
+
     /// 408: the body did not arrive in time.
     static func requestTimeout(limit: Duration) -> APIError {
         APIError(status: .requestTimeout, code: "request_timeout", message: "The upload took too long. Please try again.",

@@ -162,7 +162,7 @@ paths:
                 storage_key: {type: string}
       responses:
         '200':
-          description: The new photo id and its validation, whether or not it passed.
+          description: The new photo id and its validation, whether or not it passed. For a passed photo the photo_added signal is committed to the outbox before this answer.
           content:
             application/json:
               schema: {$ref: '#/components/schemas/UploadAnswer'}
@@ -172,6 +172,64 @@ paths:
         '422': {$ref: '#/components/responses/Error'}
         '500': {$ref: '#/components/responses/Error'}
         '503': {$ref: '#/components/responses/Busy'}
+  /v1/outbox:
+    get:
+      summary: The signal outbox - counts by state, the oldest pending age, and the newest dead letters.
+      parameters:
+        - name: limit
+          in: query
+          required: false
+          schema: {type: integer, minimum: 1, maximum: 500, default: 20}
+      responses:
+        '200':
+          description: The admin view.
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  target: {type: string, enum: [temporal, webhook]}
+                  outbox: {type: string}
+                  counts:
+                    type: object
+                    properties:
+                      pending: {type: integer}
+                      delivered: {type: integer}
+                      dead: {type: integer}
+                      oldest_pending_age_seconds: {type: [number, 'null']}
+                  dead_letters:
+                    type: array
+                    items:
+                      type: object
+                      properties:
+                        photo_id: {type: string}
+                        workflow_id: {type: string}
+                        signal_name: {type: string}
+                        attempts: {type: integer}
+                        reason: {type: string}
+                        enqueued_at: {type: string, format: date-time}
+                        dead_at: {type: string, format: date-time}
+        '401': {$ref: '#/components/responses/Error'}
+        '404': {$ref: '#/components/responses/Error'}
+  /v1/outbox/retry:
+    post:
+      summary: Requeue dead letters (all, or the one for photo_id) with a fresh age window.
+      parameters:
+        - name: photo_id
+          in: query
+          required: false
+          schema: {type: string}
+      responses:
+        '200':
+          description: How many were requeued.
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  requeued: {type: integer}
+        '401': {$ref: '#/components/responses/Error'}
+        '404': {$ref: '#/components/responses/Error'}
   /healthz:
     get:
       summary: Liveness; never needs a token.

@@ -6,6 +6,7 @@ import PhotoValidation
 struct OperationsController {
     let service: PhotoValidationService
     let state: ServiceState
+    let forwarder: SignalForwarder?
 
     func addRoutes(to router: Router<ValidationRequestContext>) {
         router.get("/healthz") { _, _ in
@@ -13,7 +14,10 @@ struct OperationsController {
         }
         router.get("/readyz", use: ready)
         router.get("/metrics") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+            if let forwarder, let counts = try? await forwarder.outbox.counts() {
+                service.metrics.recordOutbox(counts)
+            }
+            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                      body: .init(byteBuffer: ByteBuffer(bytes: service.metrics.render())))
         }
         router.get("/openapi.yaml") { _, _ in
@@ -21,7 +25,8 @@ struct OperationsController {
         }
     }
 
-    /// 200 when the daemon can take work: not draining, and a tiny PNG decodes on a worker thread.
+    /// 200 when the daemon can take work: not draining, a tiny PNG decodes on a worker thread, and
+    /// the outbox (when forwarding is on) can be written.
     @Sendable func ready(_ request: Request, context: ValidationRequestContext) async throws -> Response {
         var reasons: [String] = []
         if state.isDraining {
@@ -37,6 +42,13 @@ struct OperationsController {
             }
         } catch {
             reasons.append("workers: \(error)")
+        }
+        if let forwarder {
+            do {
+                try await forwarder.outbox.checkWritable()
+            } catch {
+                reasons.append("outbox: \(error)")
+            }
         }
         if reasons.isEmpty {
             return Self.json(["status": "ready"], status: .ok)

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PhotoValidation
+import SignalForwarding
 
 /// The validation endpoints: `POST /v1/validate` and the gateway-compatible upload.
 struct ValidationController {
@@ -8,6 +9,7 @@ struct ValidationController {
     static let maximumNoteLength = 200
 
     let service: PhotoValidationService
+    let forwarder: SignalForwarder?
 
     func addRoutes(to router: Router<ValidationRequestContext>) {
         router.post("/v1/validate", use: validate)
@@ -49,11 +51,11 @@ struct ValidationController {
             throw APIError.validationError("the upload must be multipart/form-data with a 'file' part")
         }
         return try await service.admitted(record: context.record) { slot in
-            try await upload(request, context: context, slot: slot)
+            try await upload(request, context: context, projectID: projectID, slot: slot)
         }
     }
 
-    private func upload(_ request: Request, context: ValidationRequestContext, slot: ValidationWorkerPool.Slot) async throws -> Response {
+    private func upload(_ request: Request, context: ValidationRequestContext, projectID: String, slot: ValidationWorkerPool.Slot) async throws -> Response {
         let body = try await service.receiveBody(of: request)
         let form = try MultipartForm(body: body, contentType: request.headers[.contentType]!)
         guard let file = form["file"] else {
@@ -66,7 +68,18 @@ struct ValidationController {
             guard note.count <= Self.maximumNoteLength else { throw APIError.noteTooLong(maximum: Self.maximumNoteLength) }
         }
         let photoID = UUID().uuidString.lowercased()
+        let storageKey = form.text("storage_key").flatMap { $0.isEmpty ? nil : $0 }
+            ?? "projects/\(projectID)/photos/\(photoType.rawValue)_\(photoID).jpg"
         let output = try await service.validate(file.body, as: photoType, in: slot, record: context.record)
+        if output.passed, let forwarder {
+            // The signal is on disk before the answer: a 200 for a passed photo is a promise.
+            do {
+                try await forwarder.promise(projectID: projectID, photo: PhotoData(photoID: photoID, storageKey: storageKey, photoType: photoType.rawValue, note: note))
+            } catch {
+                context.record.note = error.description
+                throw APIError.outboxUnavailable(retryAfter: service.configuration.retryAfterSeconds)
+            }
+        }
         return try Self.json(UploadAnswer(photoID: photoID, validation: output))
     }
 

@@ -1,5 +1,6 @@
 import PhotoValidation
 import Prometheus
+import SignalForwarding
 
 /// The daemon's Prometheus metrics, registered in one registry that `/metrics` renders.
 public final class ServiceMetrics: Sendable {
@@ -71,6 +72,45 @@ public final class ServiceMetrics: Sendable {
             descriptor: Self.name("rejected", unit: "total", help: "Requests refused with 503 by reason (overloaded, timeout, shutting_down)"),
             labels: [("reason", reason)]
         ).increment()
+    }
+
+    /// Counts one delivery outcome of the signal forwarder.
+    public func recordDelivery(_ event: DeliveryEvent) {
+        switch event {
+        case .delivered(_, _, let latency):
+            registry.makeCounter(descriptor: Self.name("signal_deliveries", unit: "total", help: "Signals delivered")).increment()
+            registry.makeDurationHistogram(
+                descriptor: Self.name("signal_delivery_latency", unit: "seconds", help: "Time from promise (200 answer) to delivery"),
+                labels: [],
+                buckets: Self.requestBuckets + [.seconds(60), .seconds(600), .seconds(3600)]
+            ).record(latency)
+        case .failed(_, let reason):
+            registry.makeCounter(
+                descriptor: Self.name("signal_delivery_failures", unit: "total", help: "Failed delivery attempts (retried) by reason"),
+                labels: [("reason", Self.reasonLabel(reason))]
+            ).increment()
+        case .deadLettered(_, let reason):
+            registry.makeCounter(
+                descriptor: Self.name("signal_dead_letters", unit: "total", help: "Signals given up by reason"),
+                labels: [("reason", Self.reasonLabel(reason))]
+            ).increment()
+        }
+    }
+
+    /// A bounded label for a delivery failure: `http_<status>`, `expired` or `unreachable`.
+    static func reasonLabel(_ reason: String) -> String {
+        if reason.hasPrefix("undelivered for") { return "expired" }
+        if reason.hasPrefix("workflow '") { return "http_404" }
+        if reason.hasPrefix("HTTP "), let code = reason.dropFirst(5).split(separator: ":").first { return "http_\(code)" }
+        return "unreachable"
+    }
+
+    /// Sets the outbox gauges from `counts`.
+    public func recordOutbox(_ counts: OutboxCounts) {
+        registry.makeGauge(descriptor: Self.name("outbox_pending", unit: "", help: "Signals waiting for delivery")).set(Double(counts.pending))
+        registry.makeGauge(descriptor: Self.name("outbox_dead", unit: "", help: "Dead letters in the outbox")).set(Double(counts.dead))
+        registry.makeGauge(descriptor: Self.name("outbox_oldest_pending_age", unit: "seconds", help: "Age of the oldest undelivered signal"))
+            .set(counts.oldestPendingAgeSeconds ?? 0)
     }
 
     /// The Prometheus text exposition, with the gauges read now.

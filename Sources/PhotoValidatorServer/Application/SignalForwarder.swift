@@ -1,0 +1,44 @@
+import AsyncHTTPClient
+import Logging
+import SignalForwarding
+
+/// The daemon's side of signal forwarding: promises signals in the outbox and wakes delivery.
+public struct SignalForwarder: Sendable {
+    /// The durable outbox.
+    public let outbox: SignalOutbox
+    /// The service that delivers from it.
+    public let delivery: SignalDeliveryService
+    /// The signal name.
+    public let signalName: String
+
+    /// Opens the outbox and builds the target `configuration` names, or returns nil when
+    /// forwarding is off.
+    ///
+    /// - Throws: `OutboxError` when the outbox cannot be opened.
+    static func make(configuration: SignalConfiguration, metrics: ServiceMetrics, logger: Logger) throws(OutboxError) -> SignalForwarder? {
+        let target: any SignalTarget
+        let client = { HTTPClient(eventLoopGroupProvider: .singleton) }
+        switch configuration.target {
+        case .none:
+            return nil
+        case .temporal:
+            target = TemporalSignalTarget(baseURL: configuration.temporalURL, namespace: configuration.temporalNamespace,
+                                          apiKey: configuration.temporalAPIKey, identity: configuration.identity, client: client())
+        case .webhook:
+            target = WebhookSignalTarget(url: configuration.webhookURL ?? "", secret: configuration.webhookSecret ?? "", client: client())
+        }
+        let outbox = try SignalOutbox(path: configuration.outboxPath)
+        let delivery = SignalDeliveryService(outbox: outbox, target: target, policy: configuration.retry, logger: logger) { event in
+            metrics.recordDelivery(event)
+        }
+        return SignalForwarder(outbox: outbox, delivery: delivery, signalName: configuration.name)
+    }
+
+    /// Commits the signal for `photo` to the project's workflow, then wakes delivery.
+    ///
+    /// - Throws: `OutboxError` when it could not be committed; nothing is promised then.
+    func promise(projectID: String, photo: PhotoData) async throws(OutboxError) {
+        try await outbox.enqueue(workflowID: projectID, signalName: signalName, photo: photo)
+        delivery.signalEnqueued()
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Hummingbird
+import SignalForwarding
+
+/// The outbox admin view: counts and recent dead letters, and retrying dead letters.
+struct OutboxController {
+    let forwarder: SignalForwarder?
+
+    func addRoutes(to router: Router<ValidationRequestContext>) {
+        router.get("/v1/outbox", use: show)
+        router.post("/v1/outbox/retry", use: retry)
+    }
+
+    /// One dead letter as the admin view shows it.
+    struct DeadLetter: Encodable {
+        let photoID: String
+        let workflowID: String
+        let signalName: String
+        let attempts: Int
+        let reason: String
+        let enqueuedAt: Date
+        let deadAt: Date?
+
+        enum CodingKeys: String, CodingKey {
+            case photoID = "photo_id", workflowID = "workflow_id", signalName = "signal_name", attempts, reason
+            case enqueuedAt = "enqueued_at", deadAt = "dead_at"
+        }
+    }
+
+    /// The admin view.
+    struct View: Encodable {
+        let target: String
+        let outbox: String
+        let counts: OutboxCounts
+        let deadLetters: [DeadLetter]
+
+        enum CodingKeys: String, CodingKey {
+            case target, outbox, counts
+            case deadLetters = "dead_letters"
+        }
+    }
+
+    /// `GET /v1/outbox?limit=N`: counts by state, the oldest pending age, and the newest dead letters.
+    @Sendable func show(_ request: Request, context: ValidationRequestContext) async throws -> Response {
+        guard let forwarder else { throw APIError.outboxDisabled }
+        let limit = min(max(request.uri.queryParameters.get("limit", as: Int.self) ?? 20, 1), 500)
+        let dead = try await forwarder.outbox.deadLetters(limit: limit).map { entry in
+            DeadLetter(photoID: entry.photo.photoID, workflowID: entry.workflowID, signalName: entry.signalName, attempts: entry.attempts,
+                       reason: entry.deadReason ?? "", enqueuedAt: entry.enqueuedAt, deadAt: entry.finishedAt)
+        }
+        let view = View(target: forwarder.delivery.target.name, outbox: forwarder.outbox.path,
+                        counts: try await forwarder.outbox.counts(), deadLetters: dead)
+        return try Self.json(view)
+    }
+
+    /// `POST /v1/outbox/retry[?photo_id=…]`: requeues dead letters (all, or one) with a fresh age window.
+    @Sendable func retry(_ request: Request, context: ValidationRequestContext) async throws -> Response {
+        guard let forwarder else { throw APIError.outboxDisabled }
+        let requeued = try await forwarder.outbox.retryDeadLetters(photoID: request.uri.queryParameters.get("photo_id"))
+        forwarder.delivery.signalEnqueued()
+        return try Self.json(["requeued": requeued])
+    }
+
+    static func json(_ value: some Encodable) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: try encoder.encode(value))))
+    }
+}

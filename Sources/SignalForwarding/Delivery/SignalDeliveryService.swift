@@ -1,0 +1,149 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// Sends the outbox's pending signals to the target: right away when one is promised, and again
+/// with backoff after failures, across restarts, until delivered or given up. A service: graceful
+/// shutdown stops it between attempts, and the next start resumes from the outbox.
+public final class SignalDeliveryService: Service, Sendable {
+    /// The outbox read from.
+    public let outbox: SignalOutbox
+    /// Where signals go.
+    public let target: any SignalTarget
+    /// Backoff and maximum age.
+    public let policy: RetryPolicy
+    private let logger: Logger
+    private let observe: @Sendable (DeliveryEvent) -> Void
+    private let wakeup = Wakeup()
+
+    /// A service delivering from `outbox` to `target`.
+    public init(outbox: SignalOutbox, target: any SignalTarget, policy: RetryPolicy, logger: Logger, observe: @escaping @Sendable (DeliveryEvent) -> Void = { _ in }) {
+        self.outbox = outbox
+        self.target = target
+        self.policy = policy
+        self.logger = logger
+        self.observe = observe
+    }
+
+    /// Tells the service a signal was just promised, so it is sent without waiting for a poll.
+    public func signalEnqueued() {
+        wakeup.signal()
+    }
+
+    /// Delivers until graceful shutdown.
+    public func run() async throws {
+        logger.info("signal delivery started", metadata: ["target": .string(target.name), "outbox": .string(outbox.path)])
+        await withGracefulShutdownHandler {
+            while !Task.isShuttingDownGracefully && !Task.isCancelled {
+                do {
+                    let sent = try await deliverDue()
+                    if sent == 0 {
+                        await wakeup.wait(upTo: try await idleWait())
+                    }
+                } catch {
+                    logger.error("signal delivery cannot read the outbox", metadata: ["error": .string("\(error)")])
+                    await wakeup.wait(upTo: .seconds(1))
+                }
+            }
+        } onGracefulShutdown: {
+            self.wakeup.signal()
+        }
+        await target.shutdown()
+        logger.info("signal delivery stopped")
+    }
+
+    /// Makes one attempt for every signal due now; returns how many were attempted.
+    @discardableResult
+    public func deliverDue(now: Date = Date()) async throws -> Int {
+        let due = try await outbox.due(now: now)
+        for entry in due {
+            if Task.isShuttingDownGracefully { break }
+            await attempt(entry)
+        }
+        if !due.isEmpty {
+            try await outbox.pruneDelivered(before: Date().addingTimeInterval(-86_400))
+        }
+        return due.count
+    }
+
+    private func attempt(_ entry: OutboxEntry) async {
+        let outcome = await target.deliver(entry)
+        let now = Date()
+        do {
+            switch outcome {
+            case .delivered:
+                try await outbox.markDelivered(entry.id, now: now)
+                let latency = Duration.milliseconds(Int64(now.timeIntervalSince(entry.enqueuedAt) * 1000))
+                observe(.delivered(photoID: entry.photo.photoID, attempts: entry.attempts + 1, latency: latency))
+                logger.debug("signal delivered", metadata: ["photo_id": .string(entry.photo.photoID), "workflow_id": .string(entry.workflowID)])
+            case .reject(let reason):
+                try await outbox.markDead(entry.id, reason: reason, now: now)
+                observe(.deadLettered(photoID: entry.photo.photoID, reason: reason))
+                logger.error("signal rejected; moved to dead letters", metadata: ["photo_id": .string(entry.photo.photoID), "workflow_id": .string(entry.workflowID), "reason": .string(reason)])
+            case .retry(let reason):
+                if now.timeIntervalSince(entry.ageFrom) >= policy.maximumAge.seconds {
+                    let final = "undelivered for \(Int(policy.maximumAge.seconds / 3600)) h after \(entry.attempts + 1) attempts; last error: \(reason)"
+                    try await outbox.markDead(entry.id, reason: final, now: now)
+                    observe(.deadLettered(photoID: entry.photo.photoID, reason: final))
+                    logger.error("signal expired; moved to dead letters", metadata: ["photo_id": .string(entry.photo.photoID), "reason": .string(final)])
+                } else {
+                    let delay = policy.delay(afterAttempts: entry.attempts + 1)
+                    try await outbox.scheduleRetry(entry.id, at: now.addingTimeInterval(delay.seconds), error: reason)
+                    observe(.failed(photoID: entry.photo.photoID, reason: reason))
+                    logger.warning("signal delivery failed; will retry", metadata: [
+                        "photo_id": .string(entry.photo.photoID), "attempt": .stringConvertible(entry.attempts + 1),
+                        "retry_in_s": .string(String(format: "%.1f", delay.seconds)), "reason": .string(reason),
+                    ])
+                }
+            }
+        } catch {
+            logger.error("cannot record a delivery outcome; the signal will be tried again", metadata: ["photo_id": .string(entry.photo.photoID), "error": .string("\(error)")])
+        }
+    }
+
+    /// How long to sleep when nothing is due: until the next due signal, at most a second.
+    private func idleWait() async throws -> Duration {
+        guard let next = try await outbox.nextDueDate() else { return .seconds(1) }
+        let wait = next.timeIntervalSinceNow
+        return .milliseconds(Int64(min(1, max(0.01, wait)) * 1000))
+    }
+}
+
+/// A wake-up call for a single waiting loop: `signal` ends the current or the next `wait` early.
+final class Wakeup: Sendable {
+    private let state = Mutex<(pending: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+
+    func signal() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            if let waiter = state.waiter {
+                state.waiter = nil
+                return waiter
+            }
+            state.pending = true
+            return nil
+        }
+        waiter?.resume()
+    }
+
+    /// Returns after `limit`, or earlier when signalled (or already signalled since the last wait).
+    func wait(upTo limit: Duration) async {
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: limit)
+            self?.signal()
+        }
+        await withCheckedContinuation { continuation in
+            let resumeNow = state.withLock { state -> Bool in
+                if state.pending {
+                    state.pending = false
+                    return true
+                }
+                state.waiter = continuation
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+        timer.cancel()
+        // A timer firing after we resumed leaves a stale wake-up; the next wait returns at once and loops harmlessly.
+    }
+}

@@ -1,0 +1,16 @@
+/// How many signals are in each state, and how old the oldest pending one is.
+public struct OutboxCounts: Sendable, Equatable, Codable {
+    /// Signals waiting for delivery.
+    public var pending: Int
+    /// Signals delivered (kept for a day, then pruned).
+    public var delivered: Int
+    /// Dead letters.
+    public var dead: Int
+    /// Seconds since the oldest pending signal was promised, or nil when none is pending.
+    public var oldestPendingAgeSeconds: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case pending, delivered, dead
+        case oldestPendingAgeSeconds = "oldest_pending_age_seconds"
+    }
+}

@@ -1,0 +1,12 @@
+/// The outbox could not be used; nothing was promised.
+public enum OutboxError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The database could not be opened, read or written.
+    case unavailable(String)
+
+    /// What happened.
+    public var description: String {
+        switch self {
+        case .unavailable(let detail): detail
+        }
+    }
+}

@@ -1,0 +1,200 @@
+import Foundation
+import GRDB
+
+/// The durable outbox: an SQLite database (WAL) where a signal is committed before the upload is
+/// answered, and from which the delivery service sends it, across restarts, until it is delivered
+/// or given up.
+public final class SignalOutbox: Sendable {
+    /// The database file.
+    public let path: String
+    private let database: DatabasePool
+    private let encoder = JSONEncoder()
+
+    /// Opens (creating if needed) the outbox at `path`.
+    ///
+    /// - Throws: `OutboxError.unavailable` when the file cannot be opened or migrated.
+    public init(path: String) throws(OutboxError) {
+        self.path = path
+        do {
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            var configuration = Configuration()
+            // A write normally takes milliseconds; a lock held this long means the outbox is stuck.
+            configuration.busyMode = .timeout(2)
+            database = try DatabasePool(path: path, configuration: configuration)
+            try Self.migrator.migrate(database)
+        } catch {
+            throw .unavailable("cannot open the outbox at \(path): \(error)")
+        }
+    }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("create signal") { db in
+            try db.execute(sql: """
+                CREATE TABLE signal (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    photo_id TEXT NOT NULL UNIQUE,
+                    workflow_id TEXT NOT NULL,
+                    signal_name TEXT NOT NULL,
+                    payload TEXT NOT NULL,
+                    state TEXT NOT NULL DEFAULT 'pending',
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    enqueued_at DOUBLE NOT NULL,
+                    age_from DOUBLE NOT NULL,
+                    next_attempt_at DOUBLE NOT NULL,
+                    last_error TEXT,
+                    dead_reason TEXT,
+                    finished_at DOUBLE
+                );
+                CREATE INDEX signal_due ON signal(state, next_attempt_at);
+                """)
+        }
+        return migrator
+    }
+
+    /// Commits a signal for `photo` to `workflowID`; when this returns, the signal is on disk.
+    ///
+    /// - Throws: `OutboxError.unavailable` when it could not be written.
+    public func enqueue(workflowID: String, signalName: String, photo: PhotoData, now: Date = Date()) async throws(OutboxError) {
+        do {
+            let payload = String(decoding: try encoder.encode(photo), as: UTF8.self)
+            try await database.write { db in
+                try db.execute(
+                    sql: """
+                        INSERT INTO signal (photo_id, workflow_id, signal_name, payload, enqueued_at, age_from, next_attempt_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [photo.photoID, workflowID, signalName, payload, now.timeIntervalSince1970, now.timeIntervalSince1970, now.timeIntervalSince1970]
+                )
+            }
+        } catch {
+            throw .unavailable("cannot write to the outbox at \(path): \(error)")
+        }
+    }
+
+    /// Pending signals whose next attempt is due at `now`, oldest first.
+    public func due(now: Date = Date(), limit: Int = 32) async throws -> [OutboxEntry] {
+        try await database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM signal WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?",
+                             arguments: [now.timeIntervalSince1970, limit]).map(Self.entry)
+        }
+    }
+
+    /// When the next pending signal is due, or nil when none is pending.
+    public func nextDueDate() async throws -> Date? {
+        try await database.read { db in
+            try Double.fetchOne(db, sql: "SELECT MIN(next_attempt_at) FROM signal WHERE state = 'pending'")
+        }.map(Date.init(timeIntervalSince1970:))
+    }
+
+    /// Records a successful delivery.
+    public func markDelivered(_ id: Int64, now: Date = Date()) async throws {
+        try await database.write { db in
+            try db.execute(sql: "UPDATE signal SET state = 'delivered', attempts = attempts + 1, finished_at = ?, last_error = NULL WHERE id = ?",
+                           arguments: [now.timeIntervalSince1970, id])
+        }
+    }
+
+    /// Records a failed attempt and when to try again.
+    public func scheduleRetry(_ id: Int64, at next: Date, error: String) async throws {
+        try await database.write { db in
+            try db.execute(sql: "UPDATE signal SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? WHERE id = ?",
+                           arguments: [next.timeIntervalSince1970, error, id])
+        }
+    }
+
+    /// Gives a signal up, with the reason.
+    public func markDead(_ id: Int64, reason: String, countsAttempt: Bool = true, now: Date = Date()) async throws {
+        try await database.write { db in
+            try db.execute(sql: "UPDATE signal SET state = 'dead', attempts = attempts + ?, dead_reason = ?, finished_at = ? WHERE id = ?",
+                           arguments: [countsAttempt ? 1 : 0, reason, now.timeIntervalSince1970, id])
+        }
+    }
+
+    /// Puts dead letters back in the queue with a fresh age window: all of them, or the one for
+    /// `photoID`. Returns how many were requeued.
+    @discardableResult
+    public func retryDeadLetters(photoID: String? = nil, now: Date = Date()) async throws -> Int {
+        try await database.write { db in
+            let time = now.timeIntervalSince1970
+            if let photoID {
+                try db.execute(sql: "UPDATE signal SET state = 'pending', dead_reason = NULL, finished_at = NULL, age_from = ?, next_attempt_at = ? WHERE state = 'dead' AND photo_id = ?",
+                               arguments: [time, time, photoID])
+            } else {
+                try db.execute(sql: "UPDATE signal SET state = 'pending', dead_reason = NULL, finished_at = NULL, age_from = ?, next_attempt_at = ? WHERE state = 'dead'",
+                               arguments: [time, time])
+            }
+            return db.changesCount
+        }
+    }
+
+    /// Counts by state and the age of the oldest pending signal.
+    public func counts(now: Date = Date()) async throws -> OutboxCounts {
+        try await database.read { db in
+            var counts = OutboxCounts(pending: 0, delivered: 0, dead: 0, oldestPendingAgeSeconds: nil)
+            for row in try Row.fetchAll(db, sql: "SELECT state, COUNT(*) AS count FROM signal GROUP BY state") {
+                let count: Int = row["count"]
+                switch OutboxEntry.State(rawValue: row["state"]) {
+                case .pending: counts.pending = count
+                case .delivered: counts.delivered = count
+                case .dead: counts.dead = count
+                case nil: break
+                }
+            }
+            if let oldest = try Double.fetchOne(db, sql: "SELECT MIN(enqueued_at) FROM signal WHERE state = 'pending'") {
+                counts.oldestPendingAgeSeconds = max(0, now.timeIntervalSince1970 - oldest)
+            }
+            return counts
+        }
+    }
+
+    /// The most recent dead letters, newest first.
+    public func deadLetters(limit: Int = 20) async throws -> [OutboxEntry] {
+        try await database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM signal WHERE state = 'dead' ORDER BY finished_at DESC, id DESC LIMIT ?", arguments: [limit]).map(Self.entry)
+        }
+    }
+
+    /// The entry for `photoID`, or nil.
+    public func entry(photoID: String) async throws -> OutboxEntry? {
+        try await database.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM signal WHERE photo_id = ?", arguments: [photoID]).map(Self.entry)
+        }
+    }
+
+    /// Deletes delivered signals finished before `cutoff`.
+    public func pruneDelivered(before cutoff: Date) async throws {
+        _ = try await database.write { db in
+            try db.execute(sql: "DELETE FROM signal WHERE state = 'delivered' AND finished_at < ?", arguments: [cutoff.timeIntervalSince1970])
+        }
+    }
+
+    /// Throws unless a write transaction can be taken right now (for readiness).
+    public func checkWritable() async throws(OutboxError) {
+        do {
+            try await database.write { db in
+                try db.execute(sql: "UPDATE signal SET id = id WHERE 0")
+            }
+        } catch {
+            throw .unavailable("the outbox at \(path) is not writable: \(error)")
+        }
+    }
+
+    private static func entry(_ row: Row) throws -> OutboxEntry {
+        let payload: String = row["payload"]
+        return OutboxEntry(
+            id: row["id"],
+            workflowID: row["workflow_id"],
+            signalName: row["signal_name"],
+            photo: try JSONDecoder().decode(PhotoData.self, from: Data(payload.utf8)),
+            state: OutboxEntry.State(rawValue: row["state"]) ?? .pending,
+            attempts: row["attempts"],
+            enqueuedAt: Date(timeIntervalSince1970: row["enqueued_at"]),
+            ageFrom: Date(timeIntervalSince1970: row["age_from"]),
+            lastError: row["last_error"],
+            deadReason: row["dead_reason"],
+            finishedAt: (row["finished_at"] as Double?).map(Date.init(timeIntervalSince1970:))
+        )
+    }
+}

@@ -1,0 +1,18 @@
+/// What one delivery attempt came to.
+public enum DeliveryOutcome: Sendable, Equatable {
+    /// The target accepted the signal.
+    case delivered
+    /// A passing failure (network, 5xx, 429): try again later.
+    case retry(String)
+    /// The target refused it for good (the workflow does not exist, a 4xx): dead-letter it.
+    case reject(String)
+
+    /// Classifies an HTTP answer: 2xx delivered; 408, 429 and 5xx retried; other 4xx rejected.
+    static func forStatus(_ status: Int, detail: @autoclosure () -> String) -> DeliveryOutcome {
+        switch status {
+        case 200..<300: .delivered
+        case 408, 425, 429, 500...599: .retry("HTTP \(status): \(detail())")
+        default: .reject("HTTP \(status): \(detail())")
+        }
+    }
+}

