@@ -21,7 +21,4 @@ public struct LaplacianStatistics: Sendable, Equatable {
         let numerator = n * Int128(sumOfSquares) - Int128(sum) * Int128(sum)
         return Double(numerator) / (Double(count) * Double(count))
     }
-
-    /// The mean Laplacian response.
-    public var mean: Double { count > 0 ? Double(sum) / Double(count) : 0 }
 }

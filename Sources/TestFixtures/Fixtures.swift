@@ -38,6 +38,13 @@ public enum Fixtures {
         try Data(contentsOf: url)
     }
 
+    /// A path named `name` in a new, empty temporary folder (for databases, sockets and logs).
+    public static func temporaryPath(_ name: String) -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photo-validator-test-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder.appendingPathComponent(name).path
+    }
+
     /// True when the run must not skip tests whose peers are missing (set by `scripts/test` and CI).
     public static var peersRequired: Bool {
         ProcessInfo.processInfo.environment["PHOTO_VALIDATOR_REQUIRE_PEERS"] == "1"

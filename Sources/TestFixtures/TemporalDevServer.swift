@@ -65,15 +65,15 @@ public final class TemporalDevServer: @unchecked Sendable {
         throw Failure(description: "the Temporal dev server did not become ready in 60 s")
     }
 
-    /// Stops the server (SIGTERM) and waits for it to exit; its database stays.
-    public func stop() {
+    /// Stops the server (SIGTERM) and waits for it to exit, off the cooperative pool; its database stays.
+    public func stop() async {
         let process = lock.withLock { () -> Process? in
             defer { self.process = nil }
             return self.process
         }
         guard let process, process.isRunning else { return }
         process.terminate()
-        process.waitUntilExit()
+        _ = try? await RawHTTP.offloaded { process.waitUntilExit() }
     }
 
     /// Starts a workflow with `id` (no worker needed: it stays running).

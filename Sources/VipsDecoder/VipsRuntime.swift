@@ -44,9 +44,10 @@ public enum VipsRuntime {
 
     /// Reads and clears libvips' (process-global) error buffer, for diagnostics only.
     static func takeErrorMessage() -> String {
-        guard let buffer = vips_error_buffer() else { return "" }
+        // Copies and clears under libvips' own lock; other threads write to the same buffer.
+        guard let buffer = vips_error_buffer_copy() else { return "" }
+        defer { g_free(buffer) }
         let message = String(cString: buffer).trimmingCharacters(in: .whitespacesAndNewlines)
-        vips_error_clear()
         return message.isEmpty ? "no detail from libvips" : message.replacingOccurrences(of: "\n", with: "; ")
     }
 }

@@ -11,18 +11,18 @@ struct ForwardingProcessTests {
     func survivesSIGKILL() async throws {
         let temporal = try TemporalDevServer()
         try await temporal.start()
-        defer { temporal.stop() }
+        defer { Task { await temporal.stop() } }
         try await temporal.startWorkflow(id: "project-k")
         // Temporal is down while the photo is accepted, so only the outbox can carry the promise.
-        temporal.stop()
-        let outbox = FileManager.default.temporaryDirectory.appendingPathComponent("pv-kill-\(UUID().uuidString)/outbox.sqlite").path
+        await temporal.stop()
+        let outbox = Fixtures.temporaryPath("outbox.sqlite")
         let arguments = ["--port", "0", "--signal-target", "temporal", "--temporal-url", temporal.httpURL, "--outbox", outbox]
         let photo = Array(try Data(contentsOf: Fixtures.testdataFile("photos/cups.jpg")))
         let boundary = "pv-kill"
         let form = Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8)
             + photo + Array("\r\n--\(boundary)--\r\n".utf8)
         let (answer, killed) = try await DaemonProcess.run(arguments) { daemon in
-            let answer = try HTTPProbe.exchange(port: try daemon.port, method: "POST", path: "/api/v1/projects/project-k/photos",
+            let answer = try await RawHTTP.request(port: try daemon.port, method: "POST", path: "/api/v1/projects/project-k/photos",
                                                 headers: ["Content-Type: multipart/form-data; boundary=\(boundary)"], body: form)
             daemon.send(SIGKILL)
             return answer

@@ -5,17 +5,7 @@ import Glibc
 import TestFixtures
 import Testing
 
-/// Waits until `condition` holds, checking every 10 ms for at most `limit`.
-func eventually(within limit: Duration = .seconds(20), _ condition: () async throws -> Bool) async throws -> Bool {
-    let deadline = ContinuousClock.now + limit
-    while ContinuousClock.now < deadline {
-        if try await condition() { return true }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    return false
-}
-
-/// The daemon tests talk HTTP to the child process with `HTTPProbe`, a raw-socket client, so a
+/// The daemon tests talk HTTP to the child process with `RawHTTP`, a raw-socket client, so a
 /// request can be left half-sent on purpose.
 @Suite("photo-validator serve, as a process")
 struct ServeCommandTests {
@@ -25,15 +15,15 @@ struct ServeCommandTests {
         let (answer, exit) = try await DaemonProcess.run(["--port", "0", "--workers", "1", "--log-format", "json"]) { daemon in
             // The request is in flight while its body is still arriving: send the head and half
             // the body, signal, then send the rest. The answer must still come.
-            let socket = try HTTPProbe.connect(port: try daemon.port)
+            let socket = try await RawHTTP.connect(port: try daemon.port)
             defer { close(socket) }
             let bytes = Array(photo)
-            try HTTPProbe.write(socket, HTTPProbe.head(method: "POST", path: "/v1/validate?photo_type=room", length: bytes.count) + bytes[..<(bytes.count / 2)])
+            try await RawHTTP.write(socket, RawHTTP.head(method: "POST", path: "/v1/validate?photo_type=room", length: bytes.count) + bytes[..<(bytes.count / 2)])
             try await Task.sleep(for: .milliseconds(300))
             daemon.send(SIGTERM)
             try await Task.sleep(for: .milliseconds(300))
-            try HTTPProbe.write(socket, Array(bytes[(bytes.count / 2)...]))
-            return HTTPProbe.readAll(socket)
+            try await RawHTTP.write(socket, Array(bytes[(bytes.count / 2)...]))
+            return try await RawHTTP.readAll(socket)
         }
         #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer.prefix(300))")
         #expect(answer.contains("\"passed\":true"))
@@ -43,12 +33,12 @@ struct ServeCommandTests {
 
     @Test("listens on a Unix domain socket as well as TCP")
     func unixSocket() async throws {
-        let socket = FileManager.default.temporaryDirectory.appendingPathComponent("pv-\(UUID().uuidString.prefix(8)).sock").path
+        let socket = Fixtures.temporaryPath("http.sock")
         let (answer, exit) = try await DaemonProcess.run(["--port", "0", "--unix-socket", socket]) { daemon in
             _ = try daemon.port
-            let listening = try await eventually { FileManager.default.fileExists(atPath: socket) }
+            let listening = try await poll { FileManager.default.fileExists(atPath: socket) }
             #expect(listening)
-            return try HTTPProbe.exchange(unixSocket: socket, method: "GET", path: "/healthz")
+            return try await RawHTTP.request(unixSocket: socket, method: "GET", path: "/healthz")
         }
         #expect(answer.hasPrefix("HTTP/1.1 200"))
         #expect(answer.contains("{\"status\":\"ok\"}"))
@@ -59,7 +49,7 @@ struct ServeCommandTests {
     func requestLog() async throws {
         let (_, exit) = try await DaemonProcess.run(["--port", "0", "--log-format", "json"], environment: ["PHOTO_VALIDATOR_AUTH_TOKEN": "tok-123456"]) { daemon in
             let port = try daemon.port
-            _ = try HTTPProbe.exchange(port: port, method: "POST", path: "/v1/validate?photo_type=inspiration",
+            _ = try await RawHTTP.request(port: port, method: "POST", path: "/v1/validate?photo_type=inspiration",
                                        headers: ["Authorization: Bearer tok-123456", "X-Request-ID: gw-42"],
                                        body: Array(try Data(contentsOf: Fixtures.testdataFile("photos/small-coffee.png"))))
             return 0

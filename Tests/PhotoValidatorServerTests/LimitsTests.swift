@@ -17,7 +17,7 @@ struct LimitsTests {
             // A real socket: headers promise 50 MiB, only a few bytes follow, and the answer
             // must come anyway, so the daemon never waited for (or buffered) the body.
             let port = try #require(client.port)
-            let answer = try RawHTTP.exchange(port: port, head: "POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Type: image/jpeg\r\nContent-Length: 52428800\r\n\r\n", body: Array(repeating: 0xFF, count: 1024))
+            let answer = try await RawHTTP.firstResponse(port: port, sending: "POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Type: image/jpeg\r\nContent-Length: 52428800\r\n\r\n" + String(repeating: "x", count: 1024))
             #expect(answer.hasPrefix("HTTP/1.1 413"))
             #expect(answer.contains("\"error\":\"file_too_large\""))
             #expect(answer.contains("Photo exceeds 1 MB limit"))
@@ -38,20 +38,31 @@ struct LimitsTests {
         try await withLiveApp({ $0.workers = 1; $0.queueLimit = 0 }) { client, _ in
             let port = try #require(client.port)
             // The only slot is held by an upload whose body never finishes arriving.
-            let holder = try RawHTTP.start(port: port, sending: "POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000\r\n\r\nabc")
+            let holder = try await RawHTTP.connect(port: port)
             defer { close(holder) }
-            var held = false
-            for _ in 0..<500 where !held {
-                let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
-                held = metrics.contains("photo_validator_validations_in_flight 1")
-                if !held { try await Task.sleep(for: .milliseconds(10)) }
+            try await RawHTTP.write(holder, Array("POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000\r\n\r\nabc".utf8))
+            let held = try await poll {
+                String(buffer: try await client.execute(uri: "/metrics", method: .get).body).contains("photo_validator_validations_in_flight 1")
             }
             #expect(held)
             // Nothing of this body is sent: the answer can only come from admission control.
-            let answer = try RawHTTP.exchange(port: port, head: "POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Length: 5000000\r\n\r\n")
+            let answer = try await RawHTTP.firstResponse(port: port, sending: "POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Length: 5000000\r\n\r\n")
             #expect(answer.hasPrefix("HTTP/1.1 503"))
             #expect(answer.contains("\"error\":\"overloaded\""))
             #expect(answer.lowercased().contains("retry-after: 1"))
+        }
+    }
+
+    @Test("a body that stops arriving is answered 408, and the daemon keeps serving")
+    func slowBody() async throws {
+        try await withLiveApp({ $0.requestTimeout = .milliseconds(300) }) { client, _ in
+            let port = try #require(client.port)
+            // Keep-alive on purpose: after the 408 the server itself reads what is left of the body.
+            let answer = try await RawHTTP.firstResponse(port: port, sending: "POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\npartial")
+            #expect(answer.hasPrefix("HTTP/1.1 408"))
+            #expect(answer.contains("\"error\":\"request_timeout\""))
+            let after = try await client.execute(uri: "/v1/validate", method: .post, body: try testdataBytes("photos/small-coffee.png"))
+            #expect(after.status == .ok)
         }
     }
 

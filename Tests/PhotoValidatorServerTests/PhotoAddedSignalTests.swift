@@ -8,7 +8,7 @@ import Testing
 @testable import PhotoValidatorServer
 
 /// Applies settings for forwarding to `temporal` with a fresh outbox and quick retries.
-func forwarding(to temporal: TemporalDevServer, outbox: String = temporaryOutbox()) -> (inout ServiceConfiguration) -> Void {
+func forwarding(to temporal: TemporalDevServer, outbox: String = Fixtures.temporaryPath("outbox.sqlite")) -> (inout ServiceConfiguration) -> Void {
     { configuration in
         configuration.signal.target = .temporal
         configuration.signal.temporalURL = temporal.httpURL
@@ -18,34 +18,20 @@ func forwarding(to temporal: TemporalDevServer, outbox: String = temporaryOutbox
     }
 }
 
-func temporaryOutbox() -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("pv-outbox-\(UUID().uuidString)/outbox.sqlite").path
-}
-
-/// Polls `condition` every 50 ms for at most `limit`.
-func waitUntil(_ limit: Duration = .seconds(30), _ condition: () async throws -> Bool) async throws -> Bool {
-    let deadline = ContinuousClock.now + limit
-    while ContinuousClock.now < deadline {
-        if try await condition() { return true }
-        try await Task.sleep(for: .milliseconds(50))
-    }
-    return false
-}
-
 @Suite("photo_added reaches a real Temporal workflow", .serialized, .enabled(if: TemporalDevServer.available, "needs the temporal CLI in .venv: run scripts/test"))
 struct PhotoAddedSignalTests {
     @Test("a passed upload produces exactly one signal with the PhotoData; a failed one produces none")
     func exactlyOnce() async throws {
         let temporal = try TemporalDevServer()
         try await temporal.start()
-        defer { temporal.stop() }
+        defer { Task { await temporal.stop() } }
         try await temporal.startWorkflow(id: "project-a")
         try await withLiveApp(forwarding(to: temporal)) { client, app in
             let passed = try await upload(client, project: "project-a", fields: ["photo_type": "inspiration", "note": "the green chair", "storage_key": "s3://bucket/k.jpg"])
             let photoID = try #require(try jsonObject(passed)["photo_id"] as? String)
             let failed = try await upload(client, project: "project-a", file: "photos/small-coffee.png")
             #expect((try jsonObject(failed)["validation"] as? [String: Any])?["passed"] as? Bool == false)
-            let delivered = try await waitUntil { try await app.forwarder!.outbox.counts().delivered == 1 }
+            let delivered = try await poll { try await app.forwarder!.outbox.counts().delivered == 1 }
             #expect(delivered)
             let signals = try await temporal.signals(workflowID: "project-a", named: "photo_added")
             #expect(signals.count == 1)
@@ -63,9 +49,9 @@ struct PhotoAddedSignalTests {
     func temporalOutage() async throws {
         let temporal = try TemporalDevServer()
         try await temporal.start()
-        defer { temporal.stop() }
+        defer { Task { await temporal.stop() } }
         try await temporal.startWorkflow(id: "project-b")
-        temporal.stop()
+        await temporal.stop()
         try await withLiveApp(forwarding(to: temporal)) { client, app in
             var photoIDs: [String] = []
             for _ in 0..<3 {
@@ -73,13 +59,13 @@ struct PhotoAddedSignalTests {
                 #expect(response.status == .ok)
                 photoIDs.append(try #require(try jsonObject(response)["photo_id"] as? String))
             }
-            #expect(try await waitUntil { try await app.forwarder!.outbox.entry(photoID: photoIDs[2])?.attempts ?? 0 >= 1 })
+            #expect(try await poll { try await app.forwarder!.outbox.entry(photoID: photoIDs[2])?.attempts ?? 0 >= 1 })
             let view = try jsonObject(try await client.execute(uri: "/v1/outbox", method: .get))
             #expect((view["counts"] as? [String: Any])?["pending"] as? Int == 3)
             #expect(view["target"] as? String == "temporal")
 
             try await temporal.start()
-            #expect(try await waitUntil { try await app.forwarder!.outbox.counts().delivered == 3 })
+            #expect(try await poll { try await app.forwarder!.outbox.counts().delivered == 3 })
             let signals = try await temporal.signals(workflowID: "project-b", named: "photo_added")
             #expect(signals.compactMap { $0["photo_id"] as? String }.sorted() == photoIDs.sorted())
             let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
@@ -93,11 +79,11 @@ struct PhotoAddedSignalTests {
     func unknownWorkflow() async throws {
         let temporal = try TemporalDevServer()
         try await temporal.start()
-        defer { temporal.stop() }
+        defer { Task { await temporal.stop() } }
         try await withLiveApp(forwarding(to: temporal)) { client, app in
             let response = try await upload(client, project: "no-such-project")
             #expect(response.status == .ok)
-            #expect(try await waitUntil { try await app.forwarder!.outbox.counts().dead == 1 })
+            #expect(try await poll { try await app.forwarder!.outbox.counts().dead == 1 })
             let view = try jsonObject(try await client.execute(uri: "/v1/outbox", method: .get))
             let dead = try #require((view["dead_letters"] as? [[String: Any]])?.first)
             #expect(dead["workflow_id"] as? String == "no-such-project")
@@ -108,7 +94,7 @@ struct PhotoAddedSignalTests {
             try await temporal.startWorkflow(id: "no-such-project")
             let retried = try jsonObject(try await client.execute(uri: "/v1/outbox/retry", method: .post))
             #expect(retried["requeued"] as? Int == 1)
-            #expect(try await waitUntil { try await app.forwarder!.outbox.counts().delivered == 1 })
+            #expect(try await poll { try await app.forwarder!.outbox.counts().delivered == 1 })
             #expect(try await temporal.signals(workflowID: "no-such-project", named: "photo_added").count == 1)
         }
     }
@@ -127,7 +113,7 @@ struct OutboxOperationsTests {
 
     @Test("when the outbox cannot be written, a passed upload gets 503 and readiness fails")
     func outboxUnwritable() async throws {
-        let path = temporaryOutbox()
+        let path = Fixtures.temporaryPath("outbox.sqlite")
         try await withLiveApp({ configuration in
             configuration.signal.target = .temporal
             configuration.signal.temporalURL = "http://127.0.0.1:9"

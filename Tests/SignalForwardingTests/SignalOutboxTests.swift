@@ -1,10 +1,11 @@
 import Foundation
+import TestFixtures
 import Testing
 @testable import SignalForwarding
 
 /// A fresh outbox file in a temporary folder.
 func temporaryOutboxPath() -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("pv-outbox-\(UUID().uuidString)/outbox.sqlite").path
+    Fixtures.temporaryPath("outbox.sqlite")
 }
 
 func photo(_ id: String = UUID().uuidString.lowercased(), note: String? = nil) -> PhotoData {

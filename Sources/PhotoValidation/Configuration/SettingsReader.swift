@@ -32,8 +32,8 @@ public struct SettingsReader: Sendable {
     /// The positive number of seconds at `key`, or nil when unset.
     public func seconds(_ key: String) throws(ConfigurationError) -> Duration? {
         guard let value = try number(key) else { return nil }
-        guard value > 0 else {
-            throw ConfigurationError(source: key, value: String(value), expected: "a number of seconds above 0")
+        guard value > 0, value <= 1_000_000 else {
+            throw ConfigurationError(source: key, value: String(value), expected: "a number of seconds above 0 and at most 1000000")
         }
         return .milliseconds(Int64(value * 1000))
     }

@@ -21,12 +21,12 @@ public struct BlurMeasurement: Sendable, Equatable {
     /// The global Laplacian variance.
     public var laplacianVariance: Double { statistics.variance }
 
-    /// Decodes `image` strip by strip into the analysis plane at `scale` and measures its blur.
+    /// Decodes `image` strip by strip, with JPEG shrink-on-load `shrink`, into the analysis plane
+    /// at `scale` and measures its blur.
     ///
     /// - Throws: `DecodeFailure` when the pixels are truncated or corrupt.
-    public static func measure(_ image: EncodedImage, scale: AnalysisScale) throws(DecodeFailure) -> BlurMeasurement {
+    public static func measure(_ image: EncodedImage, shrink: Int, scale: AnalysisScale) throws(DecodeFailure) -> BlurMeasurement {
         let clock = ContinuousClock()
-        let shrink = image.shrinkOnLoad(targetShortSide: scale.targetShortestSide)
         let target = scale.analysisSize(width: image.header.storedWidth, height: image.header.storedHeight)
         var builder: AnalysisPlaneBuilder?
         var lumaTime = Duration.zero

@@ -64,7 +64,7 @@ public struct PhotoValidator: Sendable {
         defer { memoryBudget.release(reserved) }
         let measurement: BlurMeasurement
         do {
-            measurement = try BlurMeasurement.measure(image, scale: settings.analysisScale)
+            measurement = try BlurMeasurement.measure(image, shrink: shrink, scale: settings.analysisScale)
         } catch {
             return invalid(error)
         }

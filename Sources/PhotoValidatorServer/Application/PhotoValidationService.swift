@@ -21,14 +21,25 @@ public struct PhotoValidationService: Sendable {
         if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit {
             throw .fileTooLarge(limit: limit)
         }
+        let timeout = configuration.requestTimeout
         do {
-            return try await Deadline.run(within: configuration.requestTimeout) {
-                try await request.body.collect(upTo: limit)
+            // The read is cancelled, not abandoned, when the timer wins: the request body has one
+            // reader, and Hummingbird reads what is left of it after the handler returns.
+            let body = try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+                group.addTask { try await request.body.collect(upTo: limit) }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                return try await group.next() ?? nil
             }
+            guard let body else { throw APIError.requestTimeout(limit: timeout) }
+            return body
+        } catch let error as APIError {
+            throw error
         } catch let error as HTTPError where error.status == .contentTooLarge {
             throw .fileTooLarge(limit: limit)
-        } catch is Deadline.Exceeded {
-            throw .requestTimeout(limit: configuration.requestTimeout)
         } catch {
             throw .validationError("the request body could not be read: \(error)")
         }
@@ -57,22 +68,25 @@ public struct PhotoValidationService: Sendable {
     /// the metrics.
     func validate(_ body: ByteBuffer, as photoType: PhotoType, in slot: ValidationWorkerPool.Slot, record: RequestRecord) async throws(APIError) -> ValidatePhotoOutput {
         let validator = validator
-        let output: ValidatePhotoOutput
+        // A job cannot be interrupted once it runs, so the deadline is checked when a worker
+        // picks the job up: work that waited too long in the queue is skipped, not done for nobody.
+        let deadline = ContinuousClock.now + configuration.validationTimeout
+        let result: ValidatePhotoOutput?
         do {
-            output = try await Deadline.run(within: configuration.validationTimeout) {
-                try await slot.run {
-                    body.withUnsafeReadableBytes { validator.validate($0, as: photoType) }
-                }
+            result = try await slot.run {
+                guard ContinuousClock.now < deadline else { return nil }
+                return body.withUnsafeReadableBytes { validator.validate($0, as: photoType) }
             }
         } catch WorkerPoolError.notRunning {
             metrics.recordRejection(reason: "shutting_down")
             throw .shuttingDown(retryAfter: configuration.retryAfterSeconds)
-        } catch is Deadline.Exceeded {
-            metrics.recordRejection(reason: "timeout")
-            throw .validationTimeout(retryAfter: configuration.retryAfterSeconds, limit: configuration.validationTimeout)
         } catch {
             record.note = String(describing: error)
             throw .internalError(requestID: record.requestID)
+        }
+        guard let output = result else {
+            metrics.recordRejection(reason: "timeout")
+            throw .validationTimeout(retryAfter: configuration.retryAfterSeconds, limit: configuration.validationTimeout)
         }
         metrics.recordValidation(output)
         let timings = output.details.timingsMs

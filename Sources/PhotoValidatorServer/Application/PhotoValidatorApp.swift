@@ -85,6 +85,8 @@ public struct PhotoValidatorApp: Sendable {
     private func makeListener(address: BindAddress, services: [any Service]) -> Application<RouterResponder<ValidationRequestContext>> {
         Application(
             responder: responder,
+            // Connections that send nothing (or idle keep-alives) are closed rather than held forever.
+            server: .http1(configuration: .init(idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds)))),
             configuration: .init(address: address, serverName: "photo-validator"),
             services: services,
             logger: logger

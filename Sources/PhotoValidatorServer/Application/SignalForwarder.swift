@@ -16,6 +16,9 @@ public struct SignalForwarder: Sendable {
     ///
     /// - Throws: `OutboxError` when the outbox cannot be opened.
     static func make(configuration: SignalConfiguration, metrics: ServiceMetrics, logger: Logger) throws(OutboxError) -> SignalForwarder? {
+        guard configuration.target != .none else { return nil }
+        // The outbox first: an HTTP client must be shut down, so it is made only once nothing can fail.
+        let outbox = try SignalOutbox(path: configuration.outboxPath)
         let target: any SignalTarget
         let client = { HTTPClient(eventLoopGroupProvider: .singleton) }
         switch configuration.target {
@@ -27,7 +30,6 @@ public struct SignalForwarder: Sendable {
         case .webhook:
             target = WebhookSignalTarget(url: configuration.webhookURL ?? "", secret: configuration.webhookSecret ?? "", client: client())
         }
-        let outbox = try SignalOutbox(path: configuration.outboxPath)
         let delivery = SignalDeliveryService(outbox: outbox, target: target, policy: configuration.retry, logger: logger) { event in
             metrics.recordDelivery(event)
         }

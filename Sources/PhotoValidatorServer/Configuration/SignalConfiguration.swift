@@ -66,11 +66,17 @@ public struct SignalConfiguration: Sendable {
         webhookSecret = settings.string("webhook.secret", isSecret: true)
         outboxPath = settings.string("outbox.path") ?? outboxPath
         if let hours = try settings.number("outbox.max_age_hours") {
+            guard hours > 0, hours <= 24 * 365 else {
+                throw ConfigurationError(source: "outbox.max_age_hours", value: String(hours), expected: "hours above 0, at most a year")
+            }
             retry.maximumAge = .seconds(hours * 3600)
         }
         retry.initialDelay = try settings.seconds("outbox.retry_initial_seconds") ?? retry.initialDelay
         retry.maximumDelay = try settings.seconds("outbox.retry_max_seconds") ?? retry.maximumDelay
-        for url in [temporalURL, webhookURL].compactMap({ $0 }) where URL(string: url)?.scheme == nil {
+        if retry.initialDelay > retry.maximumDelay {
+            throw ConfigurationError(source: "outbox.retry_initial_seconds", value: "\(retry.initialDelay)", expected: "at most outbox.retry_max_seconds")
+        }
+        for url in [temporalURL, webhookURL].compactMap({ $0 }) where !["http", "https"].contains(URL(string: url)?.scheme?.lowercased() ?? "") {
             throw ConfigurationError(source: "signal URL", value: url, expected: "an http:// or https:// URL")
         }
         if target == .webhook, webhookURL == nil || webhookSecret == nil {

@@ -44,18 +44,9 @@ public struct APIError: Error, HTTPResponseError, Sendable, Equatable {
         }
     }
 
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
     /// The JSON answer.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        var headers = self.headers
-        headers[.contentType] = "application/json"
-        let body = Body(error: code, message: message, retryable: retryable, detail: detail)
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(data: try Self.encoder.encode(body))))
+        try Response.json(Body(error: code, message: message, retryable: retryable, detail: detail), status: status, headers: headers)
     }
 }
 
@@ -85,10 +76,10 @@ extension APIError {
                  retryable: true, detail: detail, headers: [.retryAfter: String(retryAfter)])
     }
 
-    /// 503: the validation did not finish in time.
+    /// 503: the validation waited for a worker longer than the validation timeout.
     static func validationTimeout(retryAfter: Int, limit: Duration) -> APIError {
         APIError(status: .serviceUnavailable, code: "validation_timeout", message: "Checking this photo took too long. Please try again in a moment.",
-                 retryable: true, detail: "no answer within \(limit)", headers: [.retryAfter: String(retryAfter)])
+                 retryable: true, detail: "no worker was free within \(limit)", headers: [.retryAfter: String(retryAfter)])
     }
 
     /// 503: the daemon is shutting down.

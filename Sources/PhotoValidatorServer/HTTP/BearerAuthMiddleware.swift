@@ -13,7 +13,7 @@ struct BearerAuthMiddleware: RouterMiddleware {
         guard !Self.openPaths.contains(request.uri.path) else {
             return try await next(request, context)
         }
-        guard let header = request.headers[.authorization], header.hasPrefix("Bearer "),
+        guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer "),
               Self.constantTimeEquals(Array(header.dropFirst("Bearer ".count).utf8), Array(token.utf8))
         else {
             throw APIError.unauthorized
@@ -23,7 +23,7 @@ struct BearerAuthMiddleware: RouterMiddleware {
 
     /// Compares without returning early, so timing does not reveal how much of a guess was right.
     static func constantTimeEquals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
-        var difference = UInt8(truncatingIfNeeded: lhs.count ^ rhs.count)
+        var difference: UInt8 = lhs.count == rhs.count ? 0 : 1
         for index in 0..<max(lhs.count, rhs.count) {
             let left = index < lhs.count ? lhs[index] : 0
             let right = index < rhs.count ? rhs[index] : 0

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import PhotoValidation
 
 /// The outermost middleware: assigns the request id, turns every error into the gateway's error
 /// shape, and writes one log line and the metrics of each request.
@@ -29,7 +30,7 @@ struct ObservabilityMiddleware: RouterMiddleware {
         response.headers[Self.requestIDHeader] = requestID
         // Requests that matched no route are counted under one label, whatever their path.
         let route = context.endpointPath.flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "unmatched"
-        metrics.recordRequest(route: route, method: request.method.rawValue, status: response.status.code, duration: duration)
+        metrics.recordRequest(route: route, method: Self.methodLabel(request.method), status: response.status.code, duration: duration)
         log(request: request, response: response, route: route, requestID: requestID, duration: duration, record: context.record)
         return response
     }
@@ -74,19 +75,17 @@ struct ObservabilityMiddleware: RouterMiddleware {
         logger.log(level: level, "request", metadata: metadata)
     }
 
-    /// A client's request id when it is short and plain enough to log and echo safely.
+    /// A client's request id when it is short and plain ASCII, safe to log and echo.
     static func acceptableRequestID(_ value: String?) -> String? {
-        guard let value, (1...128).contains(value.count),
-              value.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || "-_.:".unicodeScalars.contains($0) })
+        guard let value, (1...128).contains(value.utf8.count),
+              value.utf8.allSatisfy({ $0 < 0x80 && (isalnum(Int32($0)) != 0 || "-_.:".utf8.contains($0)) })
         else { return nil }
         return value
     }
-}
 
-extension Duration {
-    /// The duration in fractional milliseconds.
-    var milliseconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) * 1000 + Double(attoseconds) * 1e-15
+    /// The method as a metric label; methods nobody routes are one label, so clients cannot
+    /// create series at will.
+    static func methodLabel(_ method: HTTPRequest.Method) -> String {
+        [.get, .post, .put, .delete, .head, .options, .patch].contains(method) ? method.rawValue : "other"
     }
 }

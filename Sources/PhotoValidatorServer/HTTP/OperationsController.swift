@@ -10,7 +10,7 @@ struct OperationsController {
 
     func addRoutes(to router: Router<ValidationRequestContext>) {
         router.get("/healthz") { _, _ in
-            Self.json(["status": "ok"], status: .ok)
+            try Response.json(["status": "ok"])
         }
         router.get("/readyz", use: ready)
         router.get("/metrics") { _, _ in
@@ -51,16 +51,11 @@ struct OperationsController {
             }
         }
         if reasons.isEmpty {
-            return Self.json(["status": "ready"], status: .ok)
+            return try Response.json(["status": "ready"])
         }
-        return Self.json(["status": "not_ready", "reasons": reasons.joined(separator: "; ")], status: .serviceUnavailable)
+        return try Response.json(["status": "not_ready", "reasons": reasons.joined(separator: "; ")], status: .serviceUnavailable)
     }
 
     /// A valid 1x1 grey PNG, decoded by every readiness probe.
     static let probePNG: [UInt8] = Array(Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNoAAAAggCBd81ytgAAAABJRU5ErkJggg==")!)
-
-    static func json(_ value: [String: String], status: HTTPResponse.Status) -> Response {
-        let data = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: data)))
-    }
 }

@@ -50,7 +50,7 @@ struct OutboxController {
         }
         let view = View(target: forwarder.delivery.target.name, outbox: forwarder.outbox.path,
                         counts: try await forwarder.outbox.counts(), deadLetters: dead)
-        return try Self.json(view)
+        return try Response.json(view)
     }
 
     /// `POST /v1/outbox/retry[?photo_id=…]`: requeues dead letters (all, or one) with a fresh age window.
@@ -58,13 +58,6 @@ struct OutboxController {
         guard let forwarder else { throw APIError.outboxDisabled }
         let requeued = try await forwarder.outbox.retryDeadLetters(photoID: request.uri.queryParameters.get("photo_id"))
         forwarder.delivery.signalEnqueued()
-        return try Self.json(["requeued": requeued])
-    }
-
-    static func json(_ value: some Encodable) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: try encoder.encode(value))))
+        return try Response.json(["requeued": requeued])
     }
 }

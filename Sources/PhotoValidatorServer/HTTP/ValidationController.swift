@@ -38,14 +38,14 @@ struct ValidationController {
         }
         let photoType = try Self.photoType(typeField)
         let output = try await service.validate(image, as: photoType, in: slot, record: context.record)
-        return try Self.json(output)
+        return try Response.json(output)
     }
 
     /// `POST /api/v1/projects/{project_id}/photos`: the gateway's upload; answers `{photo_id, validation}`.
     @Sendable func upload(_ request: Request, context: ValidationRequestContext) async throws -> Response {
         let projectID = try context.parameters.require("project_id")
-        guard (1...256).contains(projectID.count) else {
-            throw APIError.validationError("project_id must be 1 to 256 characters")
+        guard Self.isPlainIdentifier(projectID) else {
+            throw APIError.validationError("project_id must be 1 to 256 of A-Z a-z 0-9 . _ : - (and not . or ..)")
         }
         guard MultipartForm.isMultipart(request.headers[.contentType]) else {
             throw APIError.validationError("the upload must be multipart/form-data with a 'file' part")
@@ -65,11 +65,15 @@ struct ValidationController {
         let note = form.text("note").flatMap { $0.isEmpty ? nil : $0 }
         if let note {
             guard photoType == .inspiration else { throw APIError.noteNotAllowed }
-            guard note.count <= Self.maximumNoteLength else { throw APIError.noteTooLong(maximum: Self.maximumNoteLength) }
+            // Counted in code points, as the gateway's Pydantic model counts them.
+            guard note.unicodeScalars.count <= Self.maximumNoteLength else { throw APIError.noteTooLong(maximum: Self.maximumNoteLength) }
         }
         let photoID = UUID().uuidString.lowercased()
         let storageKey = form.text("storage_key").flatMap { $0.isEmpty ? nil : $0 }
             ?? "projects/\(projectID)/photos/\(photoType.rawValue)_\(photoID).jpg"
+        guard storageKey.utf8.count <= 1024 else {
+            throw APIError.validationError("storage_key must be at most 1024 bytes")
+        }
         let output = try await service.validate(file.body, as: photoType, in: slot, record: context.record)
         if output.passed, let forwarder {
             // The signal is on disk before the answer: a 200 for a passed photo is a promise.
@@ -80,7 +84,13 @@ struct ValidationController {
                 throw APIError.outboxUnavailable(retryAfter: service.configuration.retryAfterSeconds)
             }
         }
-        return try Self.json(UploadAnswer(photoID: photoID, validation: output))
+        return try Response.json(UploadAnswer(photoID: photoID, validation: output))
+    }
+
+    /// True for a workflow id that is safe in a URL path and an object key.
+    static func isPlainIdentifier(_ value: String) -> Bool {
+        (1...256).contains(value.utf8.count) && value != "." && value != ".."
+            && value.utf8.allSatisfy { $0 < 0x80 && (isalnum(Int32($0)) != 0 || "._:-".utf8.contains($0)) }
     }
 
     /// The photo type named by a form field or query parameter; `room` when absent.
@@ -90,12 +100,5 @@ struct ValidationController {
             throw .validationError("photo_type must be 'room' or 'inspiration', got '\(value)'")
         }
         return photoType
-    }
-
-    /// A 200 JSON answer.
-    static func json(_ value: some Encodable) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: try encoder.encode(value))))
     }
 }

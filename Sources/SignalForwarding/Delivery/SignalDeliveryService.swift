@@ -59,7 +59,8 @@ public final class SignalDeliveryService: Service, Sendable {
         let due = try await outbox.due(now: now)
         for entry in due {
             if Task.isShuttingDownGracefully { break }
-            await attempt(entry)
+            // An outcome that cannot be written would send the same signals again at once.
+            try await attempt(entry)
         }
         if !due.isEmpty {
             try await outbox.pruneDelivered(before: Date().addingTimeInterval(-86_400))
@@ -67,7 +68,7 @@ public final class SignalDeliveryService: Service, Sendable {
         return due.count
     }
 
-    private func attempt(_ entry: OutboxEntry) async {
+    private func attempt(_ entry: OutboxEntry) async throws {
         let outcome = await target.deliver(entry)
         let now = Date()
         do {
@@ -99,6 +100,7 @@ public final class SignalDeliveryService: Service, Sendable {
             }
         } catch {
             logger.error("cannot record a delivery outcome; the signal will be tried again", metadata: ["photo_id": .string(entry.photo.photoID), "error": .string("\(error)")])
+            throw error
         }
     }
 

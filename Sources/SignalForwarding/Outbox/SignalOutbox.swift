@@ -22,6 +22,11 @@ public final class SignalOutbox: Sendable {
             // A write normally takes milliseconds; a lock held this long means the outbox is stuck.
             configuration.busyMode = .timeout(2)
             database = try DatabasePool(path: path, configuration: configuration)
+            // GRDB opens WAL databases with synchronous=NORMAL, which can lose the last commits
+            // on power loss; a promised signal must survive that, so every commit is synced.
+            try database.barrierWriteWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+            }
             try Self.migrator.migrate(database)
         } catch {
             throw .unavailable("cannot open the outbox at \(path): \(error)")
@@ -105,10 +110,10 @@ public final class SignalOutbox: Sendable {
     }
 
     /// Gives a signal up, with the reason.
-    public func markDead(_ id: Int64, reason: String, countsAttempt: Bool = true, now: Date = Date()) async throws {
+    public func markDead(_ id: Int64, reason: String, now: Date = Date()) async throws {
         try await database.write { db in
-            try db.execute(sql: "UPDATE signal SET state = 'dead', attempts = attempts + ?, dead_reason = ?, finished_at = ? WHERE id = ?",
-                           arguments: [countsAttempt ? 1 : 0, reason, now.timeIntervalSince1970, id])
+            try db.execute(sql: "UPDATE signal SET state = 'dead', attempts = attempts + 1, dead_reason = ?, finished_at = ? WHERE id = ?",
+                           arguments: [reason, now.timeIntervalSince1970, id])
         }
     }
 

@@ -7,11 +7,12 @@ public enum DeliveryOutcome: Sendable, Equatable {
     /// The target refused it for good (the workflow does not exist, a 4xx): dead-letter it.
     case reject(String)
 
-    /// Classifies an HTTP answer: 2xx delivered; 408, 429 and 5xx retried; other 4xx rejected.
+    /// Classifies an HTTP answer: 2xx delivered; 401, 403 (a credential an operator can fix),
+    /// 408, 409, 425, 429 and 5xx retried until the maximum age; other 4xx rejected.
     static func forStatus(_ status: Int, detail: @autoclosure () -> String) -> DeliveryOutcome {
         switch status {
         case 200..<300: .delivered
-        case 408, 425, 429, 500...599: .retry("HTTP \(status): \(detail())")
+        case 401, 403, 408, 409, 425, 429, 500...599: .retry("HTTP \(status): \(detail())")
         default: .reject("HTTP \(status): \(detail())")
         }
     }
