@@ -38,7 +38,8 @@ public struct JSONLogHandler: LogHandler {
             "message": event.message.description,
         ]
         for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }) {
-            object[key] = Self.json(value)
+            // Metadata never overwrites the line's own fields.
+            object[object[key] == nil ? key : "meta_" + key] = Self.json(value)
         }
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
         stream(String(decoding: data, as: UTF8.self))

@@ -78,11 +78,22 @@ public final class SignalOutbox: Sendable {
         }
     }
 
-    /// Pending signals whose next attempt is due at `now`, oldest first.
+    /// Pending signals whose next attempt is due at `now`, oldest first. A row whose payload
+    /// cannot be read is made a dead letter here, so it cannot stall the others.
     public func due(now: Date = Date(), limit: Int = 32) async throws -> [OutboxEntry] {
-        try await database.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM signal WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?",
-                             arguments: [now.timeIntervalSince1970, limit]).map(Self.entry)
+        try await database.write { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT * FROM signal WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?",
+                                        arguments: [now.timeIntervalSince1970, limit])
+            var entries: [OutboxEntry] = []
+            for row in rows {
+                do {
+                    entries.append(try Self.entry(row))
+                } catch {
+                    try db.execute(sql: "UPDATE signal SET state = 'dead', dead_reason = ?, finished_at = ? WHERE id = ?",
+                                   arguments: ["unreadable payload in the outbox: \(error)", now.timeIntervalSince1970, row["id"] as Int64])
+                }
+            }
+            return entries
         }
     }
 

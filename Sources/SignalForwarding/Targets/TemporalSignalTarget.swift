@@ -50,7 +50,7 @@ public struct TemporalSignalTarget: SignalTarget {
             let body = try JSONEncoder().encode(SignalRequest(input: [entry.photo], identity: identity, requestId: entry.photo.photoID))
             request.body = .bytes(ByteBuffer(bytes: body))
             let response = try await client.execute(request, timeout: timeout)
-            let text = await Self.prefix(of: response.body)
+            let text = await response.body.textPrefix()
             if response.status == .notFound {
                 return .reject("workflow '\(entry.workflowID)' not found in namespace '\(namespace)' (Temporal: \(Self.message(in: text)))")
             }
@@ -58,18 +58,6 @@ public struct TemporalSignalTarget: SignalTarget {
         } catch {
             return .retry("cannot reach Temporal at \(baseURL): \(error)")
         }
-    }
-
-    /// The first 4 KiB of a response body as text; the rest is read and dropped, and a body that
-    /// fails part-way still leaves the status to decide the outcome.
-    static func prefix(of body: HTTPClientResponse.Body) async -> String {
-        var kept = ByteBuffer()
-        do {
-            for try await var chunk in body where kept.readableBytes < 4096 {
-                kept.writeBuffer(&chunk)
-            }
-        } catch {}
-        return String(buffer: kept.getSlice(at: kept.readerIndex, length: min(kept.readableBytes, 4096)) ?? kept)
     }
 
     /// Shuts the HTTP client down.

@@ -67,23 +67,11 @@ public struct WebhookSignalTarget: SignalTarget {
             request.headers.add(name: "X-Photo-Validator-Delivery", value: entry.photo.photoID)
             request.body = .bytes(ByteBuffer(bytes: body))
             let response = try await client.execute(request, timeout: .seconds(10))
-            let text = await Self.prefix(of: response.body)
+            let text = await response.body.textPrefix()
             return DeliveryOutcome.forStatus(Int(response.status.code), detail: text.isEmpty ? "no body" : String(text.prefix(300)))
         } catch {
             return .retry("cannot reach the webhook at \(url): \(error)")
         }
-    }
-
-    /// The first 4 KiB of a response body as text; the rest is read and dropped, and a body that
-    /// fails part-way still leaves the status to decide the outcome.
-    static func prefix(of body: HTTPClientResponse.Body) async -> String {
-        var kept = ByteBuffer()
-        do {
-            for try await var chunk in body where kept.readableBytes < 4096 {
-                kept.writeBuffer(&chunk)
-            }
-        } catch {}
-        return String(buffer: kept.getSlice(at: kept.readerIndex, length: min(kept.readableBytes, 4096)) ?? kept)
     }
 
     /// Shuts the HTTP client down.
