@@ -31,6 +31,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/swiftcsv/SwiftCSV.git", from: "0.10.0"),
     ],
     targets: [
         // The C API of libvips; imported only by VipsDecoder.
@@ -86,6 +87,7 @@ let package = Package(
                 "PhotoValidatorServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "SwiftCSV", package: "SwiftCSV"),
             ]
         ),
         .executableTarget(name: "photo-validator", dependencies: ["PhotoValidatorCLI"]),

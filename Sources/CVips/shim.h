@@ -103,6 +103,17 @@ static inline void pv_set_mmap_threshold(int bytes) {
 #endif
 }
 
+/* Renders SVG text to PNG bytes (for reports the tool writes itself, never for uploads). */
+static inline int pv_svg_to_png(const void *svg, size_t length, void **png, size_t *png_length) {
+    VipsImage *image = NULL;
+    if (vips_svgload_buffer((void *) svg, length, &image, NULL) != 0) {
+        return -1;
+    }
+    int status = vips_pngsave_buffer(image, png, png_length, NULL);
+    g_object_unref(image);
+    return status;
+}
+
 static inline void pv_object_unref(VipsImage *image) {
     g_object_unref(image);
 }

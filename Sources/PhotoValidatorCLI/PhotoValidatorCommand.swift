@@ -7,7 +7,7 @@ public struct PhotoValidatorCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "photo-validator",
         abstract: "Checks that photos are decodable, large enough and sharp enough.",
-        subcommands: [ServeCommand.self, ValidateCommand.self, BenchCommand.self, ConfigCommand.self]
+        subcommands: [ServeCommand.self, ValidateCommand.self, TuneCommand.self, BenchCommand.self, ConfigCommand.self]
     )
 
     /// Creates the command (argument parser needs it).

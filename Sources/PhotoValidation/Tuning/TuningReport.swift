@@ -1,0 +1,66 @@
+/// What `photo-validator tune` found, per photo type.
+public struct TuningReport: Sendable, Codable {
+    /// The findings for one photo type.
+    public struct TypeReport: Sendable, Codable {
+        /// The photo type.
+        public let photoType: PhotoType
+        /// Sharp photos scored.
+        public let sharp: Int
+        /// Blurry photos scored.
+        public let blurry: Int
+        /// ROC AUC of "blurry" detection by the blur score.
+        public let rocAUC: Double
+        /// The threshold configured now, and how it does.
+        public let current: ThresholdMetrics
+        /// The recommended threshold, and how it does.
+        public let recommended: ThresholdMetrics
+        /// Every candidate threshold, increasing.
+        public let candidates: [ThresholdMetrics]
+        /// Photos the recommended threshold gets wrong, worst first.
+        public let misjudged: [ScoredPhoto]
+        /// Every scored photo, by score.
+        public let photos: [ScoredPhoto]
+
+        /// Builds the report for `photos` of `photoType`, judged against `currentThreshold`.
+        public init(photoType: PhotoType, photos: [ScoredPhoto], currentThreshold: Double, objective: ThresholdAnalysis.Objective) {
+            let analysis = ThresholdAnalysis(photos: photos)
+            let recommended = analysis.recommended(objective) ?? ConfusionMatrix(threshold: currentThreshold, photos: photos)
+            self.photoType = photoType
+            sharp = photos.filter { $0.label == .sharp }.count
+            blurry = photos.filter { $0.label == .blurry }.count
+            rocAUC = analysis.rocAUC
+            current = ThresholdMetrics(ConfusionMatrix(threshold: currentThreshold, photos: photos))
+            self.recommended = ThresholdMetrics(recommended)
+            candidates = analysis.candidates.map(ThresholdMetrics.init)
+            misjudged = analysis.misjudged(at: recommended)
+            self.photos = analysis.photos
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case photoType = "photo_type", sharp, blurry
+            case rocAUC = "roc_auc"
+            case current, recommended, candidates, misjudged, photos
+        }
+    }
+
+    /// The analysis scale the scores were measured at.
+    public let analysisSize: String
+    /// How the recommendation was chosen.
+    public let objective: String
+    /// Photos that could not be scored, with the reason.
+    public let unscored: [String: String]
+    /// One report per photo type present.
+    public let types: [TypeReport]
+
+    /// Creates a report.
+    public init(analysisSize: String, objective: String, unscored: [String: String], types: [TypeReport]) {
+        self.analysisSize = analysisSize
+        self.objective = objective
+        self.unscored = unscored
+        self.types = types
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case analysisSize = "analysis_size", objective, unscored, types
+    }
+}

@@ -1,0 +1,133 @@
+import ArgumentParser
+import Foundation
+import PhotoValidation
+import VipsDecoder
+
+/// `photo-validator tune`: scores labelled photos and recommends blur thresholds.
+struct TuneCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tune",
+        abstract: "Score labelled photos and recommend blur thresholds per photo type.",
+        discussion: """
+            LABELLED is a folder with sharp/ and blurry/ subfolders, or a CSV manifest with the columns \
+            path,label[,photo_type] (labels sharp or blurry; paths relative to the manifest); the layout \
+            of ../shared/photos/manifest.csv (file,...,blur,...) is accepted too. Writes report.json, \
+            report.svg, report.png and thresholds.json (a configuration snippet) to --output.
+            """
+    )
+
+    @Argument(help: "Labelled folders or CSV manifests.")
+    var labelled: [String]
+
+    @Option(name: .customLong("type"), help: "Photo type of photos whose manifest does not say.")
+    var photoType: PhotoTypeArgument = .room
+
+    @Option(help: "Recommend the lowest threshold reaching this recall of blurry photos (0-1), instead of the best balanced accuracy.")
+    var recall: Double?
+
+    @Option(help: "Folder the report files are written to.")
+    var output: String = "tune-report"
+
+    @Option(help: "Photos scored at once (default: one per core).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Flag(name: .customLong("no-progress"), help: "Never draw the progress bar.")
+    var noProgress = false
+
+    @OptionGroup(title: "Checks")
+    var checks: CheckOptions
+
+    mutating func validate() throws {
+        guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be from 1 to 256") }
+        if let recall, !(0...1).contains(recall) { throw ValidationError("--recall must be from 0 to 1") }
+    }
+
+    mutating func run() async throws {
+        let settings = try checks.resolve(environment: ProcessInfo.processInfo.environment)
+        let photos: [LabelledPhoto]
+        do {
+            photos = try LabelledSetReader(defaultType: photoType.value).read(labelled)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        let validator = try PhotoValidator(settings: settings)
+        let (scored, unscored) = await score(photos, validator: validator)
+        let objective: ThresholdAnalysis.Objective = recall.map { .recall($0) } ?? .balancedAccuracy
+        let types = PhotoType.allCases.compactMap { type -> TuningReport.TypeReport? in
+            let ofType = scored.filter { $0.1 == type }.map(\.0)
+            guard !ofType.isEmpty else { return nil }
+            return TuningReport.TypeReport(photoType: type, photos: ofType, currentThreshold: settings.blurThreshold(for: type), objective: objective)
+        }
+        guard !types.isEmpty else { throw ValidationError("no photo could be scored") }
+        let report = TuningReport(
+            analysisSize: settings.analysisScale.description,
+            objective: recall.map { "lowest threshold with recall >= \($0)" } ?? "maximum balanced accuracy",
+            unscored: unscored, types: types
+        )
+        TuningTable.print(report)
+        try write(report)
+    }
+
+    /// Scores every photo on the worker pool; photos that are not images, or unreadable, are listed apart.
+    private func score(_ photos: [LabelledPhoto], validator: PhotoValidator) async -> ([(ScoredPhoto, PhotoType)], [String: String]) {
+        let pool = ValidationWorkerPool(threadCount: jobs, queueLimit: jobs)
+        pool.start()
+        var progress = ProgressBar(total: photos.count, enabled: !noProgress)
+        var scored: [(ScoredPhoto, PhotoType)] = []
+        var unscored: [String: String] = [:]
+        await withTaskGroup(of: (LabelledPhoto, ValidateCommand.FileOutcome).self) { group in
+            var next = 0
+            func startNext() {
+                guard next < photos.count else { return }
+                let photo = photos[next]
+                next += 1
+                group.addTask { (photo, await ValidateCommand.check(path: photo.path, as: photo.photoType, validator: validator, pool: pool)) }
+            }
+            for _ in 0..<(2 * jobs) { startNext() }
+            var done = 0
+            for await (photo, outcome) in group {
+                switch outcome {
+                case .validated(let output):
+                    if let score = output.details.blurScore {
+                        scored.append((ScoredPhoto(path: photo.path, label: photo.label, score: score), photo.photoType))
+                    } else {
+                        unscored[photo.path] = output.details.errorDetail ?? "not an image"
+                    }
+                case .unreadable(let reason):
+                    unscored[photo.path] = reason
+                }
+                done += 1
+                progress.update(done: done)
+                startNext()
+            }
+        }
+        progress.finish()
+        try? await pool.shutdown()
+        for (path, reason) in unscored.sorted(by: { $0.key < $1.key }) {
+            StandardStreams.error("photo-validator: \(path): not scored (\(reason))")
+        }
+        return (scored, unscored)
+    }
+
+    private func write(_ report: TuningReport) throws {
+        let folder = URL(fileURLWithPath: output)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try encoder.encode(report).write(to: folder.appendingPathComponent("report.json"))
+        let svg = TuningChart.svg(report)
+        try Data(svg.utf8).write(to: folder.appendingPathComponent("report.svg"))
+        do {
+            try SVGRasterizer.png(fromSVG: svg).write(to: folder.appendingPathComponent("report.png"))
+        } catch {
+            StandardStreams.error("photo-validator: report.png not written: \(error)")
+        }
+        var snippet: [String: [String: Double]] = [:]
+        for type in report.types {
+            snippet[type.photoType.rawValue] = ["blur_threshold": (type.recommended.matrix.threshold * 100).rounded() / 100]
+        }
+        try encoder.encode(snippet).write(to: folder.appendingPathComponent("thresholds.json"))
+        StandardStreams.output("\nWrote \(folder.path)/report.json, report.svg, report.png and thresholds.json (use it with --config, or set "
+            + report.types.map { "PHOTO_VALIDATOR_\($0.photoType.rawValue.uppercased())_BLUR_THRESHOLD=\(snippet[$0.photoType.rawValue]!["blur_threshold"]!)" }.joined(separator: " ") + ")")
+    }
+}
