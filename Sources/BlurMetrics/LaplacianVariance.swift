@@ -56,11 +56,30 @@ public enum LaplacianVariance {
         below: UnsafePointer<UInt8>,
         width: Int
     ) -> (sum: Int64, sumOfSquares: Int64) {
+        segmentSums(above: above, center: center, below: below, width: width, from: 0, to: width)
+    }
+
+    /// Sums of the responses of columns `start ..< end` of one row; the interior in vectors of
+    /// 16, the two image edges and the tail scalar.
+    static func segmentSums(
+        above: UnsafePointer<UInt8>,
+        center: UnsafePointer<UInt8>,
+        below: UnsafePointer<UInt8>,
+        width: Int,
+        from start: Int,
+        to end: Int
+    ) -> (sum: Int64, sumOfSquares: Int64) {
         var sum: Int64 = 0
         var sumOfSquares: Int64 = 0
-        // Interior columns 1 ..< width - 1 in vectors of 16; the two edges and the tail are scalar.
-        var x = 1
-        let vectorEnd = width - 1 - laneCount
+        var x = start
+        if x == 0 {
+            let value = response(above: above, center: center, below: below, x: 0, width: width)
+            sum &+= value
+            sumOfSquares &+= value &* value
+            x = 1
+        }
+        let interiorEnd = min(end, width - 1)
+        let vectorEnd = interiorEnd - laneCount
         if x <= vectorEnd {
             var laneSum = Lanes()
             var laneSquares = Lanes()
@@ -90,19 +109,11 @@ public enum LaplacianVariance {
             sum &+= SIMD16<Int64>(truncatingIfNeeded: laneSum).wrappedSum()
             sumOfSquares &+= SIMD16<Int64>(truncatingIfNeeded: laneSquares).wrappedSum()
         }
-        while x < width - 1 {
+        while x < end {
             let value = response(above: above, center: center, below: below, x: x, width: width)
             sum &+= value
             sumOfSquares &+= value &* value
             x += 1
-        }
-        let first = response(above: above, center: center, below: below, x: 0, width: width)
-        sum &+= first
-        sumOfSquares &+= first &* first
-        if width > 1 {
-            let last = response(above: above, center: center, below: below, x: width - 1, width: width)
-            sum &+= last
-            sumOfSquares &+= last &* last
         }
         return (sum, sumOfSquares)
     }

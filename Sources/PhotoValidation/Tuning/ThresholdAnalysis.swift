@@ -33,11 +33,12 @@ public struct ThresholdAnalysis: Sendable {
     }
 
     /// The area under the ROC curve of "blurry" detection: the chance that a random blurry photo
-    /// scores below a random sharp one (ties count half). 0.5 is chance, 1 is perfect.
-    public var rocAUC: Double {
+    /// scores below a random sharp one (ties count half). 0.5 is chance, 1 is perfect; nil
+    /// unless both labels are present.
+    public var rocAUC: Double? {
         let blurry = photos.filter { $0.label == .blurry }.map(\.score)
         let sharp = photos.filter { $0.label == .sharp }.map(\.score).sorted()
-        guard !blurry.isEmpty, !sharp.isEmpty else { return .nan }
+        guard !blurry.isEmpty, !sharp.isEmpty else { return nil }
         var wins = 0.0
         for score in blurry {
             let above = sharp.count - upperBound(sharp, score)

@@ -25,7 +25,7 @@ public enum TuningChart {
         let scores = type.photos.map { max($0.score, 0.01) }
         let low = log10(max(0.01, (scores.min() ?? 1) / 1.5)), high = log10((scores.max() ?? 100) * 1.5)
         func x(_ score: Double) -> Double { left + (log10(max(score, 0.01)) - low) / max(high - low, 1e-9) * plotWidth }
-        var out = "<text x=\"\(left)\" y=\"\(top + 18)\" font-size=\"13\">\(type.photoType.rawValue): \(type.sharp) sharp, \(type.blurry) blurry, ROC AUC \(format(type.rocAUC, 3))</text>\n"
+        var out = "<text x=\"\(left)\" y=\"\(top + 18)\" font-size=\"13\">\(type.photoType.rawValue): \(type.sharp) sharp, \(type.blurry) blurry, ROC AUC \(type.rocAUC.map { format($0, 3) } ?? "n/a")</text>\n"
         out += "<rect x=\"\(left)\" y=\"\(plotTop)\" width=\"\(plotWidth)\" height=\"\(plotHeight)\" fill=\"none\" stroke=\"#999\"/>\n"
         for decade in Int(low.rounded(.down))...Int(high.rounded(.up)) {
             let value = pow(10, Double(decade))

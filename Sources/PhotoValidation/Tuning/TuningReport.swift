@@ -8,8 +8,8 @@ public struct TuningReport: Sendable, Codable {
         public let sharp: Int
         /// Blurry photos scored.
         public let blurry: Int
-        /// ROC AUC of "blurry" detection by the blur score.
-        public let rocAUC: Double
+        /// ROC AUC of "blurry" detection by the blur score; nil unless both labels are present.
+        public let rocAUC: Double?
         /// The threshold configured now, and how it does.
         public let current: ThresholdMetrics
         /// The recommended threshold, and how it does.

@@ -69,14 +69,14 @@ public struct PhotoValidator: Sendable {
             return invalid(error)
         }
         details.laplacianVariance = measurement.laplacianVariance
-        details.blurScore = measurement.laplacianVariance
+        details.blurScore = measurement.blurScore
         details.analysisWidth = measurement.analysisWidth
         details.analysisHeight = measurement.analysisHeight
         details.shrinkOnLoad = measurement.shrinkOnLoad
         details.timingsMs.decode = measurement.decodeSeconds * 1000
         details.timingsMs.luma = measurement.lumaSeconds * 1000
         details.timingsMs.blur = measurement.blurSeconds * 1000
-        if measurement.laplacianVariance < threshold {
+        if measurement.blurScore < threshold {
             failures.append(.blurry)
         }
         return answer(failures)

@@ -6,7 +6,7 @@ enum TuningTable {
     static func print(_ report: TuningReport) {
         StandardStreams.output("Blur tuning at analysis size \(report.analysisSize); recommendation: \(report.objective)")
         for type in report.types {
-            StandardStreams.output("\n\(type.photoType.rawValue): \(type.sharp) sharp, \(type.blurry) blurry; ROC AUC \(f(type.rocAUC, 4))")
+            StandardStreams.output("\n\(type.photoType.rawValue): \(type.sharp) sharp, \(type.blurry) blurry; ROC AUC \(type.rocAUC.map { f($0, 4) } ?? "n/a (one label only)")")
             StandardStreams.output(row(["", "threshold", "precision", "recall", "F1", "bal. acc.", "TP", "FP", "TN", "FN"]))
             StandardStreams.output(row(["current"] + cells(type.current)))
             StandardStreams.output(row(["recommended"] + cells(type.recommended)))

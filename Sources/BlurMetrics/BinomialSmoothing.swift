@@ -1,0 +1,40 @@
+/// Light denoising before the Laplacian: the 3x3 binomial filter `[1 2 1]^T [1 2 1] / 16` (as
+/// `cv2.GaussianBlur(gray, (3, 3), 0)`), with reflect-101 borders, rounded to 8 bits per pass.
+///
+/// Sensor noise is independent from pixel to pixel, so this removes most of its Laplacian energy,
+/// while edges that survive the analysis scale keep most of theirs.
+public enum BinomialSmoothing {
+    /// The smoothed plane.
+    public static func apply(to plane: LumaPlane) -> LumaPlane {
+        let width = plane.width, height = plane.height
+        var horizontal = [UInt8](repeating: 0, count: width * height)
+        var output = [UInt8](repeating: 0, count: width * height)
+        plane.pixels.withUnsafeBufferPointer { source in
+            horizontal.withUnsafeMutableBufferPointer { target in
+                for y in 0..<height {
+                    let row = source.baseAddress! + y * width
+                    let out = target.baseAddress! + y * width
+                    for x in 0..<width {
+                        let left = UInt16(row[LaplacianVariance.reflect101(x - 1, count: width)])
+                        let right = UInt16(row[LaplacianVariance.reflect101(x + 1, count: width)])
+                        out[x] = UInt8(truncatingIfNeeded: (left &+ 2 &* UInt16(row[x]) &+ right &+ 2) >> 2)
+                    }
+                }
+            }
+        }
+        horizontal.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { target in
+                for y in 0..<height {
+                    let above = source.baseAddress! + LaplacianVariance.reflect101(y - 1, count: height) * width
+                    let row = source.baseAddress! + y * width
+                    let below = source.baseAddress! + LaplacianVariance.reflect101(y + 1, count: height) * width
+                    let out = target.baseAddress! + y * width
+                    for x in 0..<width {
+                        out[x] = UInt8(truncatingIfNeeded: (UInt16(above[x]) &+ 2 &* UInt16(row[x]) &+ UInt16(below[x]) &+ 2) >> 2)
+                    }
+                }
+            }
+        }
+        return LumaPlane(width: width, height: height, pixels: output)
+    }
+}
