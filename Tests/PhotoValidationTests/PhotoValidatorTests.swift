@@ -43,6 +43,29 @@ struct PhotoValidatorTests {
         }
     }
 
+    @Test("with the default thresholds, sharp real photos pass the blur check and real blurry ones fail it",
+          .enabled(if: Fixtures.shared != nil, "needs ../shared/ beside the checkout (its photos may not be copied into the repository)"))
+    func sharedBlurLabels() throws {
+        let manifest = try CSVTable(contentsOf: Fixtures.sharedFile("photos/manifest.csv")!)
+        var checked = 0
+        for row in manifest.rows {
+            let output = try validate(Fixtures.sharedFile("photos/\(row["file"]!)")!, as: .room)
+            let shortest = min(Int(row["width"]!)!, Int(row["height"]!)!)
+            switch row["blur"] {
+            case "blurry":
+                #expect(output.failures.contains(.blurry), "\(row["file"]!) scored \(output.details.blurScore ?? -1)")
+                checked += 1
+            case "sharp" where shortest >= 1024:
+                // Photos of room resolution: the ones the room threshold is for.
+                #expect(!output.failures.contains(.blurry), "\(row["file"]!) scored \(output.details.blurScore ?? -1)")
+                checked += 1
+            default:
+                break
+            }
+        }
+        #expect(checked >= 20)
+    }
+
     @Test("the same photo as JPEG, PNG, WebP and HEIC gets the same verdicts and close scores", arguments: ["same-room", "same-small"])
     func formatsAgree(stem: String) throws {
         for photoType in PhotoType.allCases {
