@@ -84,6 +84,7 @@ let package = Package(
             name: "PhotoValidatorCLI",
             dependencies: [
                 "PhotoValidation",
+                "BlurMetrics",
                 "PhotoValidatorServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),

@@ -16,7 +16,7 @@ public enum TiledLaplacianVariance {
     public static func score(of plane: LumaPlane, tileSize: Int = defaultTileSize, percentile: Double = defaultPercentile) -> Double {
         let variances = tileVariances(of: plane, tileSize: tileSize)
         guard !variances.isEmpty else { return LaplacianVariance.variance(of: plane) }
-        return Self.percentile(variances.sorted(), percentile)
+        return Percentile.linear(variances.sorted(), percentile)
     }
 
     /// The Laplacian variance of every whole tile, row by row.
@@ -49,13 +49,5 @@ public enum TiledLaplacianVariance {
             }
         }
         return variances
-    }
-
-    /// Linear interpolation between order statistics of `sorted`, as numpy's default.
-    static func percentile(_ sorted: [Double], _ percentile: Double) -> Double {
-        let position = percentile / 100 * Double(sorted.count - 1)
-        let lower = Int(position.rounded(.down))
-        let upper = min(lower + 1, sorted.count - 1)
-        return sorted[lower] + (sorted[upper] - sorted[lower]) * (position - Double(lower))
     }
 }

@@ -1,3 +1,4 @@
+import BlurMetrics
 import PhotoValidation
 
 /// The JSON printed by `photo-validator bench`.
@@ -9,16 +10,8 @@ struct BenchReport: Encodable {
 
         init(_ samples: [Double]) {
             let sorted = samples.sorted()
-            median = sorted.isEmpty ? 0 : Self.quantile(sorted, 0.5)
-            p90 = sorted.isEmpty ? 0 : Self.quantile(sorted, 0.9)
-        }
-
-        /// Linear interpolation between order statistics, as numpy's default.
-        static func quantile(_ sorted: [Double], _ q: Double) -> Double {
-            let position = q * Double(sorted.count - 1)
-            let lower = Int(position.rounded(.down))
-            let upper = min(lower + 1, sorted.count - 1)
-            return sorted[lower] + (sorted[upper] - sorted[lower]) * (position - Double(lower))
+            median = sorted.isEmpty ? 0 : Percentile.linear(sorted, 50)
+            p90 = sorted.isEmpty ? 0 : Percentile.linear(sorted, 90)
         }
     }
 
