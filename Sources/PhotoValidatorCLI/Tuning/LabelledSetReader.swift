@@ -47,7 +47,8 @@ struct LabelledSetReader {
         } catch {
             throw Failure(description: "\(path): not a readable CSV manifest (\(error))")
         }
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        // Paths stay as relative as the manifest's own, so reports do not name this machine's folders.
+        let folder = (path as NSString).deletingLastPathComponent
         let pathColumn = csv.header.contains("path") ? "path" : "file"
         let labelColumn = csv.header.contains("label") ? "label" : "blur"
         guard csv.header.contains(pathColumn), csv.header.contains(labelColumn) else {
@@ -65,7 +66,7 @@ struct LabelledSetReader {
                 }
                 photoType = parsed
             }
-            let resolved = file.hasPrefix("/") ? file : folder.appendingPathComponent(file).path
+            let resolved = file.hasPrefix("/") || folder.isEmpty ? file : (folder as NSString).appendingPathComponent(file)
             return LabelledPhoto(path: resolved, label: label, photoType: photoType)
         }
     }
