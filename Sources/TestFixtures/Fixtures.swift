@@ -33,11 +33,6 @@ public enum Fixtures {
         shared?.appendingPathComponent(relativePath)
     }
 
-    /// The bytes of `url`; fails the calling test with the path in the message when unreadable.
-    public static func bytes(of url: URL) throws -> Data {
-        try Data(contentsOf: url)
-    }
-
     /// A path named `name` in a new, empty temporary folder (for databases, sockets and logs).
     public static func temporaryPath(_ name: String) -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photo-validator-test-\(UUID().uuidString)")

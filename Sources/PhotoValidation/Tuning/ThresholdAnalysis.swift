@@ -48,11 +48,6 @@ public struct ThresholdAnalysis: Sendable {
         return wins / Double(blurry.count * sharp.count)
     }
 
-    /// The ROC curve as (false positive rate, true positive rate) points, from (0, 0) to (1, 1).
-    public var rocCurve: [(falsePositiveRate: Double, truePositiveRate: Double)] {
-        candidates.map { (1 - $0.specificity, $0.recall) }
-    }
-
     /// The recommended threshold's confusion matrix for `objective`, or nil without candidates.
     public func recommended(_ objective: Objective = .balancedAccuracy) -> ConfusionMatrix? {
         switch objective {
