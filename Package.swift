@@ -40,8 +40,10 @@ let package = Package(
             pkgConfig: "vips",
             providers: [.apt(["libvips-dev"])]
         ),
-        // The one module that owns libvips and every C pointer.
-        .target(name: "VipsDecoder", dependencies: ["CVips"]),
+        // libjpeg-turbo for JPEG pixels: luma at DCT scale, setjmp error handling, warnings classified.
+        .target(name: "CLibJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        // The one module that owns libvips, libjpeg and every C pointer.
+        .target(name: "VipsDecoder", dependencies: ["CVips", "CLibJPEG"]),
         // The blur kernel: pure Swift, no C, no I/O.
         .target(name: "BlurMetrics", swiftSettings: kernelSettings),
         .target(

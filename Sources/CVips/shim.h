@@ -7,21 +7,42 @@
 #endif
 
 /* Swift cannot call C variadic functions; these fixed-arity wrappers pass the
- * options photo-validator needs and nothing else. Every loader is asked to
- * fail on truncated data so a cut-off file is never grey-filled. */
+ * options photo-validator needs and nothing else. */
 
-static inline VipsImage *pv_image_new_from_buffer(const void *data, size_t length) {
-    return vips_image_new_from_buffer(data, length, "",
-        "access", VIPS_ACCESS_SEQUENTIAL,
-        "fail_on", VIPS_FAIL_ON_TRUNCATED,
-        NULL);
+/* The formats photo-validator decodes, as FormatSniffer names them from the bytes. */
+enum { PV_FORMAT_JPEG = 0, PV_FORMAT_PNG = 1, PV_FORMAT_WEBP = 2, PV_FORMAT_HEIF = 3 };
+
+/* Opens `data` with exactly one loader, chosen by the caller from the magic bytes: libvips' own
+ * loader search (vips_image_new_from_buffer) runs every loader's sniffer, including ones that
+ * hang on hostile input, so it never sees untrusted bytes. `fail_on` is a VipsFailOn. */
+static inline VipsImage *pv_load_buffer(int format, void *data, size_t length, int fail_on) {
+    VipsImage *out = NULL;
+    int status = -1;
+    switch (format) {
+    case PV_FORMAT_JPEG:
+        status = vips_jpegload_buffer(data, length, &out, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", fail_on, NULL);
+        break;
+    case PV_FORMAT_PNG:
+        status = vips_pngload_buffer(data, length, &out, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", fail_on, NULL);
+        break;
+    case PV_FORMAT_WEBP:
+        status = vips_webpload_buffer(data, length, &out, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", fail_on, NULL);
+        break;
+    case PV_FORMAT_HEIF:
+        status = vips_heifload_buffer(data, length, &out, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", fail_on,
+            "thumbnail", FALSE, NULL);
+        break;
+    default:
+        break;
+    }
+    return status == 0 ? out : NULL;
 }
 
-static inline int pv_jpegload_buffer(void *data, size_t length, int shrink, VipsImage **out) {
+static inline int pv_jpegload_buffer(void *data, size_t length, int shrink, int fail_on, VipsImage **out) {
     return vips_jpegload_buffer(data, length, out,
         "shrink", shrink,
         "access", VIPS_ACCESS_SEQUENTIAL,
-        "fail_on", VIPS_FAIL_ON_TRUNCATED,
+        "fail_on", fail_on,
         NULL);
 }
 

@@ -12,6 +12,10 @@ public struct DecodeFailure: Error, Sendable, Equatable, CustomStringConvertible
         case pixelLimitExceeded = "pixel_limit_exceeded"
         /// The header was readable but the pixel data is truncated or corrupt.
         case corruptPixels = "corrupt_pixels"
+        /// Decoding would need more memory than the configured decode budget; nothing was decoded.
+        case memoryLimitExceeded = "memory_limit_exceeded"
+        /// Decoding did not finish within its deadline.
+        case decodeTimeout = "decode_timeout"
     }
 
     /// The stable reason code.

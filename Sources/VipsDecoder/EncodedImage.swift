@@ -2,8 +2,8 @@ import CVips
 
 /// A photo whose header has been read; its pixels are decoded on demand, strip by strip.
 ///
-/// Owns a copy of the encoded bytes (libvips borrows them for as long as the image lives) and the
-/// libvips image. Use it on one thread.
+/// Owns a copy of the encoded bytes (libvips and libjpeg borrow them for as long as the image
+/// lives), the libvips image and, for JPEG, the libjpeg decoder. Use it on one thread.
 public final class EncodedImage {
     /// The container format.
     public let format: ImageFormat
@@ -11,12 +11,15 @@ public final class EncodedImage {
     public let header: ImageHeader
     private let image: UnsafeMutablePointer<VipsImage>
     private let data: UnsafeMutableRawBufferPointer
+    /// The libjpeg decoder for JPEGs in a colour space it handles; nil for CMYK/YCCK and other formats.
+    private let jpeg: LibJPEGDecoder?
     private var consumed = false
 
-    init(image: UnsafeMutablePointer<VipsImage>, data: UnsafeMutableRawBufferPointer, format: ImageFormat) {
+    init(image: UnsafeMutablePointer<VipsImage>, data: UnsafeMutableRawBufferPointer, format: ImageFormat, jpeg: LibJPEGDecoder?) {
         self.image = image
         self.data = data
         self.format = format
+        self.jpeg = jpeg
         self.header = ImageHeader(
             format: format,
             storedWidth: Int(vips_image_get_width(image)),
@@ -30,56 +33,67 @@ public final class EncodedImage {
         data.deallocate()
     }
 
-    /// The JPEG shrink-on-load factor (1, 2, 4 or 8) that keeps the shortest side at or above
-    /// `targetShortSide`; 1 for other formats or when no target is given.
-    public func shrinkOnLoad(targetShortSide: Int?) -> Int {
-        guard format == .jpeg, let target = targetShortSide, target > 0 else { return 1 }
-        var shrink = 1
-        // libvips crops the scaled decode to floor(n / shrink).
-        while shrink < 8, header.shortestSide / (2 * shrink) >= target {
-            shrink *= 2
-        }
-        return shrink
-    }
-
-    /// A conservative estimate of the memory the decoder itself holds while decoding at `shrink`,
-    /// beyond the strips handed out: what admission control reserves before a decode starts.
-    ///
-    /// Progressive JPEG keeps every DCT coefficient (about 3 bytes per pixel at 4:2:0), interlaced
-    /// PNG, WebP and HEIF decode whole frames; baseline JPEG and plain PNG stream a few rows.
-    public func estimatedDecodeBytes(shrink: Int) -> Int {
+    /// The plan for measuring at `targetShortSide` (nil: native scale, full RGB for parity with
+    /// OpenCV). JPEG is decoded at the smallest DCT scale M/8 that keeps the shortest side at or
+    /// above the target, as luma only when the plane is resampled anyway.
+    public func plan(targetShortSide: Int?) -> DecodePlan {
         let pixels = header.pixelCount
-        let interlaced = pv_image_get_int(image, "interlaced", 0) != 0
         let bands = Int(vips_image_get_bands(image))
         let sampleBytes = vips_image_get_format(image) == VIPS_FORMAT_USHORT ? 2 : 1
-        let streamingRows = header.storedWidth / max(shrink, 1) * max(bands, 3) * 256
+        let interlaced = pv_image_get_int(image, "interlaced", 0) != 0
+        let streamingRows = header.storedWidth * max(bands, 3) * sampleBytes * 256
         switch format {
-        case .jpeg: return interlaced ? pixels * 3 + streamingRows : streamingRows
-        case .png: return interlaced ? pixels * bands * sampleBytes + streamingRows : streamingRows
-        case .webp: return pixels * 4
-        case .heif: return pixels * 6
+        case .jpeg:
+            if let jpeg {
+                let numerator = Self.smallestScaleNumerator(shortestSide: header.shortestSide, target: targetShortSide, powersOfTwo: false)
+                let luma = targetShortSide != nil
+                return DecodePlan(scaleNumerator: numerator, luma: luma, estimatedBytes: jpeg.estimatedMemory(luma: luma, scaleNumerator: numerator))
+            }
+            // CMYK and YCCK go through libvips, whose shrink-on-load takes powers of two only.
+            let numerator = Self.smallestScaleNumerator(shortestSide: header.shortestSide, target: targetShortSide, powersOfTwo: true)
+            return DecodePlan(scaleNumerator: numerator, luma: false, estimatedBytes: interlaced ? pixels * 5 + streamingRows : streamingRows * 2)
+        case .png:
+            return DecodePlan(scaleNumerator: 8, luma: false, estimatedBytes: interlaced ? pixels * bands * sampleBytes + streamingRows : streamingRows)
+        case .webp:
+            return DecodePlan(scaleNumerator: 8, luma: false, estimatedBytes: pixels * 4 + streamingRows)
+        case .heif:
+            return DecodePlan(scaleNumerator: 8, luma: false, estimatedBytes: pixels * 6 + streamingRows)
         }
+    }
+
+    /// The smallest M in 1...8 (or among 1, 2, 4, 8) with ceil(shortestSide * M / 8) >= target.
+    static func smallestScaleNumerator(shortestSide: Int, target: Int?, powersOfTwo: Bool) -> Int {
+        guard let target, target > 0 else { return 8 }
+        let candidates = powersOfTwo ? [1, 2, 4, 8] : Array(1...8)
+        // libvips crops a shrunk decode to floor(n / shrink); libjpeg rounds up.
+        let scaled: (Int) -> Int = powersOfTwo ? { shortestSide / (8 / $0) } : { (shortestSide * $0 + 7) / 8 }
+        return candidates.first { scaled($0) >= target } ?? 8
     }
 
     /// Decodes the pixels as 8-bit samples and hands them to `body` in strips of whole rows, top
     /// to bottom, so memory stays bounded by the strip size rather than the image size.
     ///
     /// - Parameters:
-    ///   - shrink: a JPEG shrink-on-load factor from `shrinkOnLoad(targetShortSide:)`.
+    ///   - plan: from `plan(targetShortSide:)`.
     ///   - rowsPerStrip: how many rows each call of `body` receives at most.
     ///   - begin: called once with the decoded geometry before the first strip.
     ///   - body: receives each strip, its first row index, row count and the bytes between rows.
-    /// - Throws: `DecodeFailure.corruptPixels` when the data is truncated or corrupt, or what `body` throws.
-    /// Call it once per image: libvips reads the data sequentially.
+    /// - Throws: `DecodeFailure` when the data is truncated, corrupt or needs more memory than the
+    ///   budget, or what `body` throws.
+    /// Call it once per image: the decoders read the data sequentially.
     public func decodeStrips(
-        shrink: Int = 1,
+        plan: DecodePlan,
         rowsPerStrip: Int = 64,
         begin: (PixelGeometry) throws -> Void,
         body: (_ strip: UnsafePointer<UInt8>, _ firstRow: Int, _ rowCount: Int, _ rowStride: Int) throws -> Void
     ) throws {
-        precondition(!consumed, "an EncodedImage decodes once: libvips reads it sequentially")
+        precondition(!consumed, "an EncodedImage decodes once: its decoders read it sequentially")
         consumed = true
-        let loaded = try loadedImage(shrink: shrink)
+        if let jpeg {
+            try jpeg.decode(luma: plan.luma, scaleNumerator: plan.scaleNumerator, rowsPerStrip: rowsPerStrip, begin: begin, body: body)
+            return
+        }
+        let loaded = try loadedImage(shrink: 8 / plan.scaleNumerator)
         defer { pv_object_unref(loaded) }
         let normalized = try eightBitImage(from: loaded)
         defer { pv_object_unref(normalized) }
@@ -111,12 +125,14 @@ public final class EncodedImage {
     }
 
     private func loadedImage(shrink: Int) throws(DecodeFailure) -> UnsafeMutablePointer<VipsImage> {
-        guard format == .jpeg, shrink > 1 else {
+        // A JPEG that reaches libvips (CMYK, YCCK) is loaded again, strictly: libvips cannot tell
+        // corrupt-data warnings from benign ones, and such files do not come from phone cameras.
+        guard format == .jpeg else {
             g_object_ref(image)
             return image
         }
         var shrunk: UnsafeMutablePointer<VipsImage>?
-        guard pv_jpegload_buffer(data.baseAddress, data.count, Int32(shrink), &shrunk) == 0, let shrunk else {
+        guard pv_jpegload_buffer(data.baseAddress, data.count, Int32(shrink), Int32(VIPS_FAIL_ON_WARNING.rawValue), &shrunk) == 0, let shrunk else {
             throw corruptPixels()
         }
         return shrunk

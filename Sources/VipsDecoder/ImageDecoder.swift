@@ -1,43 +1,63 @@
 import CVips
 
-/// Opens photos from bytes in memory with libvips, refusing anything outside the allowed formats.
+/// Opens photos from bytes in memory, refusing anything outside the allowed formats before any C
+/// library parses it.
 public struct ImageDecoder: Sendable {
     /// The default limit on declared pixels: 100 megapixels.
     public static let defaultPixelLimit = 100_000_000
+    /// The default cap on one decoder's own allocations: 128 MiB.
+    public static let defaultMemoryLimit = 128 << 20
 
     /// Photos whose header declares more pixels than this are refused before any decode.
     public let pixelLimit: Int
+    /// libjpeg's allocations for one decode may not exceed this many bytes.
+    public let memoryLimit: Int
 
     /// Creates a decoder; starts libvips if it is not running yet.
-    public init(pixelLimit: Int = ImageDecoder.defaultPixelLimit) throws(DecodeFailure) {
+    public init(pixelLimit: Int = ImageDecoder.defaultPixelLimit, memoryLimit: Int = ImageDecoder.defaultMemoryLimit) throws(DecodeFailure) {
         try VipsRuntime.start()
         self.pixelLimit = pixelLimit
+        self.memoryLimit = memoryLimit
+    }
+
+    /// How strictly libvips' loader treats damage in `format`: PNG, WebP and HEIF stop on any
+    /// warning (a bad CRC, a damaged tile), JPEG headers only on truncation (libjpeg decodes JPEG
+    /// pixels and classifies its warnings itself).
+    static func failOn(_ format: ImageFormat) -> VipsFailOn {
+        format == .jpeg ? VIPS_FAIL_ON_TRUNCATED : VIPS_FAIL_ON_WARNING
     }
 
     /// Reads the header of `bytes` (the bytes are copied) and checks the format and pixel limit.
     ///
-    /// No pixel is decoded here: a decompression bomb costs a header parse.
+    /// The format is decided from the magic bytes first and only that format's loader sees the
+    /// bytes. No pixel is decoded here: a decompression bomb costs a header parse.
     public func open(_ bytes: UnsafeRawBufferPointer) throws(DecodeFailure) -> EncodedImage {
-        guard let source = bytes.baseAddress, bytes.count > 0 else {
+        guard bytes.baseAddress != nil, bytes.count > 0 else {
             throw DecodeFailure(.emptyInput, "the upload is empty (0 bytes)")
         }
-        guard let loader = vips_foreign_find_load_buffer(source, bytes.count) else {
-            _ = VipsRuntime.takeErrorMessage()
-            throw DecodeFailure(.unsupportedFormat, "the bytes are not a JPEG, PNG, WebP or HEIC image")
-        }
-        guard let format = ImageFormat(loaderClass: String(cString: loader)) else {
-            throw DecodeFailure(.unsupportedFormat, "\(String(cString: loader)) is not an allowed loader")
-        }
-        if format == .heif, Self.isAVIF(bytes) {
-            throw DecodeFailure(.unsupportedFormat, "AVIF is not accepted; only HEIC among HEIF images")
+        let format: ImageFormat
+        switch FormatSniffer.sniff(bytes) {
+        case .format(let sniffed): format = sniffed
+        case .refused(let reason): throw DecodeFailure(.unsupportedFormat, reason)
         }
         let owned = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 16)
         owned.copyMemory(from: bytes)
-        guard let image = pv_image_new_from_buffer(owned.baseAddress, owned.count) else {
+        guard let image = pv_load_buffer(format.loaderIndex, owned.baseAddress, owned.count, Int32(Self.failOn(format).rawValue)) else {
             owned.deallocate()
             throw DecodeFailure(.unreadableHeader, "the \(format.rawValue) header is unreadable: \(VipsRuntime.takeErrorMessage())")
         }
-        let encoded = EncodedImage(image: image, data: owned, format: format)
+        var jpeg: LibJPEGDecoder?
+        if format == .jpeg {
+            do {
+                let decoder = try LibJPEGDecoder(bytes: UnsafeRawBufferPointer(owned), memoryLimit: memoryLimit)
+                jpeg = decoder.isSupportedColorSpace ? decoder : nil
+            } catch {
+                pv_object_unref(image)
+                owned.deallocate()
+                throw DecodeFailure(.unreadableHeader, "the jpeg header is unreadable: \(error.message)")
+            }
+        }
+        let encoded = EncodedImage(image: image, data: owned, format: format, jpeg: jpeg)
         if format == .heif, let compression = encoded.stringField("heif-compression"), compression != "hevc" {
             throw DecodeFailure(.unsupportedFormat, "HEIF with \(compression) coding (for example AVIF) is not accepted; only HEIC")
         }
@@ -52,13 +72,5 @@ public struct ImageDecoder: Sendable {
             )
         }
         return encoded
-    }
-
-    /// True when the ISO-BMFF `ftyp` box names an AVIF brand, so AVIF is refused before libheif
-    /// parses it (files whose brand is the generic `mif1` are caught by their coding later).
-    static func isAVIF(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard bytes.count >= 12, Array(bytes[4..<8]) == Array("ftyp".utf8) else { return false }
-        let brand = String(decoding: bytes[8..<12], as: UTF8.self)
-        return brand == "avif" || brand == "avis"
     }
 }

@@ -9,19 +9,13 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     /// HEIF with HEVC coding (HEIC); AVIF is refused.
     case heif
 
-    /// The format for a libvips loader class such as `VipsForeignLoadJpegBuffer`, or nil for any
-    /// other loader.
-    init?(loaderClass: String) {
-        if loaderClass.hasPrefix("VipsForeignLoadJpeg") {
-            self = .jpeg
-        } else if loaderClass.hasPrefix("VipsForeignLoadPng") {
-            self = .png
-        } else if loaderClass.hasPrefix("VipsForeignLoadWebp") {
-            self = .webp
-        } else if loaderClass.hasPrefix("VipsForeignLoadHeif") {
-            self = .heif
-        } else {
-            return nil
+    /// The loader index `pv_load_buffer` takes.
+    var loaderIndex: Int32 {
+        switch self {
+        case .jpeg: 0
+        case .png: 1
+        case .webp: 2
+        case .heif: 3
         }
     }
 }

@@ -22,8 +22,8 @@ public struct ValidationDetails: Sendable, Codable, Equatable {
     public var analysisWidth: Int?
     /// Height of the plane blur was measured on.
     public var analysisHeight: Int?
-    /// The JPEG shrink-on-load factor used (1 for other formats).
-    public var shrinkOnLoad: Int?
+    /// The decode scale (JPEG DCT scaling M/8, such as 0.375; 1 for other formats).
+    public var decodeScale: Double?
     /// Why the photo is `invalid_image`: a stable reason code such as `pixel_limit_exceeded`.
     public var error: String?
     /// An operator-facing explanation of `error`.
@@ -48,7 +48,7 @@ public struct ValidationDetails: Sendable, Codable, Equatable {
         case laplacianVariance = "laplacian_variance"
         case analysisWidth = "analysis_width"
         case analysisHeight = "analysis_height"
-        case shrinkOnLoad = "shrink_on_load"
+        case decodeScale = "decode_scale"
         case error
         case errorDetail = "error_detail"
         case timingsMs = "timings_ms"

@@ -11,8 +11,8 @@ public struct BlurMeasurement: Sendable, Equatable {
     public let analysisWidth: Int
     /// Height of the analysis plane.
     public let analysisHeight: Int
-    /// The JPEG shrink-on-load factor used.
-    public let shrinkOnLoad: Int
+    /// The decode scale used (JPEG DCT scaling M/8; 1 for other formats).
+    public let decodeScale: Double
     /// Seconds in libvips decoding.
     public let decodeSeconds: Double
     /// Seconds in grey conversion and resampling.
@@ -23,18 +23,25 @@ public struct BlurMeasurement: Sendable, Equatable {
     /// The global Laplacian variance.
     public var laplacianVariance: Double { statistics.variance }
 
-    /// Decodes `image` strip by strip, with JPEG shrink-on-load `shrink`, into the analysis plane
-    /// at `scale` and measures its blur.
+    /// Bytes the analysis of a `width` x `height` photo at `scale` holds: the plane, its denoised
+    /// copy and the working rows, with margin.
+    public static func estimatedBytes(width: Int, height: Int, scale: AnalysisScale) -> Int {
+        let size = scale.analysisSize(width: width, height: height)
+        return size.width * size.height * 3 + max(width, height) * 64
+    }
+
+    /// Decodes `image` strip by strip as `plan` says into the analysis plane at `scale` and
+    /// measures its blur.
     ///
     /// - Throws: `DecodeFailure` when the pixels are truncated or corrupt.
-    public static func measure(_ image: EncodedImage, shrink: Int, scale: AnalysisScale) throws(DecodeFailure) -> BlurMeasurement {
+    public static func measure(_ image: EncodedImage, plan: DecodePlan, scale: AnalysisScale) throws(DecodeFailure) -> BlurMeasurement {
         let clock = ContinuousClock()
         let target = scale.analysisSize(width: image.header.storedWidth, height: image.header.storedHeight)
         var builder: AnalysisPlaneBuilder?
         var lumaTime = Duration.zero
         let decodeStart = clock.now
         do {
-            try image.decodeStrips(shrink: shrink) { geometry in
+            try image.decodeStrips(plan: plan) { geometry in
                 guard (1...4).contains(geometry.bands) else {
                     throw DecodeFailure(.unsupportedFormat, "images with \(geometry.bands) bands are not supported")
                 }
@@ -66,7 +73,7 @@ public struct BlurMeasurement: Sendable, Equatable {
             blurScore: blurScore,
             analysisWidth: plane.width,
             analysisHeight: plane.height,
-            shrinkOnLoad: shrink,
+            decodeScale: plan.scale,
             decodeSeconds: (decodeAndLuma - lumaTime).seconds,
             lumaSeconds: lumaTime.seconds,
             blurSeconds: blurTime.seconds

@@ -18,7 +18,18 @@ public struct PhotoValidator: Sendable {
     public init(settings: ValidationSettings) throws(DecodeFailure) {
         self.settings = settings
         self.memoryBudget = DecodeMemoryBudget(limit: settings.decodeMemoryBudget)
-        self.decoder = try ImageDecoder(pixelLimit: settings.pixelLimit)
+        self.decoder = try ImageDecoder(pixelLimit: settings.pixelLimit, memoryLimit: settings.decodeMemoryBudget)
+    }
+
+    /// The answer for a photo whose decode did not finish within `limit`: `invalid_image` with the
+    /// reason `decode_timeout` (a file that takes that long is hostile or broken).
+    public func timedOut(as photoType: PhotoType, after limit: Duration) -> ValidatePhotoOutput {
+        let minimumShortSide = settings.minimumShortSide(for: photoType)
+        var details = ValidationDetails(photoType: photoType, minimumShortSide: minimumShortSide, blurThreshold: settings.blurThreshold(for: photoType))
+        details.error = DecodeFailure.Reason.decodeTimeout.rawValue
+        details.errorDetail = "decoding did not finish within \(limit.seconds) s; the file is treated as unreadable"
+        details.timingsMs.total = limit.milliseconds
+        return ValidatePhotoOutput(failures: [.invalidImage], photoType: photoType, minimumShortSide: minimumShortSide, details: details)
     }
 
     /// Validates the encoded photo in `bytes` as a photo of `photoType`.
@@ -59,12 +70,20 @@ public struct PhotoValidator: Sendable {
         }
         // Pixels are decoded even for a low-resolution photo: a truncated file must be
         // `invalid_image` alone, and one answer may carry both resolution and blur failures.
-        let shrink = image.shrinkOnLoad(targetShortSide: settings.analysisScale.targetShortestSide)
-        let reserved = memoryBudget.acquire(image.estimatedDecodeBytes(shrink: shrink))
+        let plan = image.plan(targetShortSide: settings.analysisScale.targetShortestSide)
+        let needed = plan.estimatedBytes + BlurMeasurement.estimatedBytes(width: header.storedWidth, height: header.storedHeight, scale: settings.analysisScale)
+        guard needed <= memoryBudget.limit else {
+            return invalid(DecodeFailure(
+                .memoryLimitExceeded,
+                "decoding and measuring this \(header.storedWidth)x\(header.storedHeight) \(header.format.rawValue) needs about \(needed >> 20) MiB, "
+                    + "over the decode memory budget of \(memoryBudget.limit >> 20) MiB (decode_memory_mib)"
+            ))
+        }
+        let reserved = memoryBudget.acquire(needed)
         defer { memoryBudget.release(reserved) }
         let measurement: BlurMeasurement
         do {
-            measurement = try BlurMeasurement.measure(image, shrink: shrink, scale: settings.analysisScale)
+            measurement = try BlurMeasurement.measure(image, plan: plan, scale: settings.analysisScale)
         } catch {
             return invalid(error)
         }
@@ -72,7 +91,7 @@ public struct PhotoValidator: Sendable {
         details.blurScore = measurement.blurScore
         details.analysisWidth = measurement.analysisWidth
         details.analysisHeight = measurement.analysisHeight
-        details.shrinkOnLoad = measurement.shrinkOnLoad
+        details.decodeScale = measurement.decodeScale
         details.timingsMs.decode = measurement.decodeSeconds * 1000
         details.timingsMs.luma = measurement.lumaSeconds * 1000
         details.timingsMs.blur = measurement.blurSeconds * 1000

@@ -1,54 +1,103 @@
-import NIOPosix
+import Foundation
 import Synchronization
 import VipsDecoder
 
-/// A fixed set of long-lived threads for libvips and pixel work, with bounded admission.
+/// A set of long-lived threads for libvips and pixel work, with bounded admission and deadlines
+/// that hold while a job runs.
 ///
 /// libvips keeps per-thread state, so its work must not run on threads that come and go; and a
 /// server must refuse work it cannot start soon rather than queue it without bound. At most
 /// `threadCount` jobs run and at most `queueLimit` more wait; further jobs fail at once with
 /// `WorkerPoolError.overloaded`.
+///
+/// A job stuck in C code cannot be stopped from inside the process. When its deadline passes the
+/// caller is answered `WorkerPoolError.timedOut` at once; the thread stays with the job and counts
+/// as *overdue*, and a replacement thread is started (up to `maximumReplacements` at a time) so
+/// that the pool keeps its capacity. Shutdown does not wait for overdue jobs. `health` reports how
+/// long the oldest one has been overdue, so a supervisor can restart a process that collects them.
+///
+/// Written by hand because NIO's `NIOThreadPool` can neither time out a running job nor replace
+/// a thread that never comes back.
 public final class ValidationWorkerPool: Sendable {
     /// Jobs that run at once.
     public let threadCount: Int
     /// Jobs that may wait for a thread.
     public let queueLimit: Int
-    private let pool: NIOThreadPool
+    /// Threads that may be started at a time to stand in for threads held by overdue jobs.
+    public let maximumReplacements: Int
+    /// The deadline of a job run without one.
+    public let defaultTimeout: Duration
+    private let condition = NSCondition()
+    nonisolated(unsafe) private var state = State()
     private let admitted = Atomic<Int>(0)
     private let running = Atomic<Bool>(false)
+    private let nextJobID = Atomic<Int>(0)
+    /// How often the watchdog looks for expired deadlines.
+    private let tick: Duration
 
-    /// Creates a pool of `threadCount` threads that admits `queueLimit` waiting jobs; call `start()`.
-    public init(threadCount: Int, queueLimit: Int) {
+    /// A pool of `threadCount` threads that admits `queueLimit` waiting jobs; call `start()`.
+    ///
+    /// - Parameters:
+    ///   - maximumReplacements: threads that may stand in for overdue ones (default: `threadCount`).
+    ///   - defaultTimeout: the deadline of jobs run without one.
+    ///   - tick: how often deadlines are checked (their resolution).
+    public init(threadCount: Int, queueLimit: Int, maximumReplacements: Int? = nil, defaultTimeout: Duration = .seconds(30), tick: Duration = .milliseconds(50)) {
         precondition(threadCount >= 1 && queueLimit >= 0, "a worker pool needs at least one thread")
         self.threadCount = threadCount
         self.queueLimit = queueLimit
-        self.pool = NIOThreadPool(numberOfThreads: threadCount)
+        self.maximumReplacements = max(0, maximumReplacements ?? threadCount)
+        self.defaultTimeout = defaultTimeout
+        self.tick = tick
     }
 
-    /// Starts the threads.
+    /// Starts the threads and the watchdog.
     public func start() {
-        pool.start()
-        running.store(true, ordering: .releasing)
+        guard !running.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        condition.withLock {
+            state.accepting = true
+            for _ in 0..<threadCount { startThread() }
+        }
+        let watchdog = Thread { [self] in watch() }
+        watchdog.name = "pv-watchdog"
+        watchdog.start()
     }
 
-    /// Jobs admitted and not yet finished (running plus queued).
+    /// Jobs admitted and not yet finished or timed out (running plus queued).
     public var inFlight: Int { admitted.load(ordering: .relaxed) }
 
     /// Jobs admitted but not yet running.
-    public var queued: Int { max(0, inFlight - threadCount) }
+    public var queued: Int { condition.withLock { state.queue.count } }
 
-    /// A place in the pool, held from admission until the work is done: a request takes one
-    /// before it reads its upload, so bodies in memory are bounded by the pool's capacity too.
+    /// Overdue jobs, their threads, and how long the oldest has been overdue.
+    public var health: WorkerPoolHealth {
+        condition.withLock {
+            let now = ContinuousClock.now
+            let overdue = state.running.values.filter(\.overdue)
+            return WorkerPoolHealth(
+                overdueJobs: overdue.count,
+                longestOverdue: overdue.map { now - $0.deadline }.max(),
+                threads: state.threads,
+                overdueTotal: state.overdueTotal
+            )
+        }
+    }
+
+    /// A place in the pool, held from admission until the work is done.
     public struct Slot: Sendable {
-        let pool: NIOThreadPool
+        let pool: ValidationWorkerPool
 
-        /// Runs `body` on a worker thread and returns its result.
-        public func run<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
-            do {
-                return try await pool.runIfActive(body)
-            } catch is NIOThreadPoolError.ThreadPoolInactive {
-                throw WorkerPoolError.notRunning
-            }
+        /// Runs `body` on a worker thread and returns its result, or throws
+        /// `WorkerPoolError.timedOut` as soon as `deadline` passes, whether the job is still
+        /// waiting or already running.
+        public func run<Result: Sendable>(deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () throws -> Result) async throws -> Result {
+            try await pool.submit(deadline: deadline, runLimit: nil, body)
+        }
+
+        /// Runs `body` on a worker thread and returns its result, or throws
+        /// `WorkerPoolError.timedOut` once it has run for `runLimit` (the pool's default timeout
+        /// when nil); time spent waiting for a thread does not count.
+        public func run<Result: Sendable>(runLimit: Duration? = nil, _ body: @escaping @Sendable () throws -> Result) async throws -> Result {
+            try await pool.submit(deadline: nil, runLimit: runLimit ?? pool.defaultTimeout, body)
         }
     }
 
@@ -64,29 +113,166 @@ public final class ValidationWorkerPool: Sendable {
         guard now <= capacity else {
             throw WorkerPoolError.overloaded(inFlight: now - 1, capacity: capacity)
         }
-        return try await operation(Slot(pool: pool))
+        return try await operation(Slot(pool: self))
     }
 
     /// Runs `body` on a worker thread in a slot of its own and returns its result.
     ///
     /// - Throws: `WorkerPoolError.overloaded` at once when the queue is full,
-    ///   `WorkerPoolError.notRunning` when the pool is stopped, or what `body` throws.
-    public func run<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
-        try await withSlot { try await $0.run(body) }
+    ///   `WorkerPoolError.notRunning` when the pool is stopped, `WorkerPoolError.timedOut` once
+    ///   it has run for `runLimit` (the default timeout when nil), or what `body` throws.
+    public func run<Result: Sendable>(runLimit: Duration? = nil, _ body: @escaping @Sendable () throws -> Result) async throws -> Result {
+        try await withSlot { try await $0.run(runLimit: runLimit, body) }
     }
 
-    /// Finishes the queued jobs, then stops the threads, releasing libvips' per-thread state.
-    public func shutdown() async throws {
+    /// Stops admitting, finishes the queued and running jobs (overdue ones excepted), then lets
+    /// the threads go, releasing libvips' per-thread state. Threads held by overdue jobs are left
+    /// to the process's exit.
+    public func shutdown() async {
         guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
-        // Best effort: these jobs run after everything queued earlier and free libvips'
-        // thread-local buffers on whichever threads pick them up before the threads exit.
-        await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<threadCount {
-                group.addTask { [pool] in
-                    _ = try? await pool.runIfActive { VipsRuntime.releaseThreadResources() }
+        condition.withLock { state.accepting = false }
+        while condition.withLock({ !state.queue.isEmpty || state.running.values.contains { !$0.overdue } }) {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        condition.withLock {
+            state.stopping = true
+            condition.broadcast()
+        }
+    }
+
+    // MARK: - Jobs
+
+    private func submit<Result: Sendable>(deadline: ContinuousClock.Instant?, runLimit: Duration?, _ body: @escaping @Sendable () throws -> Result) async throws -> Result {
+        let completion = JobCompletion<Result>()
+        let id = nextJobID.wrappingAdd(1, ordering: .relaxed).newValue
+        let started = ContinuousClock.now
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                completion.install(continuation)
+                let job = Job(
+                    id: id,
+                    deadline: deadline,
+                    runLimit: runLimit,
+                    work: { completion.resume(with: Swift.Result { try body() }) },
+                    expire: { completion.resume(with: .failure(WorkerPoolError.timedOut(after: ContinuousClock.now - started))) }
+                )
+                let accepted = condition.withLock {
+                    guard state.accepting else { return false }
+                    state.queue.append(job)
+                    condition.signal()
+                    return true
+                }
+                if !accepted {
+                    completion.resume(with: .failure(WorkerPoolError.notRunning))
                 }
             }
+        } onCancel: {
+            completion.resume(with: .failure(CancellationError()))
         }
-        try await pool.shutdownGracefully()
+    }
+
+    /// Called with the lock held.
+    private func startThread() {
+        state.threads += 1
+        let thread = Thread { [self] in work() }
+        thread.name = "pv-worker"
+        // Decoders recurse little, but libheif and libde265 like room.
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+
+    private func work() {
+        defer { VipsRuntime.releaseThreadResources() }
+        condition.lock()
+        while true {
+            while state.queue.isEmpty && !state.stopping && !state.surplus {
+                condition.wait()
+            }
+            if state.stopping || (state.queue.isEmpty && state.surplus) {
+                state.threads -= 1
+                state.surplusThreads = max(0, state.surplusThreads - 1)
+                condition.unlock()
+                return
+            }
+            let job = state.queue.removeFirst()
+            let now = ContinuousClock.now
+            if let deadline = job.deadline, now >= deadline {
+                condition.unlock()
+                job.expire()
+                condition.lock()
+                continue
+            }
+            let runDeadline = job.runLimit.map { now + $0 }
+            let deadline = [job.deadline, runDeadline].compactMap { $0 }.min() ?? now + defaultTimeout
+            state.running[job.id] = RunningJob(deadline: deadline, expire: job.expire)
+            condition.unlock()
+            job.work()
+            condition.lock()
+            let finished = state.running.removeValue(forKey: job.id)
+            if finished?.overdue == true {
+                // This thread had been replaced: one thread too many now.
+                state.replacements -= 1
+                state.surplusThreads += 1
+            }
+        }
+    }
+
+    private func watch() {
+        while true {
+            Thread.sleep(forTimeInterval: tick.seconds)
+            var expired: [Job] = []
+            var overdue: [@Sendable () -> Void] = []
+            let stop: Bool = condition.withLock {
+                if state.stopping { return true }
+                let now = ContinuousClock.now
+                state.queue.removeAll { job in
+                    guard let deadline = job.deadline, now >= deadline else { return false }
+                    expired.append(job)
+                    return true
+                }
+                for (id, job) in state.running where !job.overdue && now >= job.deadline {
+                    state.running[id]?.overdue = true
+                    state.overdueTotal += 1
+                    overdue.append(job.expire)
+                    if state.replacements < maximumReplacements {
+                        state.replacements += 1
+                        startThread()
+                    }
+                }
+                return false
+            }
+            for job in expired { job.expire() }
+            for expire in overdue { expire() }
+            if stop { return }
+        }
+    }
+
+    /// The queue and the jobs running, guarded by `condition`.
+    private struct State {
+        var queue: [Job] = []
+        var running: [Int: RunningJob] = [:]
+        var accepting = false
+        var stopping = false
+        var threads = 0
+        var replacements = 0
+        var surplusThreads = 0
+        var overdueTotal = 0
+        var surplus: Bool { surplusThreads > 0 }
+    }
+
+    private struct RunningJob {
+        let deadline: ContinuousClock.Instant
+        let expire: @Sendable () -> Void
+        var overdue = false
+    }
+
+    private struct Job: @unchecked Sendable {
+        let id: Int
+        /// The latest instant the answer is wanted, waiting included (nil: no such limit).
+        let deadline: ContinuousClock.Instant?
+        /// The longest the job may run once a thread takes it (nil: no such limit).
+        let runLimit: Duration?
+        let work: () -> Void
+        let expire: @Sendable () -> Void
     }
 }

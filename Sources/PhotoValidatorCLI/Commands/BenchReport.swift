@@ -24,7 +24,7 @@ struct BenchReport: Encodable {
         let height: Int?
         let analysisWidth: Int?
         let analysisHeight: Int?
-        let shrinkOnLoad: Int?
+        let decodeScale: Double?
         let laplacianVariance: Double?
         let passed: Bool
         let failures: [FailureCode]
@@ -38,7 +38,7 @@ struct BenchReport: Encodable {
             height = output.details.height
             analysisWidth = output.details.analysisWidth
             analysisHeight = output.details.analysisHeight
-            shrinkOnLoad = output.details.shrinkOnLoad
+            decodeScale = output.details.decodeScale
             laplacianVariance = output.details.laplacianVariance
             passed = output.passed
             failures = output.failures
@@ -55,7 +55,7 @@ struct BenchReport: Encodable {
             case path, bytes, format, width, height, passed, failures
             case analysisWidth = "analysis_width"
             case analysisHeight = "analysis_height"
-            case shrinkOnLoad = "shrink_on_load"
+            case decodeScale = "decode_scale"
             case laplacianVariance = "laplacian_variance"
             case stagesMs = "stages_ms"
         }

@@ -102,7 +102,7 @@ struct TuneCommand: AsyncParsableCommand {
             }
         }
         progress.finish()
-        try? await pool.shutdown()
+        await pool.shutdown()
         for (path, reason) in unscored.sorted(by: { $0.key < $1.key }) {
             StandardStreams.error("photo-validator: \(path): not scored (\(reason))")
         }

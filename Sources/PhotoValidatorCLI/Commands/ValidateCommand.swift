@@ -32,6 +32,9 @@ struct ValidateCommand: AsyncParsableCommand {
     @Option(help: "Validate only part K of N (K/N, 1-based), split by a stable hash of each path relative to its argument.")
     var shard: Shard = .all
 
+    @Option(help: "Seconds one photo may take; a photo still decoding then is invalid_image (decode_timeout) and the others go on.")
+    var timeout: Double = 10
+
     @Flag(name: .customLong("no-progress"), help: "Never draw the progress bar.")
     var noProgress = false
 
@@ -41,6 +44,9 @@ struct ValidateCommand: AsyncParsableCommand {
     mutating func validate() throws {
         guard (1...256).contains(jobs) else {
             throw ValidationError("--jobs must be from 1 to 256, got \(jobs)")
+        }
+        guard timeout > 0, timeout <= 86_400 else {
+            throw ValidationError("--timeout must be from 0 to 86400 seconds, got \(timeout)")
         }
     }
 
@@ -60,7 +66,7 @@ struct ValidateCommand: AsyncParsableCommand {
             summary.addError()
         }
 
-        let pool = ValidationWorkerPool(threadCount: jobs, queueLimit: jobs)
+        let pool = ValidationWorkerPool(threadCount: jobs, queueLimit: jobs, defaultTimeout: .seconds(timeout))
         pool.start()
         var progress = ProgressBar(total: entries.count, enabled: !noProgress)
         let writer = RecordWriter(format: format)
@@ -103,7 +109,7 @@ struct ValidateCommand: AsyncParsableCommand {
             }
         }
         progress.finish()
-        try? await pool.shutdown()
+        await pool.shutdown()
         StandardStreams.error(summary.line)
         throw ExitCode(summary.exitCode)
     }
@@ -114,7 +120,7 @@ struct ValidateCommand: AsyncParsableCommand {
         case unreadable(String)
     }
 
-    /// Reads and validates one file on a worker thread.
+    /// Reads and validates one file on a worker thread, within the pool's default timeout.
     static func check(path: String, as photoType: PhotoType, validator: PhotoValidator, pool: ValidationWorkerPool) async -> FileOutcome {
         do {
             return try await pool.run {
@@ -130,6 +136,8 @@ struct ValidateCommand: AsyncParsableCommand {
                 }
                 return .validated(bytes.withUnsafeBytes { validator.validate($0, as: photoType) })
             }
+        } catch WorkerPoolError.timedOut {
+            return .validated(validator.timedOut(as: photoType, after: pool.defaultTimeout))
         } catch {
             return .unreadable("not validated: \(error)")
         }

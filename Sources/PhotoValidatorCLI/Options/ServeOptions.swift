@@ -34,6 +34,9 @@ struct ServeOptions: ParsableArguments {
     @Option(name: .customLong("validation-timeout"), help: "Seconds for one validation, queueing included. [env: PHOTO_VALIDATOR_LIMITS_VALIDATION_TIMEOUT_SECONDS, default: 30]")
     var validationTimeout: Double?
 
+    @Option(name: .customLong("stuck-worker-unhealthy-seconds"), help: "/healthz turns 503 once a worker is stuck this long past a deadline. [env: PHOTO_VALIDATOR_LIMITS_STUCK_WORKER_UNHEALTHY_SECONDS, default: 60]")
+    var stuckWorkerUnhealthySeconds: Double?
+
     @Option(name: .customLong("auth-token-file"), help: "File holding the bearer token required on every route but /healthz. [env: PHOTO_VALIDATOR_AUTH_TOKEN_FILE, or the token itself in PHOTO_VALIDATOR_AUTH_TOKEN]")
     var authTokenFile: String?
 
@@ -78,6 +81,7 @@ struct ServeOptions: ParsableArguments {
         if let queue { values["limits.queue"] = .int(queue) }
         if let requestTimeout { values["limits.request_timeout_seconds"] = .double(requestTimeout) }
         if let validationTimeout { values["limits.validation_timeout_seconds"] = .double(validationTimeout) }
+        if let stuckWorkerUnhealthySeconds { values["limits.stuck_worker_unhealthy_seconds"] = .double(stuckWorkerUnhealthySeconds) }
         if let authTokenFile { values["auth.token_file"] = .string(authTokenFile) }
         if let logFormat { values["log.format"] = .string(logFormat) }
         if let logLevel { values["log.level"] = .string(logLevel) }

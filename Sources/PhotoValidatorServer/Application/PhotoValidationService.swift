@@ -60,6 +60,9 @@ public struct PhotoValidationService: Sendable {
             case .notRunning:
                 metrics.recordRejection(reason: "shutting_down")
                 throw APIError.shuttingDown(retryAfter: configuration.retryAfterSeconds)
+            case .timedOut:
+                metrics.recordRejection(reason: "timeout")
+                throw APIError.validationTimeout(retryAfter: configuration.retryAfterSeconds, limit: configuration.validationTimeout)
             }
         }
     }
@@ -68,25 +71,24 @@ public struct PhotoValidationService: Sendable {
     /// the metrics.
     func validate(_ body: ByteBuffer, as photoType: PhotoType, in slot: ValidationWorkerPool.Slot, record: RequestRecord) async throws(APIError) -> ValidatePhotoOutput {
         let validator = validator
-        // A job cannot be interrupted once it runs, so the deadline is checked when a worker
-        // picks the job up: work that waited too long in the queue is skipped, not done for nobody.
+        // The deadline holds while the job runs: past it the request is answered and a job stuck
+        // in a decoder keeps only its thread (the pool starts a stand-in and reports it).
         let deadline = ContinuousClock.now + configuration.validationTimeout
-        let result: ValidatePhotoOutput?
+        let output: ValidatePhotoOutput
         do {
-            result = try await slot.run {
-                guard ContinuousClock.now < deadline else { return nil }
-                return body.withUnsafeReadableBytes { validator.validate($0, as: photoType) }
+            output = try await slot.run(deadline: deadline) {
+                body.withUnsafeReadableBytes { validator.validate($0, as: photoType) }
             }
         } catch WorkerPoolError.notRunning {
             metrics.recordRejection(reason: "shutting_down")
             throw .shuttingDown(retryAfter: configuration.retryAfterSeconds)
+        } catch WorkerPoolError.timedOut {
+            metrics.recordRejection(reason: "timeout")
+            record.note = "validation_timeout: the decode was still running at the deadline; its worker stays busy until the decoder returns"
+            throw .validationTimeout(retryAfter: configuration.retryAfterSeconds, limit: configuration.validationTimeout)
         } catch {
             record.note = String(describing: error)
             throw .internalError(requestID: record.requestID)
-        }
-        guard let output = result else {
-            metrics.recordRejection(reason: "timeout")
-            throw .validationTimeout(retryAfter: configuration.retryAfterSeconds, limit: configuration.validationTimeout)
         }
         metrics.recordValidation(output)
         let timings = output.details.timingsMs

@@ -28,7 +28,7 @@ public struct PhotoValidatorApp: Sendable {
         self.configuration = configuration
         self.logger = logger
         let validator = try PhotoValidator(settings: configuration.validation)
-        let pool = ValidationWorkerPool(threadCount: configuration.workers, queueLimit: configuration.queueLimit)
+        let pool = ValidationWorkerPool(threadCount: configuration.workers, queueLimit: configuration.queueLimit, defaultTimeout: configuration.validationTimeout)
         pool.start()
         let metrics = ServiceMetrics(pool: pool, budget: validator.memoryBudget)
         let service = PhotoValidationService(validator: validator, pool: pool, metrics: metrics, configuration: configuration)

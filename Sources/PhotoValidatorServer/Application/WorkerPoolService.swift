@@ -3,7 +3,7 @@ import PhotoValidation
 import ServiceLifecycle
 
 /// Runs the worker pool as a service: on graceful shutdown it finishes queued validations, then
-/// stops the threads.
+/// stops the threads (threads stuck past their deadline are not waited for).
 struct WorkerPoolService: Service {
     let pool: ValidationWorkerPool
     let logger: Logger
@@ -11,6 +11,10 @@ struct WorkerPoolService: Service {
     func run() async throws {
         try? await gracefulShutdown()
         logger.info("stopping workers", metadata: ["in_flight": .stringConvertible(pool.inFlight)])
-        try await pool.shutdown()
+        await pool.shutdown()
+        let health = pool.health
+        if health.overdueJobs > 0 {
+            logger.warning("leaving workers stuck in a decoder to the process exit", metadata: ["overdue_jobs": .stringConvertible(health.overdueJobs)])
+        }
     }
 }

@@ -29,6 +29,8 @@ public struct ServiceConfiguration: Sendable {
     public var requestTimeout: Duration = .seconds(30)
     /// Longest time a validation may take, queueing included.
     public var validationTimeout: Duration = .seconds(30)
+    /// How long a worker may stay stuck past a job's deadline before `/healthz` reports unhealthy.
+    public var stuckWorkerUnhealthyAfter: Duration = .seconds(60)
     /// Seconds after which a connection with no request in progress is closed.
     public var idleTimeoutSeconds = 60
     /// Seconds clients are told to wait in `Retry-After` when the daemon is saturated.
@@ -61,6 +63,7 @@ public struct ServiceConfiguration: Sendable {
         ("limits.request_timeout_seconds", "longest time to receive a request body (default 30)"),
         ("limits.validation_timeout_seconds", "longest time for one validation, queueing included (default 30)"),
         ("limits.retry_after_seconds", "Retry-After sent with 503 (default 1)"),
+        ("limits.stuck_worker_unhealthy_seconds", "/healthz turns 503 once a worker is stuck this long past a deadline (default 60)"),
         ("limits.idle_timeout_seconds", "close connections idle this long (default 60)"),
         ("auth.token", "bearer token required on every route but /healthz (secret)"),
         ("auth.token_file", "file holding the bearer token (read once at start)"),
@@ -84,6 +87,7 @@ public struct ServiceConfiguration: Sendable {
         requestTimeout = try settings.seconds("limits.request_timeout_seconds") ?? requestTimeout
         validationTimeout = try settings.seconds("limits.validation_timeout_seconds") ?? validationTimeout
         retryAfterSeconds = try settings.integer("limits.retry_after_seconds", in: 1...3600) ?? retryAfterSeconds
+        stuckWorkerUnhealthyAfter = try settings.seconds("limits.stuck_worker_unhealthy_seconds") ?? stuckWorkerUnhealthyAfter
         idleTimeoutSeconds = try settings.integer("limits.idle_timeout_seconds", in: 1...3600) ?? idleTimeoutSeconds
         authToken = settings.string("auth.token", isSecret: true)
         if authToken == nil, let path = settings.string("auth.token_file") {

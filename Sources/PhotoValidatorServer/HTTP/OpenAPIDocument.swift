@@ -55,7 +55,7 @@ components:
         laplacian_variance: {type: number}
         analysis_width: {type: integer}
         analysis_height: {type: integer}
-        shrink_on_load: {type: integer}
+        decode_scale: {type: number}
         error: {type: string, description: why the photo is invalid_image, e.g. pixel_limit_exceeded}
         error_detail: {type: string}
         timings_ms: {$ref: '#/components/schemas/Timings'}

@@ -9,9 +9,7 @@ struct OperationsController {
     let forwarder: SignalForwarder?
 
     func addRoutes(to router: Router<ValidationRequestContext>) {
-        router.get("/healthz") { _, _ in
-            try Response.json(["status": "ok"])
-        }
+        router.get("/healthz", use: health)
         router.get("/readyz", use: ready)
         router.get("/metrics") { _, _ in
             if let forwarder, let counts = try? await forwarder.outbox.counts() {
@@ -25,23 +23,34 @@ struct OperationsController {
         }
     }
 
-    /// 200 when the daemon can take work: not draining, a tiny PNG decodes on a worker thread, and
-    /// the outbox (when forwarding is on) can be written.
+    /// 200 while the process can serve; 503 once a worker has been stuck in a decoder for longer
+    /// than `limits.stuck_worker_unhealthy_seconds`, so a supervisor restarts the process (a thread
+    /// inside C code cannot be stopped from within).
+    @Sendable func health(_ request: Request, context: ValidationRequestContext) async throws -> Response {
+        let health = service.pool.health
+        let limit = service.configuration.stuckWorkerUnhealthyAfter
+        if let overdue = health.longestOverdue, overdue >= limit {
+            return try Response.json([
+                "status": "unhealthy",
+                "reasons": "\(health.overdueJobs) worker(s) stuck in a decoder, the oldest for \(Int(overdue.seconds)) s past its deadline "
+                    + "(limit \(Int(limit.seconds)) s); restart the process",
+            ], status: .serviceUnavailable)
+        }
+        return try Response.json(["status": "ok"])
+    }
+
+    /// 200 when the daemon can take work: not draining, the worker pool running with its full
+    /// complement of threads, and the outbox (when forwarding is on) writable. Saturation is not
+    /// unreadiness: it shows in metrics and 503s.
     @Sendable func ready(_ request: Request, context: ValidationRequestContext) async throws -> Response {
         var reasons: [String] = []
         if state.isDraining {
             reasons.append("draining: shutting down")
         }
-        let validator = service.validator
-        do {
-            let output = try await service.pool.run {
-                Self.probePNG.withUnsafeBytes { validator.validate($0, as: .inspiration) }
-            }
-            if output.details.format != "png" {
-                reasons.append("libvips: the probe image did not decode (\(output.details.errorDetail ?? "no detail"))")
-            }
-        } catch {
-            reasons.append("workers: \(error)")
+        let pool = service.pool
+        let health = pool.health
+        if health.overdueJobs > pool.maximumReplacements {
+            reasons.append("workers: \(health.overdueJobs) stuck in a decoder, more than the \(pool.maximumReplacements) stand-ins allowed")
         }
         if let forwarder {
             do {
@@ -56,6 +65,4 @@ struct OperationsController {
         return try Response.json(["status": "not_ready", "reasons": reasons.joined(separator: "; ")], status: .serviceUnavailable)
     }
 
-    /// A valid 1x1 grey PNG, decoded by every readiness probe.
-    static let probePNG: [UInt8] = Array(Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNoAAAAggCBd81ytgAAAABJRU5ErkJggg==")!)
 }

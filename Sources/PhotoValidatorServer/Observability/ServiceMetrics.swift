@@ -10,6 +10,10 @@ public final class ServiceMetrics: Sendable {
     private let inFlight: Gauge
     private let queued: Gauge
     private let budgetReserved: Gauge
+    private let overdueJobs: Gauge
+    private let overdueSeconds: Gauge
+    private let workerThreads: Gauge
+    private let overdueTotal: Gauge
     private let budget: DecodeMemoryBudget
     private static let stageBuckets: [Duration] = [
         .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(20), .milliseconds(50),
@@ -24,6 +28,10 @@ public final class ServiceMetrics: Sendable {
         inFlight = registry.makeGauge(descriptor: Self.name("validations_in_flight", unit: "", help: "Validations admitted to the worker pool (running and queued)"))
         queued = registry.makeGauge(descriptor: Self.name("validations_queued", unit: "", help: "Validations waiting for a worker thread"))
         budgetReserved = registry.makeGauge(descriptor: Self.name("decode_memory_reserved", unit: "bytes", help: "Decoder memory reserved by decodes in flight"))
+        overdueJobs = registry.makeGauge(descriptor: Self.name("workers_stuck", unit: "", help: "Worker threads held by a job past its deadline (stuck in a decoder)"))
+        overdueSeconds = registry.makeGauge(descriptor: Self.name("workers_stuck_longest", unit: "seconds", help: "How long the oldest stuck job has been past its deadline"))
+        workerThreads = registry.makeGauge(descriptor: Self.name("worker_threads", unit: "", help: "Worker threads alive, stand-ins for stuck ones included"))
+        overdueTotal = registry.makeGauge(descriptor: Self.name("jobs_overdue", unit: "total", help: "Jobs that ran past their deadline since start"))
     }
 
     private static func name(_ name: String, unit: String, help: String) -> MetricNameDescriptor {
@@ -118,6 +126,11 @@ public final class ServiceMetrics: Sendable {
         inFlight.set(Double(pool.inFlight))
         queued.set(Double(pool.queued))
         budgetReserved.set(Double(budget.reserved))
+        let health = pool.health
+        overdueJobs.set(Double(health.overdueJobs))
+        overdueSeconds.set(health.longestOverdue?.seconds ?? 0)
+        workerThreads.set(Double(health.threads))
+        overdueTotal.set(Double(health.overdueTotal))
         var buffer: [UInt8] = []
         registry.emit(into: &buffer)
         return buffer

@@ -1,0 +1,240 @@
+#include "pv_jpeg.h"
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jpeglib.h>
+#include <jerror.h>
+
+struct pv_jpeg {
+    struct jpeg_decompress_struct cinfo;
+    struct jpeg_error_mgr errors;
+    struct jpeg_progress_mgr progress;
+    jmp_buf escape;
+    pv_jpeg_status status;
+    char message[JMSG_LENGTH_MAX + 32];
+    int max_scans;
+    int created;
+    int started;
+};
+
+/* Warnings that mean the entropy-coded data is damaged: libjpeg fills the rest with grey and goes
+ * on, which would let a broken file pass as a photo. Other warnings (extraneous bytes before a
+ * marker, an odd ICC or Adobe marker, an unknown JFIF revision) come from real cameras and
+ * editors and leave the pixels intact, so they are tolerated. */
+static int pv_is_corrupt_warning(int code) {
+    switch (code) {
+    case JWRN_HIT_MARKER:
+    case JWRN_HUFF_BAD_CODE:
+    case JWRN_ARITH_BAD_CODE:
+    case JWRN_JPEG_EOF:
+    case JWRN_MUST_RESYNC:
+    case JWRN_NOT_SEQUENTIAL:
+    case JWRN_BOGUS_PROGRESSION:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static void pv_fail(j_common_ptr cinfo, pv_jpeg_status status) {
+    pv_jpeg *decoder = (pv_jpeg *) cinfo->client_data;
+    if (decoder->status == PV_JPEG_OK) {
+        decoder->status = status;
+        (*cinfo->err->format_message)(cinfo, decoder->message);
+    }
+    longjmp(decoder->escape, 1);
+}
+
+static void pv_error_exit(j_common_ptr cinfo) {
+    int code = cinfo->err->msg_code;
+    pv_fail(cinfo, (code == JERR_OUT_OF_MEMORY || code == JERR_NO_BACKING_STORE) ? PV_JPEG_MEMORY : PV_JPEG_CORRUPT);
+}
+
+static void pv_emit_message(j_common_ptr cinfo, int level) {
+    if (level < 0) {
+        cinfo->err->num_warnings++;
+        if (pv_is_corrupt_warning(cinfo->err->msg_code)) {
+            pv_fail(cinfo, PV_JPEG_CORRUPT);
+        }
+    }
+}
+
+static void pv_output_message(j_common_ptr cinfo) {
+    (void) cinfo;
+}
+
+static void pv_progress(j_common_ptr cinfo) {
+    pv_jpeg *decoder = (pv_jpeg *) cinfo->client_data;
+    if (cinfo->is_decompressor && ((j_decompress_ptr) cinfo)->input_scan_number > decoder->max_scans) {
+        snprintf(decoder->message, sizeof decoder->message, "the file has more than %d scans", decoder->max_scans);
+        decoder->status = PV_JPEG_TOO_MANY_SCANS;
+        longjmp(decoder->escape, 1);
+    }
+}
+
+pv_jpeg *pv_jpeg_open(const unsigned char *data, size_t length, long max_memory, int max_scans) {
+    pv_jpeg *decoder = calloc(1, sizeof *decoder);
+    if (decoder == NULL) {
+        return NULL;
+    }
+    decoder->max_scans = max_scans;
+    decoder->cinfo.err = jpeg_std_error(&decoder->errors);
+    decoder->errors.error_exit = pv_error_exit;
+    decoder->errors.emit_message = pv_emit_message;
+    decoder->errors.output_message = pv_output_message;
+    decoder->cinfo.client_data = decoder;
+    if (setjmp(decoder->escape)) {
+        return decoder;
+    }
+    jpeg_create_decompress(&decoder->cinfo);
+    decoder->created = 1;
+    decoder->cinfo.mem->max_memory_to_use = max_memory;
+    decoder->progress.progress_monitor = pv_progress;
+    decoder->cinfo.progress = &decoder->progress;
+    if (length == 0 || length > (size_t) 0x7fffffff) {
+        snprintf(decoder->message, sizeof decoder->message, "unusable length %zu", length);
+        decoder->status = PV_JPEG_CORRUPT;
+        return decoder;
+    }
+    jpeg_mem_src(&decoder->cinfo, data, (unsigned long) length);
+    jpeg_read_header(&decoder->cinfo, TRUE);
+    return decoder;
+}
+
+pv_jpeg_status pv_jpeg_status_of(const pv_jpeg *decoder) {
+    return decoder->status;
+}
+
+const char *pv_jpeg_message(const pv_jpeg *decoder) {
+    return decoder->message;
+}
+
+int pv_jpeg_width(const pv_jpeg *decoder) {
+    return (int) decoder->cinfo.image_width;
+}
+
+int pv_jpeg_height(const pv_jpeg *decoder) {
+    return (int) decoder->cinfo.image_height;
+}
+
+pv_jpeg_space pv_jpeg_color_space(const pv_jpeg *decoder) {
+    switch (decoder->cinfo.jpeg_color_space) {
+    case JCS_GRAYSCALE: return PV_JPEG_SPACE_GRAY;
+    case JCS_YCbCr: return PV_JPEG_SPACE_YCC;
+    case JCS_RGB: return PV_JPEG_SPACE_RGB;
+    default: return PV_JPEG_SPACE_OTHER;
+    }
+}
+
+int pv_jpeg_is_progressive(const pv_jpeg *decoder) {
+    return decoder->cinfo.progressive_mode || decoder->cinfo.arith_code;
+}
+
+long pv_jpeg_estimated_memory(const pv_jpeg *decoder, int luma, int scale_num) {
+    const struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
+    long blocks = 0;
+    long row_bytes = 0;
+    int max_h = cinfo->max_h_samp_factor > 0 ? cinfo->max_h_samp_factor : 1;
+    int max_v = cinfo->max_v_samp_factor > 0 ? cinfo->max_v_samp_factor : 1;
+    for (int i = 0; i < cinfo->num_components; i++) {
+        const jpeg_component_info *component = &cinfo->comp_info[i];
+        long wide = ((long) component->width_in_blocks + max_h - 1) / max_h * max_h;
+        long high = ((long) component->height_in_blocks + max_v - 1) / max_v * max_v;
+        blocks += wide * high;
+        row_bytes += wide * 8;
+    }
+    long output_width = ((long) cinfo->image_width * scale_num + 7) / 8;
+    /* A band of MCU rows of samples per component (twice, for context rows) and the output rows. */
+    long rows = row_bytes * max_v * 8 * 3 + output_width * (luma ? 1 : 3) * max_v * 16;
+    long coefficients = pv_jpeg_is_progressive(decoder) ? blocks * (long) sizeof(JBLOCK) : row_bytes * max_v * 8 * 2 * 2;
+    return coefficients + rows + 256 * 1024;
+}
+
+int pv_jpeg_start(pv_jpeg *decoder, int luma, int scale_num) {
+    if (decoder->status != PV_JPEG_OK) {
+        return -1;
+    }
+    if (setjmp(decoder->escape)) {
+        return -1;
+    }
+    J_COLOR_SPACE space = decoder->cinfo.jpeg_color_space;
+    if (space != JCS_GRAYSCALE && space != JCS_YCbCr && space != JCS_RGB) {
+        snprintf(decoder->message, sizeof decoder->message, "colour space %d is decoded by libvips", (int) space);
+        decoder->status = PV_JPEG_UNSUPPORTED;
+        return -1;
+    }
+    decoder->cinfo.out_color_space = luma ? JCS_GRAYSCALE : JCS_RGB;
+    decoder->cinfo.scale_num = (unsigned int) (scale_num < 1 ? 1 : (scale_num > 8 ? 8 : scale_num));
+    decoder->cinfo.scale_denom = 8;
+    decoder->cinfo.dct_method = JDCT_ISLOW;
+    decoder->cinfo.do_fancy_upsampling = TRUE;
+    jpeg_start_decompress(&decoder->cinfo);
+    decoder->started = 1;
+    return 0;
+}
+
+int pv_jpeg_output_width(const pv_jpeg *decoder) {
+    return (int) decoder->cinfo.output_width;
+}
+
+int pv_jpeg_output_height(const pv_jpeg *decoder) {
+    return (int) decoder->cinfo.output_height;
+}
+
+int pv_jpeg_output_bands(const pv_jpeg *decoder) {
+    return decoder->cinfo.output_components;
+}
+
+int pv_jpeg_read_rows(pv_jpeg *decoder, unsigned char *destination, size_t stride, int max_rows) {
+    if (decoder->status != PV_JPEG_OK || !decoder->started) {
+        return -1;
+    }
+    if (setjmp(decoder->escape)) {
+        return -1;
+    }
+    int written = 0;
+    while (written < max_rows && decoder->cinfo.output_scanline < decoder->cinfo.output_height) {
+        JSAMPROW rows[8];
+        int want = max_rows - written;
+        if (want > 8) {
+            want = 8;
+        }
+        for (int i = 0; i < want; i++) {
+            rows[i] = destination + (size_t) (written + i) * stride;
+        }
+        JDIMENSION got = jpeg_read_scanlines(&decoder->cinfo, rows, (JDIMENSION) want);
+        if (got == 0) {
+            snprintf(decoder->message, sizeof decoder->message, "the decoder produced no rows");
+            decoder->status = PV_JPEG_CORRUPT;
+            return -1;
+        }
+        written += (int) got;
+    }
+    return written;
+}
+
+int pv_jpeg_finish(pv_jpeg *decoder) {
+    if (decoder->status != PV_JPEG_OK || !decoder->started) {
+        return -1;
+    }
+    if (setjmp(decoder->escape)) {
+        return -1;
+    }
+    jpeg_finish_decompress(&decoder->cinfo);
+    decoder->started = 0;
+    return 0;
+}
+
+void pv_jpeg_close(pv_jpeg *decoder) {
+    if (decoder == NULL) {
+        return;
+    }
+    if (decoder->created) {
+        /* jpeg_destroy frees through the memory manager and cannot fail. */
+        jpeg_destroy_decompress(&decoder->cinfo);
+    }
+    free(decoder);
+}

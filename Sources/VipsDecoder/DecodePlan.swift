@@ -1,0 +1,13 @@
+/// How one photo's pixels will be decoded: at which scale, to which samples, and the memory the
+/// decoder itself needs for it (what admission control reserves before the decode starts).
+public struct DecodePlan: Sendable, Equatable {
+    /// The decode scale is `scaleNumerator`/8 (JPEG's DCT scaling; 8 for other formats).
+    public let scaleNumerator: Int
+    /// True when only luma is decoded (the libjpeg path at a resampled analysis scale).
+    public let luma: Bool
+    /// The decoder's own working memory beyond the strips handed out, in bytes.
+    public let estimatedBytes: Int
+
+    /// The decode scale as a fraction, such as 0.375 for 3/8.
+    public var scale: Double { Double(scaleNumerator) / 8 }
+}
