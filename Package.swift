@@ -67,12 +67,21 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // Parsing of untrusted multipart/form-data bodies, apart from HTTP so it can be fuzzed alone.
+        .target(
+            name: "MultipartUpload",
+            dependencies: [
+                .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         // The daemon: HTTP API, configuration, logging, metrics, graceful shutdown.
         .target(
             name: "PhotoValidatorServer",
             dependencies: [
                 "PhotoValidation",
                 "SignalForwarding",
+                "MultipartUpload",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Configuration", package: "swift-configuration"),
@@ -94,6 +103,16 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "photo-validator", dependencies: ["PhotoValidatorCLI"]),
+
+        // libFuzzer targets (scripts/fuzz builds them with -sanitize=fuzzer); built normally they
+        // replay files, so the corpus and every finding run as plain regression inputs too.
+        .target(name: "FuzzSupport", path: "Fuzz/Support"),
+        .executableTarget(name: "fuzz-decode", dependencies: ["FuzzSupport", "PhotoValidation", "VipsDecoder"], path: "Fuzz/Decode"),
+        .executableTarget(
+            name: "fuzz-multipart",
+            dependencies: ["FuzzSupport", "MultipartUpload", .product(name: "NIOCore", package: "swift-nio")],
+            path: "Fuzz/Multipart"
+        ),
 
         // Paths to test photos, manifest parsing and child processes, shared by the test targets.
         .target(

@@ -16,15 +16,26 @@ struct pv_jpeg {
     pv_jpeg_status status;
     char message[JMSG_LENGTH_MAX + 32];
     int max_scans;
+    /* Set once decompression starts: warnings from then on are about entropy-coded data. */
+    int in_data;
     int created;
     int started;
 };
 
+/* Extraneous bytes after entropy-coded data beyond this many mean the decoder lost its place in
+ * the data (the rest of the picture is shifted or discoloured); a few bytes of padding before the
+ * end marker are a known quirk of some cameras. */
+#define PV_MAX_PADDING_BYTES 16
+
 /* Warnings that mean the entropy-coded data is damaged: libjpeg fills the rest with grey and goes
- * on, which would let a broken file pass as a photo. Other warnings (extraneous bytes before a
- * marker, an odd ICC or Adobe marker, an unknown JFIF revision) come from real cameras and
- * editors and leave the pixels intact, so they are tolerated. */
-static int pv_is_corrupt_warning(int code) {
+ * on, which would let a broken file pass as a photo. Other warnings (extraneous bytes between
+ * header segments or a little padding, an odd ICC or Adobe marker, an unknown JFIF revision) come
+ * from real cameras and editors and leave the pixels intact, so they are tolerated. */
+static int pv_is_corrupt_warning(const pv_jpeg *decoder, const struct jpeg_error_mgr *errors) {
+    int code = errors->msg_code;
+    if (code == JWRN_EXTRANEOUS_DATA) {
+        return decoder->in_data && errors->msg_parm.i[0] > PV_MAX_PADDING_BYTES;
+    }
     switch (code) {
     case JWRN_HIT_MARKER:
     case JWRN_HUFF_BAD_CODE:
@@ -56,7 +67,7 @@ static void pv_error_exit(j_common_ptr cinfo) {
 static void pv_emit_message(j_common_ptr cinfo, int level) {
     if (level < 0) {
         cinfo->err->num_warnings++;
-        if (pv_is_corrupt_warning(cinfo->err->msg_code)) {
+        if (pv_is_corrupt_warning((pv_jpeg *) cinfo->client_data, cinfo->err)) {
             pv_fail(cinfo, PV_JPEG_CORRUPT);
         }
     }
@@ -166,11 +177,13 @@ int pv_jpeg_start(pv_jpeg *decoder, int luma, int scale_num) {
         decoder->status = PV_JPEG_UNSUPPORTED;
         return -1;
     }
-    decoder->cinfo.out_color_space = luma ? JCS_GRAYSCALE : JCS_RGB;
+    /* Grey files stay grey at any scale: the same values OpenCV gets from its three equal channels. */
+    decoder->cinfo.out_color_space = (luma || space == JCS_GRAYSCALE) ? JCS_GRAYSCALE : JCS_RGB;
     decoder->cinfo.scale_num = (unsigned int) (scale_num < 1 ? 1 : (scale_num > 8 ? 8 : scale_num));
     decoder->cinfo.scale_denom = 8;
     decoder->cinfo.dct_method = JDCT_ISLOW;
     decoder->cinfo.do_fancy_upsampling = TRUE;
+    decoder->in_data = 1;
     jpeg_start_decompress(&decoder->cinfo);
     decoder->started = 1;
     return 0;

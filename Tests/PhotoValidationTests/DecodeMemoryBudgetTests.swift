@@ -19,7 +19,7 @@ struct DecodeMemoryBudgetTests {
         let reserved = try await second
         #expect(reserved == 50 && budget.reserved == 50)
         budget.release(reserved)
-        try await pool.shutdown()
+        await pool.shutdown()
     }
 
     @Test("a decode larger than the whole budget runs alone rather than never")

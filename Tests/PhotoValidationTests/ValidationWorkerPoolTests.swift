@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import PhotoValidation
 
@@ -9,7 +10,7 @@ private final class Gate: Sendable {
     func open(_ count: Int) { for _ in 0..<count { semaphore.signal() } }
 }
 
-@Suite("Worker pool")
+@Suite("Worker pool", .timeLimit(.minutes(1)))
 struct ValidationWorkerPoolTests {
     @Test("runs jobs on worker threads and returns their results")
     func runs() async throws {
@@ -20,7 +21,7 @@ struct ValidationWorkerPoolTests {
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(results.sorted() == [0, 2, 4, 6])
-        try await pool.shutdown()
+        await pool.shutdown()
     }
 
     @Test("refuses work at once when every thread is busy and the queue is full")
@@ -37,7 +38,74 @@ struct ValidationWorkerPoolTests {
         gate.open(2)
         #expect(try await first + second == 3)
         #expect(try await pool.run { 7 } == 7)
-        try await pool.shutdown()
+        await pool.shutdown()
         await #expect(throws: WorkerPoolError.notRunning) { try await pool.run { 1 } }
+    }
+
+    @Test("a job past its deadline is answered timedOut at once while its thread stays with it, and a stand-in keeps the capacity")
+    func deadlineHoldsWhileRunning() async throws {
+        let pool = ValidationWorkerPool(threadCount: 1, queueLimit: 1, maximumReplacements: 1, tick: .milliseconds(10))
+        pool.start()
+        let gate = Gate()
+        let clock = ContinuousClock()
+        let start = clock.now
+        await #expect(throws: WorkerPoolError.self) {
+            try await pool.run(runLimit: .milliseconds(100)) { gate.wait(); return 1 }
+        }
+        let waited = clock.now - start
+        #expect(waited < .seconds(2), "answered after \(waited)")
+        // The stuck job still holds its thread; a stand-in thread serves the next job.
+        let health = pool.health
+        #expect(health.overdueJobs == 1 && health.threads == 2)
+        #expect(try await pool.run { 7 } == 7)
+        #expect(pool.health.longestOverdue != nil)
+        gate.open(1)
+        // Once the stuck job returns, its result is dropped and the extra thread goes away.
+        while pool.health.overdueJobs > 0 || pool.health.threads > 1 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(pool.health.overdueTotal == 1)
+        #expect(try await pool.run { 8 } == 8)
+        await pool.shutdown()
+    }
+
+    @Test("a job whose deadline passes while it waits never runs")
+    func expiresInQueue() async throws {
+        let pool = ValidationWorkerPool(threadCount: 1, queueLimit: 1, maximumReplacements: 0, tick: .milliseconds(10))
+        pool.start()
+        let gate = Gate()
+        let ran = Atomic<Bool>(false)
+        async let blocker = pool.run(runLimit: .seconds(30)) { gate.wait(); return 1 }
+        while pool.inFlight < 1 { try await Task.sleep(for: .milliseconds(5)) }
+        await #expect(throws: WorkerPoolError.self) {
+            try await pool.withSlot { slot in
+                try await slot.run(deadline: .now + .milliseconds(50)) { ran.store(true, ordering: .relaxed); return 2 }
+            }
+        }
+        gate.open(1)
+        #expect(try await blocker == 1)
+        await pool.shutdown()
+        let didRun = ran.load(ordering: .relaxed)
+        #expect(!didRun)
+    }
+
+    @Test("with every stand-in used up, jobs wait for the stuck threads; shutdown does not wait for them")
+    func shutdownLeavesStuckThreads() async throws {
+        let pool = ValidationWorkerPool(threadCount: 1, queueLimit: 4, maximumReplacements: 1, tick: .milliseconds(10))
+        pool.start()
+        let gate = Gate()
+        for _ in 0..<2 {
+            await #expect(throws: WorkerPoolError.self) {
+                try await pool.run(runLimit: .milliseconds(50)) { gate.wait(); return 0 }
+            }
+        }
+        #expect(pool.health.overdueJobs == 2)
+        // No thread is free and no stand-in may be started: a new job times out waiting.
+        await #expect(throws: WorkerPoolError.self) {
+            try await pool.withSlot { try await $0.run(deadline: .now + .milliseconds(100)) { 1 } }
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        await pool.shutdown()
+        #expect(clock.now - start < .seconds(1))
+        gate.open(2)
     }
 }

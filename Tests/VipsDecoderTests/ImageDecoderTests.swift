@@ -14,7 +14,7 @@ func failureReason(_ url: URL, pixelLimit: Int = ImageDecoder.defaultPixelLimit)
     do {
         let image = try open(url, pixelLimit: pixelLimit)
         var rows = 0
-        try image.decodeStrips(begin: { _ in }) { _, _, count, _ in rows += count }
+        try image.decodeStrips(plan: image.plan(targetShortSide: 1024), begin: { _ in }) { _, _, count, _ in rows += count }
         return nil
     } catch let failure as DecodeFailure {
         return failure.reason
@@ -79,15 +79,22 @@ struct ImageDecoderTests {
         #expect(reason == .corruptPixels || reason == .unreadableHeader)
     }
 
-    @Test("JPEG shrink-on-load keeps the shortest side at or above the target")
-    func shrinkFactor() throws {
+    @Test("JPEG DCT scaling picks the smallest M/8 that keeps the shortest side at or above the target")
+    func decodeScale() throws {
         let image = try open(Fixtures.testdataFile("photos/room-living-wine.jpg"))
-        // Shortest side 2560: 2560/2 = 1280 >= 1024, 2560/4 = 640 < 1024.
-        #expect(image.shrinkOnLoad(targetShortSide: 1024) == 2)
-        #expect(image.shrinkOnLoad(targetShortSide: 640) == 4)
-        #expect(image.shrinkOnLoad(targetShortSide: nil) == 1)
+        // Shortest side 2560: 2560 * 3/8 = 960 < 1024 <= 2560 * 4/8 = 1280; 2560 * 2/8 = 640.
+        #expect(image.plan(targetShortSide: 1024).scaleNumerator == 4)
+        #expect(image.plan(targetShortSide: 1000).scaleNumerator == 4)
+        #expect(image.plan(targetShortSide: 960).scaleNumerator == 3)
+        #expect(image.plan(targetShortSide: 640).scaleNumerator == 2)
+        #expect(image.plan(targetShortSide: 1024).luma)
+        let native = image.plan(targetShortSide: nil)
+        #expect(native.scaleNumerator == 8 && !native.luma)
         let png = try open(Fixtures.testdataFile("variants/same-room.png"))
-        #expect(png.shrinkOnLoad(targetShortSide: 100) == 1)
+        #expect(png.plan(targetShortSide: 100).scaleNumerator == 8)
+        // libvips (CMYK JPEGs) shrinks by powers of two only.
+        #expect(EncodedImage.smallestScaleNumerator(shortestSide: 3024, target: 1024, powersOfTwo: false) == 3)
+        #expect(EncodedImage.smallestScaleNumerator(shortestSide: 3024, target: 1024, powersOfTwo: true) == 4)
     }
 
     @Test("strips cover every row once, top to bottom, at the shrunk size")
@@ -95,13 +102,15 @@ struct ImageDecoderTests {
         let image = try open(Fixtures.testdataFile("photos/room-living-wine.jpg"))
         var geometry: PixelGeometry?
         var nextRow = 0
-        try image.decodeStrips(shrink: 2, rowsPerStrip: 50) { geometry = $0 } body: { _, first, count, stride in
+        let plan = image.plan(targetShortSide: 1024)
+        try image.decodeStrips(plan: plan, rowsPerStrip: 50) { geometry = $0 } body: { _, first, count, stride in
             #expect(first == nextRow)
             #expect(stride >= geometry!.width * geometry!.bands)
             nextRow += count
         }
-        #expect(geometry == PixelGeometry(width: 1280, height: 1918, bands: 3))
-        #expect(nextRow == 1918)
+        // 2560 x 3837 at 4/8, luma only; libjpeg rounds the scaled size up.
+        #expect(geometry == PixelGeometry(width: 1280, height: 1919, bands: 1))
+        #expect(nextRow == 1919)
     }
 
     @Test("16-bit, RGBA, grey and palette images decode to 8-bit samples", arguments: [
@@ -111,7 +120,7 @@ struct ImageDecoderTests {
     func unusualLayouts(file: String, bands: Int) throws {
         let image = try open(Fixtures.testdataFile(file))
         var geometry: PixelGeometry?
-        try image.decodeStrips { geometry = $0 } body: { _, _, _, _ in }
+        try image.decodeStrips(plan: image.plan(targetShortSide: nil)) { geometry = $0 } body: { _, _, _, _ in }
         #expect(geometry?.bands == bands)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import MultipartUpload
 import PhotoValidation
 import SignalForwarding
 
@@ -28,7 +29,7 @@ struct ValidationController {
         let image: ByteBuffer
         let typeField: String?
         if MultipartForm.isMultipart(request.headers[.contentType]) {
-            let form = try MultipartForm(body: body, contentType: request.headers[.contentType]!)
+            let form = try Self.form(body, contentType: request.headers[.contentType]!)
             guard let file = form["file"] else { throw APIError.validationError("the multipart body has no 'file' part") }
             image = file.body
             typeField = form.text("photo_type") ?? request.uri.queryParameters.get("photo_type")
@@ -39,6 +40,15 @@ struct ValidationController {
         let photoType = try Self.photoType(typeField)
         let output = try await service.validate(image, as: photoType, in: slot, record: context.record)
         return try Response.json(output)
+    }
+
+    /// The multipart form in `body`, or a 422 saying what is wrong with it.
+    private static func form(_ body: ByteBuffer, contentType: String) throws(APIError) -> MultipartForm {
+        do {
+            return try MultipartForm(body: body, contentType: contentType)
+        } catch {
+            throw .validationError(error.description)
+        }
     }
 
     /// `POST /api/v1/projects/{project_id}/photos`: the gateway's upload; answers `{photo_id, validation}`.
@@ -57,7 +67,7 @@ struct ValidationController {
 
     private func upload(_ request: Request, context: ValidationRequestContext, projectID: String, slot: ValidationWorkerPool.Slot) async throws -> Response {
         let body = try await service.receiveBody(of: request)
-        let form = try MultipartForm(body: body, contentType: request.headers[.contentType]!)
+        let form = try Self.form(body, contentType: request.headers[.contentType]!)
         guard let file = form["file"] else {
             throw APIError.validationError("the multipart body has no 'file' part")
         }

@@ -1,18 +1,21 @@
 import Foundation
-import Hummingbird
 import MultipartKit
+import NIOCore
 
 /// The parts of a `multipart/form-data` body, by field name (the first part of each name wins).
-struct MultipartForm {
+///
+/// Kept apart from the HTTP layer, with nothing but MultipartKit beneath it, so the parsing of
+/// untrusted bodies can be fuzzed on its own.
+public struct MultipartForm: Sendable {
     /// Parts by field name.
-    private(set) var parts: [String: MultipartPart] = [:]
+    public private(set) var parts: [String: MultipartPart] = [:]
 
     /// Parses `body` using the boundary in `contentType`.
     ///
-    /// - Throws: `APIError.validationError` when the boundary is missing or the body is malformed.
-    init(body: ByteBuffer, contentType: String) throws(APIError) {
+    /// - Throws: `MultipartFormError` when the boundary is missing or the body is malformed.
+    public init(body: ByteBuffer, contentType: String) throws(MultipartFormError) {
         guard let boundary = Self.boundary(in: contentType) else {
-            throw .validationError("multipart/form-data needs a boundary parameter in Content-Type")
+            throw MultipartFormError("multipart/form-data needs a boundary parameter in Content-Type")
         }
         let parser = MultipartParser(boundary: boundary)
         var current = MultipartPart(headers: [:], body: ByteBuffer())
@@ -26,7 +29,7 @@ struct MultipartForm {
         do {
             try parser.execute(body)
         } catch {
-            throw .validationError("the multipart body could not be parsed: \(error)")
+            throw MultipartFormError("the multipart body could not be parsed: \(error)")
         }
         for part in collected {
             if let name = part.name, parts[name] == nil {
@@ -36,22 +39,22 @@ struct MultipartForm {
     }
 
     /// The part named `name`, or nil.
-    subscript(name: String) -> MultipartPart? {
+    public subscript(name: String) -> MultipartPart? {
         parts[name]
     }
 
     /// The text of the part named `name`, or nil when absent.
-    func text(_ name: String) -> String? {
+    public func text(_ name: String) -> String? {
         parts[name].map { String(decoding: $0.body.readableBytesView, as: UTF8.self) }
     }
 
     /// True when `contentType` is `multipart/form-data`.
-    static func isMultipart(_ contentType: String?) -> Bool {
+    public static func isMultipart(_ contentType: String?) -> Bool {
         contentType?.lowercased().hasPrefix("multipart/form-data") == true
     }
 
     /// The `boundary` parameter of a Content-Type value, unquoted.
-    static func boundary(in contentType: String) -> String? {
+    public static func boundary(in contentType: String) -> String? {
         for parameter in contentType.split(separator: ";").dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             if pair.count == 2, pair[0].lowercased() == "boundary" {

@@ -1,0 +1,77 @@
+import Foundation
+import TestFixtures
+import Testing
+@testable import PhotoValidation
+
+/// Writes `scripts/mutate`'s output for `photos` into a fresh temporary folder and returns the
+/// folder with its manifest rows (file, class, source, expect).
+func mutatedFiles(_ classes: String, count: Int = 0, seed: Int = 1, photos: [String]) async throws -> (URL, [[String: String]]) {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pv-mutations-\(UUID().uuidString)")
+    let outcome = try await ProcessRunner.run(
+        URL(fileURLWithPath: "/usr/bin/env"),
+        ["python3", Fixtures.repositoryRoot.appendingPathComponent("scripts/mutate").path, "--out", folder.path,
+         "--classes", classes, "--count", String(count), "--seed", String(seed)] + photos.map { Fixtures.testdataFile($0).path }
+    )
+    try #require(outcome.status == 0, "scripts/mutate failed: \(outcome.standardError)")
+    let lines = try String(contentsOf: folder.appendingPathComponent("manifest.csv"), encoding: .utf8)
+        .split(whereSeparator: \.isNewline).map { $0.split(separator: ",").map(String.init) }
+    let header = lines[0]
+    return (folder, lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) })
+}
+
+@Suite("Hostile uploads", .timeLimit(.minutes(5)))
+struct HostileUploadTests {
+    @Test("the 22-byte gzip upload that hung libvips is invalid_image (unsupported_format) at once")
+    func gzipIsRefusedBySniffing() throws {
+        let output = try validate(Fixtures.testdataFile("hostile/gzip-trailing-byte.jpg"), as: .room)
+        #expect(output.failures == [.invalidImage])
+        #expect(output.details.error == "unsupported_format")
+        #expect(output.details.format == nil)
+    }
+
+    @Test("a frame header declaring four times the rows the data holds is corrupt_pixels")
+    func declaredRowsMissing() throws {
+        let output = try validate(Fixtures.testdataFile("hostile/cups-height-x4.jpg"), as: .room)
+        #expect(output.failures == [.invalidImage])
+        #expect(output.details.error == "corrupt_pixels")
+    }
+
+    @Test("random bytes in a DC refinement scan cannot be seen by any decoder: the file decodes, as a photo")
+    func undetectableRefinementBits() throws {
+        // The bytes landed in the scan that carries one raw bit per block (no Huffman code, no
+        // marker): every bit pattern is valid there, and the pixels differ from the original by at
+        // most 3 grey levels. Calling it broken would mean calling valid JPEGs broken.
+        let original = try validate(Fixtures.testdataFile("photos/cups.jpg"), as: .room)
+        let mutated = try validate(Fixtures.testdataFile("hostile/cups-512-random-bytes-mid-scan.jpg"), as: .room)
+        #expect(mutated.failures == original.failures)
+        let scores = (try #require(original.details.blurScore), try #require(mutated.details.blurScore))
+        #expect(abs(scores.0 - scores.1) / scores.0 < 0.01)
+    }
+
+    @Test("generated corrupt JPEG, PNG, WebP and HEIC classes are all invalid_image")
+    func knownCorruptClasses() async throws {
+        let (folder, rows) = try await mutatedFiles("known", photos: [
+            "variants/same-room.jpg", "photos/indoor-ceiling-lamps.jpg", "photos/outdoor-path.jpg",
+            "variants/same-room.png", "photos/small-coffee.png", "variants/same-room.webp", "variants/same-room.heic",
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(rows.count >= 20)
+        for row in rows {
+            let output = try validate(folder.appendingPathComponent(row["file"]!), as: .room)
+            #expect(output.failures == [.invalidImage], "\(row["class"]!) of \(row["source"]!) gave \(output.failures) \(output.details.error ?? "")")
+        }
+    }
+
+    @Test("declared-huge headers over little data are refused or fail within the memory budget")
+    func declaredHuge() async throws {
+        let (folder, rows) = try await mutatedFiles("huge", photos: [
+            "variants/same-room.jpg", "photos/cups.jpg", "variants/same-room.png", "variants/same-room.webp", "variants/same-room.heic",
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(rows.count >= 6)
+        for row in rows {
+            let output = try validate(folder.appendingPathComponent(row["file"]!), as: .room)
+            #expect(output.failures == [.invalidImage], "\(row["class"]!) of \(row["source"]!) gave \(output.failures)")
+        }
+    }
+}
