@@ -51,7 +51,6 @@ let package = Package(
             dependencies: [
                 "VipsDecoder",
                 "BlurMetrics",
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
@@ -106,11 +105,11 @@ let package = Package(
 
         // libFuzzer targets (scripts/fuzz builds them with -sanitize=fuzzer); built normally they
         // replay files, so the corpus and every finding run as plain regression inputs too.
-        .target(name: "FuzzSupport", path: "Fuzz/Support"),
-        .executableTarget(name: "fuzz-decode", dependencies: ["FuzzSupport", "PhotoValidation", "VipsDecoder"], path: "Fuzz/Decode"),
+        .target(name: "FuzzDriver", path: "Fuzz/Driver"),
+        .executableTarget(name: "fuzz-decode", dependencies: ["FuzzDriver", "PhotoValidation"], path: "Fuzz/Decode"),
         .executableTarget(
             name: "fuzz-multipart",
-            dependencies: ["FuzzSupport", "MultipartUpload", .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: ["FuzzDriver", "MultipartUpload", .product(name: "NIOCore", package: "swift-nio")],
             path: "Fuzz/Multipart"
         ),
 
@@ -125,6 +124,10 @@ let package = Package(
 
         .testTarget(name: "VipsDecoderTests", dependencies: ["VipsDecoder", "TestFixtures"]),
         .testTarget(name: "BlurMetricsTests", dependencies: ["BlurMetrics"]),
+        .testTarget(
+            name: "MultipartUploadTests",
+            dependencies: ["MultipartUpload", "TestFixtures", .product(name: "NIOCore", package: "swift-nio")]
+        ),
         .testTarget(name: "PhotoValidationTests", dependencies: ["PhotoValidation", "TestFixtures"]),
         .testTarget(name: "PhotoValidatorCLITests", dependencies: ["PhotoValidatorCLI", "TestFixtures"]),
         .testTarget(

@@ -1,18 +1,15 @@
-import Foundation
-import FuzzSupport
+import FuzzDriver
 import PhotoValidation
-import VipsDecoder
 
 /// The validator every input goes through: the sniff, the one loader, libjpeg, the blur kernel.
-nonisolated(unsafe) let validator: PhotoValidator = {
+let validator: PhotoValidator = {
     var settings = ValidationSettings()
-    // Small limits keep each execution quick and make memory refusals reachable.
+    // A smaller pixel limit keeps each execution quick and makes the limits reachable.
     settings.pixelLimit = 40_000_000
-    settings.decodeMemoryBudget = 256 << 20
     return try! PhotoValidator(settings: settings)
 }()
 
-/// libFuzzer's entry point: validates the bytes as a room photo; any crash or sanitizer report is a finding.
+/// Validates the bytes as a room photo; any crash or sanitizer report is a finding.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDecode(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let output = validator.validate(UnsafeRawBufferPointer(start: data, count: size), as: .room)
@@ -22,14 +19,11 @@ public func fuzzDecode(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     return 0
 }
 
-#if !FUZZING
-/// Without libFuzzer: replays every file named (or found in folders named) through the target.
+/// Under libFuzzer (`scripts/fuzz`) fuzzes; otherwise replays the files named.
 @main
-enum Replay {
+enum FuzzDecodeMain {
     static func main() {
-        FuzzReplay.run(arguments: Array(CommandLine.arguments.dropFirst())) { bytes in
-            bytes.withUnsafeBufferPointer { _ = fuzzDecode($0.baseAddress, $0.count) }
-        }
+        let status = pv_fuzz_main(CommandLine.argc, CommandLine.unsafeArgv) { data, size in fuzzDecode(data, size) }
+        precondition(status == 0, "the fuzz driver failed with status \(status)")
     }
 }
-#endif

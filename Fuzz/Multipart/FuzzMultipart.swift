@@ -1,9 +1,9 @@
-import FuzzSupport
+import FuzzDriver
 import MultipartUpload
 import NIOCore
 
-/// libFuzzer's entry point: the first line is the Content-Type, the rest the body, as an upload
-/// arrives; parsing must answer with parts or an error, never crash or hang.
+/// The first line is the Content-Type, the rest the body, as an upload arrives; parsing must
+/// answer with parts or an error, never crash or hang.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzMultipart(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = UnsafeBufferPointer(start: data, count: size)
@@ -19,14 +19,11 @@ public func fuzzMultipart(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     return 0
 }
 
-#if !FUZZING
-/// Without libFuzzer: replays every file named (or found in folders named) through the target.
+/// Under libFuzzer (`scripts/fuzz`) fuzzes; otherwise replays the files named.
 @main
-enum Replay {
+enum FuzzMultipartMain {
     static func main() {
-        FuzzReplay.run(arguments: Array(CommandLine.arguments.dropFirst())) { bytes in
-            bytes.withUnsafeBufferPointer { _ = fuzzMultipart($0.baseAddress, $0.count) }
-        }
+        let status = pv_fuzz_main(CommandLine.argc, CommandLine.unsafeArgv) { data, size in fuzzMultipart(data, size) }
+        precondition(status == 0, "the fuzz driver failed with status \(status)")
     }
 }
-#endif

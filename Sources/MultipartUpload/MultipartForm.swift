@@ -17,6 +17,7 @@ public struct MultipartForm: Sendable {
         guard let boundary = Self.boundary(in: contentType) else {
             throw MultipartFormError("multipart/form-data needs a boundary parameter in Content-Type")
         }
+        try Self.checkHeaderNames(body, boundary: boundary)
         let parser = MultipartParser(boundary: boundary)
         var current = MultipartPart(headers: [:], body: ByteBuffer())
         var collected: [MultipartPart] = []
@@ -36,6 +37,47 @@ public struct MultipartForm: Sendable {
                 parts[name] = part
             }
         }
+    }
+
+    /// Refuses a body in which a part's header name holds a byte outside ASCII: MultipartKit
+    /// 4.7.1 looks such bytes up in a 128-entry table and traps, which would take the whole daemon
+    /// down (found by `fuzz-multipart`). Header values (a UTF-8 file name) are not affected.
+    static func checkHeaderNames(_ body: ByteBuffer, boundary: String) throws(MultipartFormError) {
+        let delimiter = Array("--\(boundary)".utf8)
+        let bytes = Array(body.readableBytesView)
+        var index = 0
+        while let start = Self.find(delimiter, in: bytes, from: index) {
+            // The rest of the delimiter line, then header lines up to the blank one. Lines end at
+            // CR, as MultipartKit reads them (a bare LF belongs to the line).
+            var position = start + delimiter.count
+            while position < bytes.count && bytes[position] != UInt8(ascii: "\n") { position += 1 }
+            position += 1
+            while position < bytes.count && bytes[position] != UInt8(ascii: "\r") {
+                var inName = true
+                while position < bytes.count && bytes[position] != UInt8(ascii: "\r") {
+                    if bytes[position] == UInt8(ascii: ":") { inName = false }
+                    if inName && bytes[position] >= 0x80 {
+                        throw MultipartFormError("a part's header name holds a byte outside ASCII (0x\(String(bytes[position], radix: 16)))")
+                    }
+                    position += 1
+                }
+                position += 2
+            }
+            index = max(position, start + 1)
+        }
+    }
+
+    /// The first index at or after `from` where `needle` starts in `haystack`.
+    private static func find(_ needle: [UInt8], in haystack: [UInt8], from: Int) -> Int? {
+        guard !needle.isEmpty, haystack.count >= needle.count, from <= haystack.count - needle.count else { return nil }
+        var index = from
+        while index <= haystack.count - needle.count {
+            if haystack[index] == needle[0] && haystack[index..<(index + needle.count)].elementsEqual(needle) {
+                return index
+            }
+            index += 1
+        }
+        return nil
     }
 
     /// The part named `name`, or nil.

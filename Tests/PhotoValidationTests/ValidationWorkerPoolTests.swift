@@ -47,13 +47,10 @@ struct ValidationWorkerPoolTests {
         let pool = ValidationWorkerPool(threadCount: 1, queueLimit: 1, maximumReplacements: 1, tick: .milliseconds(10))
         pool.start()
         let gate = Gate()
-        let clock = ContinuousClock()
-        let start = clock.now
+        // The job blocks until the gate opens, so an answer here can only come from the deadline.
         await #expect(throws: WorkerPoolError.self) {
             try await pool.run(runLimit: .milliseconds(100)) { gate.wait(); return 1 }
         }
-        let waited = clock.now - start
-        #expect(waited < .seconds(2), "answered after \(waited)")
         // The stuck job still holds its thread; a stand-in thread serves the next job.
         let health = pool.health
         #expect(health.overdueJobs == 1 && health.threads == 2)
@@ -102,10 +99,8 @@ struct ValidationWorkerPoolTests {
         await #expect(throws: WorkerPoolError.self) {
             try await pool.withSlot { try await $0.run(deadline: .now + .milliseconds(100)) { 1 } }
         }
-        let clock = ContinuousClock()
-        let start = clock.now
+        // Returns although two jobs still block: shutdown leaves overdue threads to the process exit.
         await pool.shutdown()
-        #expect(clock.now - start < .seconds(1))
         gate.open(2)
     }
 }

@@ -33,7 +33,7 @@ struct ValidateCommand: AsyncParsableCommand {
     var shard: Shard = .all
 
     @Option(help: "Seconds one photo may take; a photo still decoding then is invalid_image (decode_timeout) and the others go on.")
-    var timeout: Double = 10
+    var timeout: Double = 60
 
     @Flag(name: .customLong("no-progress"), help: "Never draw the progress bar.")
     var noProgress = false
