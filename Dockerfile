@@ -44,7 +44,8 @@ RUN apt-get update \
 COPY --from=build /photo-validator /usr/local/bin/photo-validator
 # STATE_DIRECTORY plays systemd's part: the outbox defaults to /var/lib/photo-validator/outbox.sqlite,
 # on the volume below, writable by the numeric user. MALLOC_ARENA_MAX=2 keeps glibc from giving
-# every decoding thread its own heap (README, "Memory": measured peak RSS).
+# every decoding thread its own heap; scripts/measure-arenas compares it with the default
+# (README, "Memory": not yet measured with the release binary).
 ENV PHOTO_VALIDATOR_HTTP_HOST=0.0.0.0 \
     STATE_DIRECTORY=/var/lib/photo-validator \
     MALLOC_ARENA_MAX=2
