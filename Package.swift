@@ -9,6 +9,15 @@ let kernelSettings: [SwiftSetting] = [.unsafeFlags(["-target-cpu", "nehalem"])]
 let kernelSettings: [SwiftSetting] = []
 #endif
 
+// The git revision `--version` shows: scripts/build-release and the Dockerfile pass it in
+// PHOTO_VALIDATOR_GIT_REVISION; a plain `swift build` says "unknown". Only characters that are safe
+// as a bare C token are kept.
+let gitRevision: String = {
+    let raw = Context.environment["PHOTO_VALIDATOR_GIT_REVISION"] ?? ""
+    let kept = String(raw.filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "." || $0 == "+") }.prefix(64))
+    return kept.isEmpty ? "unknown" : kept
+}()
+
 let package = Package(
     name: "photo-validator",
     platforms: [.macOS(.v15)],
@@ -90,9 +99,13 @@ let package = Package(
                 .product(name: "MultipartKit", package: "multipart-kit"),
             ]
         ),
+        // The build's git revision, for `--version`.
+        .target(name: "CReleaseInfo", cSettings: [.define("PHOTO_VALIDATOR_GIT_REVISION", to: gitRevision)]),
         .target(
             name: "PhotoValidatorCLI",
             dependencies: [
+                "CReleaseInfo",
+                "VipsDecoder",
                 "PhotoValidation",
                 "BlurMetrics",
                 "PhotoValidatorServer",
@@ -145,7 +158,9 @@ let package = Package(
             name: "PhotoValidatorServerTests",
             dependencies: [
                 "PhotoValidatorServer",
+                "PhotoValidation",
                 "TestFixtures",
+                .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

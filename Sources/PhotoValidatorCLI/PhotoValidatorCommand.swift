@@ -7,6 +7,7 @@ public struct PhotoValidatorCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "photo-validator",
         abstract: "Checks that photos are decodable, large enough and sharp enough.",
+        version: ReleaseIdentity.description,
         subcommands: [ServeCommand.self, ValidateCommand.self, TuneCommand.self, BenchCommand.self, ConfigCommand.self]
     )
 

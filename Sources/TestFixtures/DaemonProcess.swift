@@ -52,17 +52,20 @@ public final class DaemonProcess: Sendable {
 
     /// Starts `photo-validator serve` with `arguments`, waits until it listens, runs `body`, then
     /// stops the daemon with SIGTERM if `body` did not, and returns `body`'s value with the exit.
+    /// A non-empty `launcher` (a program and its arguments, which must `exec` the rest of its
+    /// command line) runs the daemon, for example under a sandbox.
     public static func run<Value: Sendable>(
         _ arguments: [String],
         environment: [String: String] = [:],
+        launcher: [String] = [],
         _ body: @escaping @Sendable (DaemonProcess) async throws -> Value
     ) async throws -> (value: Value, exit: Exit) {
-        let executable = ProcessRunner.photoValidatorExecutable
+        let command = launcher + [ProcessRunner.photoValidatorExecutable.path, "serve"] + arguments
         let overrides = Dictionary(uniqueKeysWithValues: environment.map { (Environment.Key(stringLiteral: $0.key), Optional($0.value)) })
         let holder = Mutex<DaemonProcess?>(nil)
         let result = try await Subprocess.run(
-            .path(FilePath(executable.path)),
-            arguments: Arguments(["serve"] + arguments),
+            .path(FilePath(command[0])),
+            arguments: Arguments(Array(command.dropFirst())),
             environment: .inherit.updating(overrides),
             input: .none,
             output: .discarded,

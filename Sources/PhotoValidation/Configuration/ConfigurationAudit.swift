@@ -45,9 +45,12 @@ public final class ConfigurationAudit: AccessReporter, Sendable {
         throw ConfigurationError(key: "\(event.metadata.key)", source: source, reason: reason)
     }
 
-    /// `flags`, `environment` or `file` for the providers `ConfigurationSources` builds.
+    /// `flags`, `environment`, `file`, or the name of an in-memory provider (`credentials`,
+    /// `STATE_DIRECTORY`) for the providers `ConfigurationSources` is given.
     static func sourceName(_ providerName: String) -> String {
-        if providerName.contains("flags") { return "flags" }
+        if providerName.hasPrefix("InMemoryProvider["), providerName.hasSuffix("]") {
+            return String(providerName.dropFirst("InMemoryProvider[".count).dropLast())
+        }
         if providerName.contains("Environment") { return "environment" }
         if providerName.contains("File") { return "file" }
         return providerName

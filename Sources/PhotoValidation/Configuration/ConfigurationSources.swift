@@ -2,7 +2,9 @@ import Configuration
 import SystemPackage
 
 /// Builds the one `ConfigReader` every command resolves its configuration from: command-line flags,
-/// then `PHOTO_VALIDATOR_*` environment variables, then an optional JSON file, then the defaults.
+/// then `PHOTO_VALIDATOR_*` environment variables, then credentials (systemd's
+/// `$CREDENTIALS_DIRECTORY`), then an optional JSON file, then defaults that follow the service
+/// manager (such as the outbox under `$STATE_DIRECTORY`), then the built-in defaults.
 public enum ConfigurationSources {
     /// Environment variables carry this prefix: key `http.port` is `PHOTO_VALIDATOR_HTTP_PORT`.
     public static let environmentPrefix = "photo_validator"
@@ -15,12 +17,14 @@ public enum ConfigurationSources {
         "PHOTO_VALIDATOR_" + key.uppercased().map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
     }
 
-    /// A reader over `flags` (keys to values, already typed), `environment`, and `file`, reporting
-    /// every lookup to `audit`.
+    /// A reader over `flags` (keys to values, already typed), `environment`, `credentials`, `file`
+    /// and `fallback`, in that order, reporting every lookup to `audit`.
     public static func reader(
         flags: [String: ConfigContent],
         environment: [String: String],
+        credentials: (any ConfigProvider)? = nil,
         file: (any ConfigProvider)? = nil,
+        fallback: (any ConfigProvider)? = nil,
         audit: ConfigurationAudit
     ) -> ConfigReader {
         let flagValues = Dictionary(uniqueKeysWithValues: flags.map { key, content in
@@ -30,9 +34,7 @@ public enum ConfigurationSources {
             InMemoryProvider(name: "flags", values: flagValues),
             EnvironmentVariablesProvider(environmentVariables: environment).prefixKeys(with: ConfigKey(environmentPrefix)),
         ]
-        if let file {
-            providers.append(file)
-        }
+        providers += [credentials, file, fallback].compactMap { $0 }
         return ConfigReader(providers: providers, accessReporter: audit)
     }
 

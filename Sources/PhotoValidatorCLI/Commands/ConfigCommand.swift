@@ -11,7 +11,9 @@ struct ConfigCommand: AsyncParsableCommand {
         discussion: """
             Every key can be set by a flag of `serve`, by the environment variable PHOTO_VALIDATOR_<KEY> \
             (upper case, '.' as '_'), or in a JSON file named by --config or PHOTO_VALIDATOR_CONFIG_FILE \
-            (nested objects: {"http": {"port": 8080}}), in that order of precedence.
+            (nested objects: {"http": {"port": 8080}}), in that order of precedence. A file in $CREDENTIALS_DIRECTORY \
+            (systemd's LoadCredential=) named after a key, such as auth.token, sets that key as a secret, after the \
+            environment and before the file; under systemd's StateDirectory= the outbox defaults to $STATE_DIRECTORY/outbox.sqlite.
             """
     )
 

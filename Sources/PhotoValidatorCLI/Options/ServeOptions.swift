@@ -64,7 +64,7 @@ struct ServeOptions: ParsableArguments {
     @Option(name: .customLong("webhook-url"), help: "URL for signed photo_added events. [env: PHOTO_VALIDATOR_WEBHOOK_URL; the secret only in PHOTO_VALIDATOR_WEBHOOK_SECRET]")
     var webhookURL: String?
 
-    @Option(help: "Outbox SQLite file. [env: PHOTO_VALIDATOR_OUTBOX_PATH, default: ./photo-validator-outbox.sqlite]")
+    @Option(help: "Outbox SQLite file. [env: PHOTO_VALIDATOR_OUTBOX_PATH, default: $STATE_DIRECTORY/outbox.sqlite when systemd sets it, else ./photo-validator-outbox.sqlite]")
     var outbox: String?
 
     @OptionGroup(title: "Checks")
@@ -104,7 +104,9 @@ struct ServeOptions: ParsableArguments {
             if let path = config ?? environment[ConfigurationSources.configFileVariable] {
                 file = try await ConfigurationSources.jsonFile(at: path)
             }
-            let reader = ConfigurationSources.reader(flags: configurationValues, environment: environment, file: file, audit: audit)
+            let manager = ServiceManagerEnvironment(environment: environment)
+            let reader = ConfigurationSources.reader(flags: configurationValues, environment: environment, credentials: try manager.credentials(),
+                                                     file: file, fallback: manager.defaults, audit: audit)
             let configuration = try ServiceConfiguration(reader: reader)
             try audit.checkConversions()
             return (configuration, audit)

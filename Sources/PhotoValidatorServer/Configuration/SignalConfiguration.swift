@@ -48,7 +48,7 @@ public struct SignalConfiguration: Sendable {
         ("temporal.identity", "identity shown in the workflow history (default photo-validator@HOST)"),
         ("webhook.url", "URL the signed photo_added event is posted to"),
         ("webhook.secret", "HMAC-SHA256 key for the webhook signature (secret)"),
-        ("outbox.path", "outbox SQLite file (default ./photo-validator-outbox.sqlite)"),
+        ("outbox.path", "outbox SQLite file (default $STATE_DIRECTORY/outbox.sqlite, else ./photo-validator-outbox.sqlite)"),
         ("outbox.max_age_hours", "hours a signal may stay undelivered before it is a dead letter (default 48)"),
         ("outbox.retry_initial_seconds", "first retry delay (default 1)"),
         ("outbox.retry_max_seconds", "longest retry delay (default 300)"),

@@ -1,0 +1,78 @@
+import Configuration
+import Foundation
+import PhotoValidation
+import TestFixtures
+import Testing
+@testable import PhotoValidatorServer
+
+@Suite("systemd's StateDirectory= and LoadCredential= reach the configuration")
+struct ServiceManagerEnvironmentTests {
+    /// The service configuration and audit for `environment`, read as `serve` reads it.
+    func resolve(_ environment: [String: String]) throws -> (ServiceConfiguration, ConfigurationAudit) {
+        let manager = ServiceManagerEnvironment(environment: environment)
+        let audit = ConfigurationAudit()
+        let reader = ConfigurationSources.reader(flags: [:], environment: environment, credentials: try manager.credentials(),
+                                                 fallback: manager.defaults, audit: audit)
+        let configuration = try ServiceConfiguration(reader: reader)
+        try audit.checkConversions()
+        return (configuration, audit)
+    }
+
+    /// A new folder holding `files` (name to content).
+    func folder(_ files: [String: String]) throws -> String {
+        let path = Fixtures.temporaryPath("credentials")
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        for (name, content) in files {
+            try Data(content.utf8).write(to: URL(fileURLWithPath: path).appendingPathComponent(name))
+        }
+        return path
+    }
+
+    @Test("the outbox defaults to the first $STATE_DIRECTORY, and says so; an explicit path wins")
+    func outboxFollowsStateDirectory() throws {
+        let (plain, _) = try resolve([:])
+        #expect(plain.signal.outboxPath == "photo-validator-outbox.sqlite")
+
+        let (managed, audit) = try resolve(["STATE_DIRECTORY": "/var/lib/photo-validator:/var/lib/other"])
+        #expect(managed.signal.outboxPath == "/var/lib/photo-validator/outbox.sqlite")
+        let entry = try #require(audit.entries.first { $0.key == "outbox.path" })
+        #expect(entry.source == "STATE_DIRECTORY")
+
+        let (explicit, _) = try resolve(["STATE_DIRECTORY": "/var/lib/photo-validator", "PHOTO_VALIDATOR_OUTBOX_PATH": "/srv/outbox.sqlite"])
+        #expect(explicit.signal.outboxPath == "/srv/outbox.sqlite")
+    }
+
+    @Test("files in $CREDENTIALS_DIRECTORY set the secret keys they are named after, trimmed and redacted")
+    func credentialsAreSecrets() throws {
+        let directory = try folder(["auth.token": "tok-from-credential\n", "temporal.api_key": "key-1", "webhook.secret": " hmac-key "])
+        let (configuration, audit) = try resolve(["CREDENTIALS_DIRECTORY": directory])
+        #expect(configuration.authToken == "tok-from-credential")
+        #expect(configuration.signal.temporalAPIKey == "key-1")
+        #expect(configuration.signal.webhookSecret == "hmac-key")
+        let entry = try #require(audit.entries.first { $0.key == "auth.token" })
+        #expect(entry.source == "credentials")
+        #expect(entry.value == "<redacted>")
+    }
+
+    @Test("the environment beats a credential")
+    func environmentWins() throws {
+        let directory = try folder(["auth.token": "from-credential"])
+        let (configuration, _) = try resolve(["CREDENTIALS_DIRECTORY": directory, "PHOTO_VALIDATOR_AUTH_TOKEN": "from-environment"])
+        #expect(configuration.authToken == "from-environment")
+    }
+
+    @Test("a missing credentials folder or an empty credential stops with an error naming it")
+    func unusableCredentials() throws {
+        #expect {
+            _ = try ServiceManagerEnvironment(environment: ["CREDENTIALS_DIRECTORY": "/nonexistent/credentials"]).credentials()
+        } throws: { error in
+            "\(error)".contains("CREDENTIALS_DIRECTORY") && "\(error)".contains("LoadCredential=")
+        }
+        let directory = try folder(["auth.token": "\n"])
+        #expect {
+            _ = try ServiceManagerEnvironment(environment: ["CREDENTIALS_DIRECTORY": directory]).credentials()
+        } throws: { error in
+            "\(error)".contains("credential auth.token") && "\(error)".contains("non-empty")
+        }
+    }
+}
