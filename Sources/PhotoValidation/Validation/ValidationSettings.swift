@@ -11,7 +11,7 @@ public struct ValidationSettings: Sendable, Equatable {
     /// balanced accuracy on the tuning part of `scripts/make-labelled-set` (README, Tuning).
     public var roomBlurThreshold: Double = 25
     /// An inspiration photo whose blur score is below this is `blurry` (chosen the same way).
-    public var inspirationBlurThreshold: Double = 24
+    public var inspirationBlurThreshold: Double = 20
     /// The share of tiles with most detail a room's score judges: a room must be sharp across
     /// the frame, so a tenth of it.
     public static let roomStrongestShare = 0.10
