@@ -26,9 +26,14 @@ struct BlurVerdictTests {
         let score: Double
     }
 
+    /// A set already made by `scripts/make-labelled-set` (its held part is used), instead of
+    /// generating the held part again: `PHOTO_VALIDATOR_LABELLED_SET=.build/labelled`.
+    static let existingSet = ProcessInfo.processInfo.environment["PHOTO_VALIDATOR_LABELLED_SET"]
+
     /// Generates the held-aside part once and validates every photo with the default settings.
     static let verdicts: Result<[Verdict], any Error> = {
         Result {
+            if let existingSet { return try validateHeld(in: URL(fileURLWithPath: existingSet)) }
             let out = FileManager.default.temporaryDirectory.appendingPathComponent("photo-validator-held-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: out) }
             let process = Process()
@@ -39,18 +44,24 @@ struct BlurVerdictTests {
             try process.run()
             process.waitUntilExit()
             guard process.terminationStatus == 0 else { throw CocoaError(.fileReadUnknown) }
-            let table = try CSVTable(contentsOf: out.appendingPathComponent("manifest.csv"))
-            let validator = try PhotoValidator(settings: ValidationSettings())
-            return try table.rows.map { row in
+            return try validateHeld(in: out)
+        }
+    }()
+
+    /// Validates the held-aside photos of the labelled set in `folder`.
+    private static func validateHeld(in folder: URL) throws -> [Verdict] {
+        let out = folder
+        let table = try CSVTable(contentsOf: out.appendingPathComponent("manifest.csv"))
+        let validator = try PhotoValidator(settings: ValidationSettings())
+        return try table.rows.filter { $0["split"] == "held" }.map { row in
                 let type = PhotoType(rawValue: row["photo_type"] ?? "") ?? .room
                 let data = try Data(contentsOf: out.appendingPathComponent(row["path"] ?? ""))
                 let output = data.withUnsafeBytes { validator.validate($0, as: type) }
                 return Verdict(path: row["path"] ?? "", label: row["label"] ?? "", photoType: type, source: row["source"] ?? "",
                                variant: row["variant"] ?? "", strength: Double(row["strength"] ?? ""),
                                blurry: output.failures.contains(.blurry), score: output.details.blurScore ?? .nan)
-            }
         }
-    }()
+    }
 
     private func held() throws -> [Verdict] {
         try #require(peersPresent, "../shared/rooms and .venv are required (PHOTO_VALIDATOR_REQUIRE_PEERS=1)")
