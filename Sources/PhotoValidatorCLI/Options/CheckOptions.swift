@@ -11,7 +11,7 @@ struct CheckOptions: ParsableArguments {
     @Option(name: .customLong("inspiration-min-side"), help: "Minimum shortest side of an inspiration photo, px. [env: PHOTO_VALIDATOR_INSPIRATION_MIN_SIDE, default: 400]")
     var inspirationMinimumShortSide: Int?
 
-    @Option(name: .customLong("room-blur-threshold"), help: "Blur score below which a room photo is blurry. [env: PHOTO_VALIDATOR_ROOM_BLUR_THRESHOLD, default: 25]")
+    @Option(name: .customLong("room-blur-threshold"), help: "Blur score below which a room photo is blurry. [env: PHOTO_VALIDATOR_ROOM_BLUR_THRESHOLD, default: 24]")
     var roomBlurThreshold: Double?
 
     @Option(name: .customLong("inspiration-blur-threshold"), help: "Blur score below which an inspiration photo is blurry. [env: PHOTO_VALIDATOR_INSPIRATION_BLUR_THRESHOLD, default: 20]")
