@@ -12,37 +12,51 @@ public enum BinomialSmoothing {
         plane.pixels.withUnsafeBufferPointer { source in
             horizontal.withUnsafeMutableBufferPointer { target in
                 for y in 0..<height {
-                    let row = source.baseAddress! + y * width
-                    let out = target.baseAddress! + y * width
-                    func edge(_ x: Int) {
-                        let left = UInt16(row[LaplacianVariance.reflect101(x - 1, count: width)])
-                        let right = UInt16(row[LaplacianVariance.reflect101(x + 1, count: width)])
-                        out[x] = UInt8(truncatingIfNeeded: (left &+ 2 &* UInt16(row[x]) &+ right &+ 2) >> 2)
-                    }
-                    edge(0)
-                    edge(width - 1)
-                    // The interior without border arithmetic, so the compiler can vectorise it.
-                    var x = 1
-                    while x < width - 1 {
-                        out[x] = UInt8(truncatingIfNeeded: (UInt16(row[x - 1]) &+ 2 &* UInt16(row[x]) &+ UInt16(row[x + 1]) &+ 2) >> 2)
-                        x += 1
-                    }
+                    smoothRow(source.baseAddress! + y * width, into: target.baseAddress! + y * width, width: width)
                 }
             }
         }
         horizontal.withUnsafeBufferPointer { source in
             output.withUnsafeMutableBufferPointer { target in
                 for y in 0..<height {
-                    let above = source.baseAddress! + LaplacianVariance.reflect101(y - 1, count: height) * width
-                    let row = source.baseAddress! + y * width
-                    let below = source.baseAddress! + LaplacianVariance.reflect101(y + 1, count: height) * width
-                    let out = target.baseAddress! + y * width
-                    for x in 0..<width {
-                        out[x] = UInt8(truncatingIfNeeded: (UInt16(above[x]) &+ 2 &* UInt16(row[x]) &+ UInt16(below[x]) &+ 2) >> 2)
-                    }
+                    smoothColumns(
+                        above: source.baseAddress! + LaplacianVariance.reflect101(y - 1, count: height) * width,
+                        center: source.baseAddress! + y * width,
+                        below: source.baseAddress! + LaplacianVariance.reflect101(y + 1, count: height) * width,
+                        into: target.baseAddress! + y * width, width: width
+                    )
                 }
             }
         }
         return LumaPlane(width: width, height: height, pixels: output)
+    }
+
+    /// The horizontal pass over one row of `width` samples.
+    @inline(__always)
+    static func smoothRow(_ row: UnsafePointer<UInt8>, into out: UnsafeMutablePointer<UInt8>, width: Int) {
+        func edge(_ x: Int) {
+            let left = UInt16(row[LaplacianVariance.reflect101(x - 1, count: width)])
+            let right = UInt16(row[LaplacianVariance.reflect101(x + 1, count: width)])
+            out[x] = UInt8(truncatingIfNeeded: (left &+ 2 &* UInt16(row[x]) &+ right &+ 2) >> 2)
+        }
+        edge(0)
+        edge(width - 1)
+        // The interior without border arithmetic, so the compiler can vectorise it.
+        var x = 1
+        while x < width - 1 {
+            out[x] = UInt8(truncatingIfNeeded: (UInt16(row[x - 1]) &+ 2 &* UInt16(row[x]) &+ UInt16(row[x + 1]) &+ 2) >> 2)
+            x += 1
+        }
+    }
+
+    /// The vertical pass: one output row from three horizontally smoothed rows.
+    @inline(__always)
+    static func smoothColumns(
+        above: UnsafePointer<UInt8>, center: UnsafePointer<UInt8>, below: UnsafePointer<UInt8>,
+        into out: UnsafeMutablePointer<UInt8>, width: Int
+    ) {
+        for x in 0..<width {
+            out[x] = UInt8(truncatingIfNeeded: (UInt16(above[x]) &+ 2 &* UInt16(center[x]) &+ UInt16(below[x]) &+ 2) >> 2)
+        }
     }
 }

@@ -8,8 +8,8 @@ extension ValidationSettings {
     public static let configurationKeys: [(key: String, help: String)] = [
         ("room.min_side", "minimum shortest side of a room photo, px (default 1024)"),
         ("inspiration.min_side", "minimum shortest side of an inspiration photo, px (default 400)"),
-        ("room.blur_threshold", "blur score below which a room photo is blurry (default 29)"),
-        ("inspiration.blur_threshold", "blur score below which an inspiration photo is blurry (default 29)"),
+        ("room.blur_threshold", "blur score below which a room photo is blurry (default 24)"),
+        ("inspiration.blur_threshold", "blur score below which an inspiration photo is blurry (default 20)"),
         ("pixel_limit", "largest pixel count a header may declare (default 100000000)"),
         ("analysis_size", "shortest side blur is measured at, px, or 'native' (default 1024)"),
         ("decode_memory_mib", "memory decodes in flight may hold, MiB (default 128)"),

@@ -8,17 +8,28 @@ public struct LabelledPhoto: Sendable, Equatable {
         case blurry
     }
 
+    /// Which part of a labelled set a photo belongs to.
+    public enum Split: String, Sendable, Codable {
+        /// Thresholds are chosen on these.
+        case tune
+        /// Held aside: never used to choose, only to report how the choice does.
+        case held
+    }
+
     /// The file.
     public let path: String
     /// Its label.
     public let label: Label
     /// The photo type it is judged as.
     public let photoType: PhotoType
+    /// The part of the set it belongs to.
+    public let split: Split
 
     /// Creates a labelled photo.
-    public init(path: String, label: Label, photoType: PhotoType) {
+    public init(path: String, label: Label, photoType: PhotoType, split: Split = .tune) {
         self.path = path
         self.label = label
         self.photoType = photoType
+        self.split = split
     }
 }

@@ -4,7 +4,29 @@ public struct TuningReport: Sendable, Codable {
     public struct TypeReport: Sendable, Codable {
         /// The photo type.
         public let photoType: PhotoType
-        /// Sharp photos scored.
+        /// How the current and the recommended thresholds do on the held-aside photos, which
+        /// the recommendation never saw.
+        public struct HeldAside: Sendable, Codable {
+            /// Sharp held-aside photos.
+            public let sharp: Int
+            /// Blurry held-aside photos.
+            public let blurry: Int
+            /// ROC AUC on the held-aside photos; nil unless both labels are present.
+            public let rocAUC: Double?
+            /// The current threshold on them.
+            public let current: ThresholdMetrics
+            /// The recommended threshold on them.
+            public let recommended: ThresholdMetrics
+            /// Held-aside photos the recommended threshold gets wrong, worst first.
+            public let misjudged: [ScoredPhoto]
+
+            enum CodingKeys: String, CodingKey {
+                case sharp, blurry, current, recommended, misjudged
+                case rocAUC = "roc_auc"
+            }
+        }
+
+        /// Sharp photos scored (tuning part).
         public let sharp: Int
         /// Blurry photos scored.
         public let blurry: Int
@@ -18,11 +40,15 @@ public struct TuningReport: Sendable, Codable {
         public let candidates: [ThresholdMetrics]
         /// Photos the recommended threshold gets wrong, worst first.
         public let misjudged: [ScoredPhoto]
-        /// Every scored photo, by score.
+        /// Every scored photo of the tuning part, by score.
         public let photos: [ScoredPhoto]
+        /// The held-aside part, when the set has one.
+        public let held: HeldAside?
 
-        /// Builds the report for `photos` of `photoType`, judged against `currentThreshold`.
-        public init(photoType: PhotoType, photos: [ScoredPhoto], currentThreshold: Double, objective: ThresholdAnalysis.Objective) {
+        /// Builds the report for `photos` of `photoType`, judged against `currentThreshold`; the
+        /// recommendation is chosen on `photos` only and then measured on `heldAside`.
+        public init(photoType: PhotoType, photos: [ScoredPhoto], heldAside: [ScoredPhoto] = [], currentThreshold: Double,
+                    objective: ThresholdAnalysis.Objective) {
             let analysis = ThresholdAnalysis(photos: photos)
             let recommended = analysis.recommended(objective) ?? ConfusionMatrix(threshold: currentThreshold, photos: photos)
             self.photoType = photoType
@@ -34,12 +60,27 @@ public struct TuningReport: Sendable, Codable {
             candidates = analysis.candidates.map(ThresholdMetrics.init)
             misjudged = analysis.misjudged(at: recommended)
             self.photos = analysis.photos
+            if heldAside.isEmpty {
+                held = nil
+            } else {
+                let heldAnalysis = ThresholdAnalysis(photos: heldAside)
+                let heldRecommended = ConfusionMatrix(threshold: recommended.threshold, photos: heldAside)
+                held = HeldAside(
+                    sharp: heldAside.filter { $0.label == .sharp }.count,
+                    blurry: heldAside.filter { $0.label == .blurry }.count,
+                    rocAUC: heldAnalysis.rocAUC,
+                    current: ThresholdMetrics(ConfusionMatrix(threshold: currentThreshold, photos: heldAside)),
+                    recommended: ThresholdMetrics(heldRecommended),
+                    misjudged: heldAnalysis.misjudged(at: heldRecommended)
+                )
+            }
         }
 
         enum CodingKeys: String, CodingKey {
             case photoType = "photo_type", sharp, blurry
             case rocAUC = "roc_auc"
             case current, recommended, candidates, misjudged, photos
+            case held = "held_aside"
         }
     }
 

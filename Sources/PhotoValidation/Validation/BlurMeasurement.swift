@@ -5,7 +5,7 @@ import VipsDecoder
 public struct BlurMeasurement: Sendable, Equatable {
     /// Exact Laplacian sums over the analysis plane.
     public let statistics: LaplacianStatistics
-    /// The decision score: the 95th percentile of 48 px tile variances of the denoised plane.
+    /// The decision score: edge sharpness along the weakest orientation (`OrientedDetail.score`).
     public let blurScore: Double
     /// Width of the analysis plane.
     public let analysisWidth: Int
@@ -31,10 +31,10 @@ public struct BlurMeasurement: Sendable, Equatable {
     }
 
     /// Decodes `image` strip by strip as `plan` says into the analysis plane at `scale` and
-    /// measures its blur.
+    /// measures its blur, judging the `strongestShare` of tiles with most detail.
     ///
     /// - Throws: `DecodeFailure` when the pixels are truncated or corrupt.
-    public static func measure(_ image: EncodedImage, plan: DecodePlan, scale: AnalysisScale) throws(DecodeFailure) -> BlurMeasurement {
+    public static func measure(_ image: EncodedImage, plan: DecodePlan, scale: AnalysisScale, strongestShare: Double) throws(DecodeFailure) -> BlurMeasurement {
         let clock = ContinuousClock()
         let target = scale.analysisSize(width: image.header.storedWidth, height: image.header.storedHeight)
         var builder: AnalysisPlaneBuilder?
@@ -66,7 +66,7 @@ public struct BlurMeasurement: Sendable, Equatable {
         let plane = builder.finish()
         let blurStart = clock.now
         let statistics = LaplacianVariance.statistics(of: plane)
-        let blurScore = TiledLaplacianVariance.score(of: BinomialSmoothing.apply(to: plane))
+        let blurScore = OrientedDetail.score(of: plane, strongestShare: strongestShare)
         let blurTime = clock.now - blurStart
         return BlurMeasurement(
             statistics: statistics,

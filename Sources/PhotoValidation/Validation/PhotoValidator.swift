@@ -83,7 +83,9 @@ public struct PhotoValidator: Sendable {
         defer { memoryBudget.release(reserved) }
         let measurement: BlurMeasurement
         do {
-            measurement = try BlurMeasurement.measure(image, plan: plan, scale: settings.analysisScale)
+            measurement = try BlurMeasurement.measure(
+                image, plan: plan, scale: settings.analysisScale, strongestShare: settings.blurStrongestShare(for: photoType)
+            )
         } catch {
             return invalid(error)
         }

@@ -10,8 +10,9 @@ struct TuneCommand: AsyncParsableCommand {
         abstract: "Score labelled photos and recommend blur thresholds per photo type.",
         discussion: """
             LABELLED is a folder with sharp/ and blurry/ subfolders, or a CSV manifest with the columns \
-            path,label[,photo_type] (labels sharp or blurry; paths relative to the manifest); the layout \
-            of ../shared/photos/manifest.csv (file,...,blur,...) is accepted too. Writes report.json, \
+            path,label[,photo_type][,split] (labels sharp or blurry; paths relative to the manifest; split \
+            tune or held: thresholds are chosen on the tune part only, and the held part is reported \
+            apart); the layout of ../shared/photos/manifest.csv (file,...,blur,...) is accepted too. Writes report.json, \
             report.svg, report.png and thresholds.json (a configuration snippet) to --output.
             """
     )
@@ -54,9 +55,11 @@ struct TuneCommand: AsyncParsableCommand {
         let (scored, unscored) = await score(photos, validator: validator)
         let objective: ThresholdAnalysis.Objective = recall.map { .recall($0) } ?? .balancedAccuracy
         let types = PhotoType.allCases.compactMap { type -> TuningReport.TypeReport? in
-            let ofType = scored.filter { $0.1 == type }.map(\.0)
-            guard !ofType.isEmpty else { return nil }
-            return TuningReport.TypeReport(photoType: type, photos: ofType, currentThreshold: settings.blurThreshold(for: type), objective: objective)
+            let ofType = scored.filter { $0.type == type }
+            let tuning = ofType.filter { $0.split == .tune }.map(\.photo)
+            guard !tuning.isEmpty else { return nil }
+            return TuningReport.TypeReport(photoType: type, photos: tuning, heldAside: ofType.filter { $0.split == .held }.map(\.photo),
+                                           currentThreshold: settings.blurThreshold(for: type), objective: objective)
         }
         guard !types.isEmpty else { throw ValidationError("no photo could be scored") }
         let report = TuningReport(
@@ -69,11 +72,13 @@ struct TuneCommand: AsyncParsableCommand {
     }
 
     /// Scores every photo on the worker pool; photos that are not images, or unreadable, are listed apart.
-    private func score(_ photos: [LabelledPhoto], validator: PhotoValidator) async -> ([(ScoredPhoto, PhotoType)], [String: String]) {
+    private func score(_ photos: [LabelledPhoto], validator: PhotoValidator) async
+        -> ([(photo: ScoredPhoto, type: PhotoType, split: LabelledPhoto.Split)], [String: String])
+    {
         let pool = ValidationWorkerPool(threadCount: jobs, queueLimit: jobs)
         pool.start()
         var progress = ProgressBar(total: photos.count, enabled: !noProgress)
-        var scored: [(ScoredPhoto, PhotoType)] = []
+        var scored: [(photo: ScoredPhoto, type: PhotoType, split: LabelledPhoto.Split)] = []
         var unscored: [String: String] = [:]
         await withTaskGroup(of: (LabelledPhoto, ValidateCommand.FileOutcome).self) { group in
             var next = 0
@@ -89,7 +94,7 @@ struct TuneCommand: AsyncParsableCommand {
                 switch outcome {
                 case .validated(let output):
                     if let score = output.details.blurScore {
-                        scored.append((ScoredPhoto(path: photo.path, label: photo.label, score: score), photo.photoType))
+                        scored.append((ScoredPhoto(path: photo.path, label: photo.label, score: score), photo.photoType, photo.split))
                     } else {
                         unscored[photo.path] = output.details.errorDetail ?? "not an image"
                     }

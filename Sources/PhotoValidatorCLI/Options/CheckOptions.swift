@@ -11,10 +11,10 @@ struct CheckOptions: ParsableArguments {
     @Option(name: .customLong("inspiration-min-side"), help: "Minimum shortest side of an inspiration photo, px. [env: PHOTO_VALIDATOR_INSPIRATION_MIN_SIDE, default: 400]")
     var inspirationMinimumShortSide: Int?
 
-    @Option(name: .customLong("room-blur-threshold"), help: "Blur score below which a room photo is blurry. [env: PHOTO_VALIDATOR_ROOM_BLUR_THRESHOLD, default: 29]")
+    @Option(name: .customLong("room-blur-threshold"), help: "Blur score below which a room photo is blurry. [env: PHOTO_VALIDATOR_ROOM_BLUR_THRESHOLD, default: 24]")
     var roomBlurThreshold: Double?
 
-    @Option(name: .customLong("inspiration-blur-threshold"), help: "Blur score below which an inspiration photo is blurry. [env: PHOTO_VALIDATOR_INSPIRATION_BLUR_THRESHOLD, default: 29]")
+    @Option(name: .customLong("inspiration-blur-threshold"), help: "Blur score below which an inspiration photo is blurry. [env: PHOTO_VALIDATOR_INSPIRATION_BLUR_THRESHOLD, default: 20]")
     var inspirationBlurThreshold: Double?
 
     @Option(name: .customLong("pixel-limit"), help: "Largest pixel count a header may declare. [env: PHOTO_VALIDATOR_PIXEL_LIMIT, default: 100000000]")

@@ -3,7 +3,7 @@ import PhotoValidation
 import SwiftCSV
 
 /// Reads labelled photos from folders (`sharp/` and `blurry/` subfolders) or CSV manifests
-/// (`path,label[,photo_type]`, or the `file,...,blur,...` layout of `../shared/photos/manifest.csv`).
+/// (`path,label[,photo_type][,split]`, or the `file,...,blur,...` layout of `../shared/photos/manifest.csv`).
 struct LabelledSetReader {
     /// The photo type of photos whose manifest does not say.
     let defaultType: PhotoType
@@ -66,8 +66,15 @@ struct LabelledSetReader {
                 }
                 photoType = parsed
             }
+            var split = LabelledPhoto.Split.tune
+            if let value = row["split"], !value.isEmpty {
+                guard let parsed = LabelledPhoto.Split(rawValue: value) else {
+                    throw Failure(description: "\(path):\(line): split must be tune or held, got '\(value)'")
+                }
+                split = parsed
+            }
             let resolved = file.hasPrefix("/") || folder.isEmpty ? file : (folder as NSString).appendingPathComponent(file)
-            return LabelledPhoto(path: resolved, label: label, photoType: photoType)
+            return LabelledPhoto(path: resolved, label: label, photoType: photoType, split: split)
         }
     }
 }

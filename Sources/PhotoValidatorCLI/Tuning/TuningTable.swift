@@ -16,6 +16,15 @@ enum TuningTable {
             for candidate in type.candidates[max(0, index - 5)..<min(type.candidates.count, index + 6)] {
                 StandardStreams.output(row([""] + cells(candidate)))
             }
+            if let held = type.held {
+                StandardStreams.output("  held aside (never used to choose): \(held.sharp) sharp, \(held.blurry) blurry; ROC AUC \(held.rocAUC.map { f($0, 4) } ?? "n/a")")
+                StandardStreams.output(row(["current"] + cells(held.current)))
+                StandardStreams.output(row(["recommended"] + cells(held.recommended)))
+                StandardStreams.output("  held-aside photos misjudged at \(f(type.recommended.matrix.threshold, 2)) (\(held.misjudged.count)), worst first:")
+                for photo in held.misjudged.prefix(15) {
+                    StandardStreams.output("    \(photo.label.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) score \(f(photo.score, 2).padding(toLength: 9, withPad: " ", startingAt: 0)) \(photo.path)")
+                }
+            }
             let misjudged = type.misjudged.prefix(15)
             StandardStreams.output("  misjudged at \(f(type.recommended.matrix.threshold, 2)) (\(type.misjudged.count)), worst first:")
             for photo in misjudged {

@@ -1,0 +1,215 @@
+/// Detail along four orientations, per square tile, of the lightly denoised analysis plane: the
+/// mean squared second derivative (curvature) and first derivative (gradient) along 0, 45, 90
+/// and 135 degrees, from one fused pass.
+///
+/// Motion blur removes detail along one direction only, so an isotropic measure keeps seeing the
+/// edges that run with the motion; per-orientation figures show the direction that lost its
+/// detail. The plane is first smoothed with the 3x3 binomial filter (exactly
+/// `BinomialSmoothing`), streamed through rings of three rows so that no plane is allocated.
+/// Tiles are whole squares from the top-left corner; derivatives use reflect-101 borders.
+public struct OrientedDetail: Sendable, Equatable {
+    /// The four orientations, counter-clockwise from horizontal.
+    public enum Orientation: Int, Sendable, CaseIterable {
+        /// Along rows (0 degrees).
+        case horizontal = 0
+        /// Towards the upper right (45 degrees).
+        case rising = 1
+        /// Along columns (90 degrees).
+        case vertical = 2
+        /// Towards the upper left (135 degrees).
+        case falling = 3
+    }
+
+    /// The default tile side at the 1024 px analysis scale.
+    public static let defaultTileSize = 48
+
+    /// Tile side in pixels.
+    public let tileSize: Int
+    /// Whole tiles per row.
+    public let columns: Int
+    /// Whole tiles per column.
+    public let rows: Int
+    /// Per orientation (by `Orientation.rawValue`), per tile (row by row): the mean squared
+    /// second derivative, in 8-bit levels squared per pixel squared.
+    public let curvature: [[Double]]
+    /// Per orientation, per tile: the mean squared first derivative (central difference).
+    public let gradient: [[Double]]
+
+    /// Measures `plane` in tiles of `tileSize` (or of its shortest side, when smaller).
+    public init(plane: LumaPlane, tileSize: Int = defaultTileSize) {
+        let side = max(1, min(tileSize, plane.width, plane.height))
+        self.tileSize = side
+        columns = plane.width / side
+        rows = plane.height / side
+        let sums = plane.pixels.withUnsafeBufferPointer { pixels in
+            Self.tileSums(pixels: pixels.baseAddress!, width: plane.width, height: plane.height, tileSize: side)
+        }
+        let count = Double(side * side)
+        // Diagonal steps are sqrt(2) px long: second differences along them are twice the
+        // curvature, and central differences span 2 sqrt(2) px instead of 2 px.
+        let curvatureScale = [1.0, 0.25, 1.0, 0.25].map { $0 / count }
+        let gradientScale = [0.25, 0.125, 0.25, 0.125].map { $0 / count }
+        curvature = (0..<4).map { k in sums.curvature[k].map { Double($0) * curvatureScale[k] } }
+        gradient = (0..<4).map { k in sums.gradient[k].map { Double($0) * gradientScale[k] } }
+    }
+
+    /// The blur score: how sharp the strongest edges are along the weakest orientation.
+    ///
+    /// Per orientation, the `strongestShare` (0-1) of tiles with the most gradient energy are
+    /// taken, each tile's energies less the noise floor (the `noisePercentile` of all tiles, where
+    /// flat regions show only sensor noise), and the summed curvature is divided by the summed
+    /// gradient: for an edge of width w this falls as 1/w^2 whatever its contrast, so dim rooms and
+    /// white walls are not mistaken for blur, and noise is not mistaken for detail. The smallest of
+    /// the four ratios, times 100, is the score: motion blur widens edges along one orientation.
+    /// A plane without any gradient above its noise floor scores 0.
+    public func score(strongestShare: Double, noisePercentile: Double = Self.defaultNoisePercentile) -> Double {
+        let tiles = columns * rows
+        guard tiles > 0 else { return 0 }
+        let taken = max(1, Int((strongestShare * Double(tiles)).rounded(.down)))
+        var weakest = Double.infinity
+        for k in 0..<4 {
+            let curvatureFloor = Percentile.linear(curvature[k].sorted(), noisePercentile)
+            let gradientFloor = Percentile.linear(gradient[k].sorted(), noisePercentile)
+            let strongest = (0..<tiles).sorted { gradient[k][$0] > gradient[k][$1] }.prefix(taken)
+            var curvatureSum = 0.0, gradientSum = 0.0
+            for tile in strongest {
+                curvatureSum += max(curvature[k][tile] - curvatureFloor, 0)
+                gradientSum += max(gradient[k][tile] - gradientFloor, 0)
+            }
+            weakest = min(weakest, gradientSum > 1e-9 ? 100 * curvatureSum / gradientSum : 0)
+        }
+        return weakest
+    }
+
+    /// The noise floor's default percentile of tile energies.
+    public static let defaultNoisePercentile = 10.0
+
+    /// `OrientedDetail(plane:).score(strongestShare:)`: the blur score of an analysis plane.
+    public static func score(of plane: LumaPlane, strongestShare: Double) -> Double {
+        OrientedDetail(plane: plane).score(strongestShare: strongestShare)
+    }
+
+    private typealias Bytes = SIMD16<UInt8>
+    private typealias Wide = SIMD16<Int16>
+    private typealias Lanes = SIMD16<Int32>
+    private static let laneCount = 16
+
+    /// Integer sums of squared second and first differences per orientation and tile.
+    private static func tileSums(pixels: UnsafePointer<UInt8>, width: Int, height: Int, tileSize: Int)
+        -> (curvature: [[Int64]], gradient: [[Int64]])
+    {
+        let columns = width / tileSize, rows = height / tileSize
+        var curvature = [[Int64]](repeating: [Int64](repeating: 0, count: columns * rows), count: 4)
+        var gradient = curvature
+        guard columns > 0, rows > 0 else { return (curvature, gradient) }
+        // Rings of three rows: horizontally smoothed rows, and fully smoothed rows padded by one
+        // reflected sample on each side so the derivative loop needs no edge cases.
+        let padded = width + 2 + laneCount
+        let horizontal = UnsafeMutablePointer<UInt8>.allocate(capacity: 3 * width)
+        let smoothed = UnsafeMutablePointer<UInt8>.allocate(capacity: 3 * padded)
+        smoothed.initialize(repeating: 0, count: 3 * padded)
+        // Per tile column, eight lane accumulators (4 curvature, 4 gradient), for one tile row.
+        let accumulators = UnsafeMutablePointer<Lanes>.allocate(capacity: columns * 8)
+        defer {
+            horizontal.deallocate()
+            smoothed.deallocate()
+            accumulators.deallocate()
+        }
+
+        var horizontalDone = 0
+        func horizontalRow(_ y: Int) -> UnsafeMutablePointer<UInt8> { horizontal + (y % 3) * width }
+        func ensureHorizontal(through y: Int) {
+            while horizontalDone <= min(y, height - 1) {
+                BinomialSmoothing.smoothRow(pixels + horizontalDone * width, into: horizontalRow(horizontalDone), width: width)
+                horizontalDone += 1
+            }
+        }
+        var smoothedDone = 0
+        func smoothedRow(_ y: Int) -> UnsafeMutablePointer<UInt8> { smoothed + (y % 3) * padded + 1 }
+        func ensureSmoothed(through y: Int) {
+            while smoothedDone <= min(y, height - 1) {
+                let y = smoothedDone
+                ensureHorizontal(through: y + 1)
+                let out = smoothedRow(y)
+                BinomialSmoothing.smoothColumns(
+                    above: horizontalRow(LaplacianVariance.reflect101(y - 1, count: height)),
+                    center: horizontalRow(y),
+                    below: horizontalRow(LaplacianVariance.reflect101(y + 1, count: height)),
+                    into: out, width: width
+                )
+                out[-1] = out[LaplacianVariance.reflect101(-1, count: width)]
+                out[width] = out[LaplacianVariance.reflect101(width, count: width)]
+                smoothedDone += 1
+            }
+        }
+
+        for tileRow in 0..<rows {
+            accumulators.initialize(repeating: Lanes(), count: columns * 8)
+            for y in (tileRow * tileSize)..<((tileRow + 1) * tileSize) {
+                ensureSmoothed(through: y + 1)
+                let above = UnsafePointer(smoothedRow(LaplacianVariance.reflect101(y - 1, count: height)))
+                let center = UnsafePointer(smoothedRow(y))
+                let below = UnsafePointer(smoothedRow(LaplacianVariance.reflect101(y + 1, count: height)))
+                for column in 0..<columns {
+                    accumulate(above: above, center: center, below: below,
+                               from: column * tileSize, to: (column + 1) * tileSize,
+                               into: accumulators + column * 8)
+                }
+            }
+            for column in 0..<columns {
+                let tile = tileRow * columns + column
+                let lanes = accumulators + column * 8
+                for k in 0..<4 {
+                    curvature[k][tile] = SIMD16<Int64>(truncatingIfNeeded: lanes[k]).wrappedSum()
+                    gradient[k][tile] = SIMD16<Int64>(truncatingIfNeeded: lanes[4 + k]).wrappedSum()
+                }
+            }
+        }
+        return (curvature, gradient)
+    }
+
+    /// Adds the squared differences of columns `start ..< end` of one row to `lanes` (curvature
+    /// 0, 45, 90, 135 degrees, then gradient in the same order); rows are padded by one sample.
+    @inline(__always)
+    private static func accumulate(
+        above: UnsafePointer<UInt8>, center: UnsafePointer<UInt8>, below: UnsafePointer<UInt8>,
+        from start: Int, to end: Int, into lanes: UnsafeMutablePointer<Lanes>
+    ) {
+        let up = UnsafeRawPointer(above), mid = UnsafeRawPointer(center), down = UnsafeRawPointer(below)
+        var c0 = lanes[0], c45 = lanes[1], c90 = lanes[2], c135 = lanes[3]
+        var g0 = lanes[4], g45 = lanes[5], g90 = lanes[6], g135 = lanes[7]
+        var x = start
+        // Rows carry `laneCount` spare bytes after the padding, so a last partial vector may
+        // read past the row; its extra lanes are masked off.
+        while x < end {
+            func load(_ row: UnsafeRawPointer, _ offset: Int) -> Wide {
+                Wide(truncatingIfNeeded: row.loadUnaligned(fromByteOffset: offset, as: Bytes.self))
+            }
+            let middle = load(mid, x), left = load(mid, x - 1), right = load(mid, x + 1)
+            let top = load(up, x), topLeft = load(up, x - 1), topRight = load(up, x + 1)
+            let bottom = load(down, x), bottomLeft = load(down, x - 1), bottomRight = load(down, x + 1)
+            let twice = middle &<< 1
+            var d0 = Lanes(truncatingIfNeeded: left &+ right &- twice)
+            var d45 = Lanes(truncatingIfNeeded: topRight &+ bottomLeft &- twice)
+            var d90 = Lanes(truncatingIfNeeded: top &+ bottom &- twice)
+            var d135 = Lanes(truncatingIfNeeded: topLeft &+ bottomRight &- twice)
+            var e0 = Lanes(truncatingIfNeeded: right &- left)
+            var e45 = Lanes(truncatingIfNeeded: topRight &- bottomLeft)
+            var e90 = Lanes(truncatingIfNeeded: bottom &- top)
+            var e135 = Lanes(truncatingIfNeeded: topLeft &- bottomRight)
+            if end - x < laneCount {
+                let keep = Lanes(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) .< Lanes(repeating: Int32(end - x))
+                let zero = Lanes()
+                d0.replace(with: zero, where: .!keep); d45.replace(with: zero, where: .!keep)
+                d90.replace(with: zero, where: .!keep); d135.replace(with: zero, where: .!keep)
+                e0.replace(with: zero, where: .!keep); e45.replace(with: zero, where: .!keep)
+                e90.replace(with: zero, where: .!keep); e135.replace(with: zero, where: .!keep)
+            }
+            c0 &+= d0 &* d0; c45 &+= d45 &* d45; c90 &+= d90 &* d90; c135 &+= d135 &* d135
+            g0 &+= e0 &* e0; g45 &+= e45 &* e45; g90 &+= e90 &* e90; g135 &+= e135 &* e135
+            x += laneCount
+        }
+        lanes[0] = c0; lanes[1] = c45; lanes[2] = c90; lanes[3] = c135
+        lanes[4] = g0; lanes[5] = g45; lanes[6] = g90; lanes[7] = g135
+    }
+}

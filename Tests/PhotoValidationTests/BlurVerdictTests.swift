@@ -1,0 +1,121 @@
+import Foundation
+import TestFixtures
+import Testing
+@testable import PhotoValidation
+
+private let python = ProcessInfo.processInfo.environment["PHOTO_VALIDATOR_PYTHON"]
+    ?? Fixtures.repositoryRoot.appendingPathComponent(".venv/bin/python").path
+private let sharedRooms = Fixtures.sharedFile("rooms")
+private let peersPresent = FileManager.default.isExecutableFile(atPath: python)
+    && sharedRooms.map { FileManager.default.fileExists(atPath: $0.appendingPathComponent("manifest.csv").path) } == true
+
+/// The shipped defaults on the held-aside part of the labelled set (real rooms from
+/// `../shared/rooms` and general photographs, with their generated variants), which tuning never saw.
+@Suite("Blur verdicts on held-aside real photos", .enabled(if: peersPresent || Fixtures.peersRequired,
+                                                           "needs .venv (scripts/test) and ../shared/rooms"))
+struct BlurVerdictTests {
+    /// One generated photo and the verdict of the default settings.
+    struct Verdict: Sendable {
+        let path: String
+        let label: String
+        let photoType: PhotoType
+        let source: String
+        let variant: String
+        let strength: Double?
+        let blurry: Bool
+        let score: Double
+    }
+
+    /// A set already made by `scripts/make-labelled-set` (its held part is used), instead of
+    /// generating the held part again: `PHOTO_VALIDATOR_LABELLED_SET=.build/labelled`.
+    static let existingSet = ProcessInfo.processInfo.environment["PHOTO_VALIDATOR_LABELLED_SET"]
+
+    /// Generates the held-aside part once and validates every photo with the default settings.
+    static let verdicts: Result<[Verdict], any Error> = {
+        Result {
+            if let existingSet { return try validateHeld(in: URL(fileURLWithPath: existingSet)) }
+            let out = FileManager.default.temporaryDirectory.appendingPathComponent("photo-validator-held-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: out) }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: python)
+            process.arguments = [Fixtures.repositoryRoot.appendingPathComponent("scripts/make-labelled-set").path,
+                                 "--split", "held", "--out", out.path] + (sharedRooms.map { ["--rooms", $0.path] } ?? [])
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else { throw CocoaError(.fileReadUnknown) }
+            return try validateHeld(in: out)
+        }
+    }()
+
+    /// Validates the held-aside photos of the labelled set in `folder`.
+    private static func validateHeld(in folder: URL) throws -> [Verdict] {
+        let out = folder
+        let table = try CSVTable(contentsOf: out.appendingPathComponent("manifest.csv"))
+        let validator = try PhotoValidator(settings: ValidationSettings())
+        return try table.rows.filter { $0["split"] == "held" }.map { row in
+                let type = PhotoType(rawValue: row["photo_type"] ?? "") ?? .room
+                let data = try Data(contentsOf: out.appendingPathComponent(row["path"] ?? ""))
+                let output = data.withUnsafeBytes { validator.validate($0, as: type) }
+                return Verdict(path: row["path"] ?? "", label: row["label"] ?? "", photoType: type, source: row["source"] ?? "",
+                               variant: row["variant"] ?? "", strength: Double(row["strength"] ?? ""),
+                               blurry: output.failures.contains(.blurry), score: output.details.blurScore ?? .nan)
+        }
+    }
+
+    private func held() throws -> [Verdict] {
+        try #require(peersPresent, "../shared/rooms and .venv are required (PHOTO_VALIDATOR_REQUIRE_PEERS=1)")
+        return try Self.verdicts.get()
+    }
+
+    @Test("rooms: balanced accuracy at least 0.97 and no sharp room rejected")
+    func rooms() throws {
+        let photos = try held().filter { $0.photoType == .room }
+        let sharp = photos.filter { $0.label == "sharp" }, blurry = photos.filter { $0.label == "blurry" }
+        try #require(sharp.count > 50 && blurry.count > 50)
+        let rejected = sharp.filter(\.blurry)
+        let passed = blurry.filter { !$0.blurry }
+        let specificity = Double(sharp.count - rejected.count) / Double(sharp.count)
+        let recall = Double(blurry.count - passed.count) / Double(blurry.count)
+        let balanced = (specificity + recall) / 2
+        #expect(rejected.isEmpty, "sharp rooms rejected: \(rejected.map { "\($0.path) \($0.score)" })")
+        #expect(balanced >= 0.97, "balanced accuracy \(balanced); blurry passed: \(passed.map { "\($0.path) \($0.score)" })")
+    }
+
+    @Test("rooms: motion blur of 9 px or more is caught at every angle, also after upscaling")
+    func motionBlur() throws {
+        let moved = try held().filter { $0.photoType == .room && $0.label == "blurry" }
+            .filter { ($0.variant == "motion" && ($0.strength ?? 0) >= 9) || $0.variant == "motion-11-at" }
+        try #require(moved.count >= 40)
+        let missed = moved.filter { !$0.blurry }
+        #expect(missed.isEmpty, "motion blur passed: \(missed.map { "\($0.path) \($0.score)" })")
+    }
+
+    @Test("the verdict for one photo at 4032, 2016 and 1024 px is the same")
+    func scaleInvariance() throws {
+        let photos = try held().filter { $0.photoType == .room }
+        let bySource = Dictionary(grouping: photos, by: \.source)
+        var compared = 0
+        for (source, variants) in bySource {
+            guard let analysis = variants.first(where: { $0.variant == "analysis" }) else { continue }
+            for resized in variants where resized.variant == "resolution" {
+                #expect(resized.blurry == analysis.blurry, "\(source): \(resized.path) scores \(resized.score), at 1024 px \(analysis.score)")
+                compared += 1
+            }
+            for upscaled in variants where upscaled.variant == "motion-11-at" {
+                #expect(upscaled.blurry, "\(upscaled.path) passed with \(upscaled.score)")
+            }
+        }
+        try #require(compared >= 20)
+    }
+
+    @Test("inspiration: a sharp subject on a soft background passes, globally blurred photos fail")
+    func inspiration() throws {
+        let photos = try held().filter { $0.photoType == .inspiration }
+        let bokeh = photos.filter { $0.variant == "bokeh" || $0.source.hasPrefix("rooms/") }
+        let global = photos.filter { $0.label == "blurry" && $0.variant != "real" }
+        try #require(bokeh.count >= 3 && global.count >= 7)
+        for photo in bokeh { #expect(!photo.blurry, "\(photo.path) rejected with \(photo.score)") }
+        for photo in global { #expect(photo.blurry, "\(photo.path) passed with \(photo.score)") }
+    }
+}
