@@ -1,14 +1,8 @@
 import Foundation
 import Synchronization
+import TestFixtures
 import Testing
 @testable import PhotoValidation
-
-/// A gate that blocks worker threads until opened.
-private final class Gate: Sendable {
-    private let semaphore = DispatchSemaphore(value: 0)
-    func wait() { semaphore.wait() }
-    func open(_ count: Int) { for _ in 0..<count { semaphore.signal() } }
-}
 
 @Suite("Worker pool", .timeLimit(.minutes(1)))
 struct ValidationWorkerPoolTests {

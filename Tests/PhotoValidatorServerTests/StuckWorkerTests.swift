@@ -6,13 +6,6 @@ import TestFixtures
 import Testing
 @testable import PhotoValidatorServer
 
-/// Blocks a worker thread until opened, standing in for a decoder that never returns.
-private final class Gate: Sendable {
-    private let semaphore = DispatchSemaphore(value: 0)
-    func wait() { semaphore.wait() }
-    func open(_ count: Int) { for _ in 0..<count { semaphore.signal() } }
-}
-
 @Suite("Deadlines and stuck workers", .timeLimit(.minutes(2)))
 struct StuckWorkerTests {
     @Test("a validation still decoding at its deadline is answered 503 validation_timeout, and the daemon keeps answering")
