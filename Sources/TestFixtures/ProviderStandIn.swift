@@ -130,7 +130,7 @@ public final class ProviderStandIn: Sendable {
             return jsonResponse(status: 200, successBody(answerObject: object ?? text, answerText: text, request: request))
         case .error(let status, let retryAfter):
             var response = errorResponse(status: status, message: "stand-in error \(status)")
-            if let retryAfter { response.headers[HTTPField.Name("retry-after")!] = retryAfter }
+            if let retryAfter { response.headers[.retryAfter] = retryAfter }
             return response
         case .raw(let status, let body):
             return Response(status: .init(code: status), headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: body)))

@@ -17,7 +17,8 @@ func fastConfiguration(_ provider: ContentProviderKind, baseURL: String, policy:
     configuration.model = provider == .anthropic ? ContentCheckConfiguration.defaultAnthropicModel : "qwen2.5-vl-7b-instruct"
     configuration.apiKey = APIKey("test-key")
     configuration.policy = policy
-    configuration.timeout = .seconds(2)
+    // Generous: the tests share two cores with other builds; timing tests set their own.
+    configuration.timeout = .seconds(10)
     configuration.retryInitialDelay = .milliseconds(10)
     configuration.retryMaximumDelay = .milliseconds(40)
     configuration.breakerFailureThreshold = 50
@@ -49,7 +50,7 @@ func withStandIn(
         var configuration = fastConfiguration(dialect == .anthropic ? .anthropic : .openai, baseURL: "http://127.0.0.1:\(port)")
         configure(&configuration)
         let events = EventLog()
-        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        let http = ContentClientService.makeClient()
         let classifier = try #require(ContentClassifier.make(configuration: configuration, previews: try PreviewEncoder(), client: http) { events.record($0) })
         do {
             try await body(classifier, standIn, events)

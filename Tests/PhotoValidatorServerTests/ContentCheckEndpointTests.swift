@@ -1,8 +1,10 @@
+import AsyncHTTPClient
 import ContentCheck
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import NIOFoundationCompat
 import PhotoValidation
 import SignalForwarding
 import TestFixtures
@@ -21,6 +23,10 @@ func withContentApp(
     try await provider.test(.live) { providerClient in
         let port = try #require(providerClient.port)
         try await withLiveApp({ configuration in
+            // Small photos keep these tests fast on a loaded debug build; the 18 MP and HEIC tests
+            // use large ones on purpose.
+            configuration.validation.roomMinimumShortSide = 300
+            configuration.validation.inspirationMinimumShortSide = 300
             configuration.validation.roomBlurThreshold = 0
             configuration.validation.inspirationBlurThreshold = 0
             configuration.content.provider = dialect == .anthropic ? .anthropic : .openai
@@ -28,7 +34,7 @@ func withContentApp(
             configuration.content.model = dialect == .anthropic ? ContentCheckConfiguration.defaultAnthropicModel : "llava"
             configuration.content.apiKey = APIKey("test-key")
             configuration.content.policy = .failOpen
-            configuration.content.timeout = .seconds(3)
+            configuration.content.timeout = .seconds(20)
             configuration.content.retryInitialDelay = .milliseconds(10)
             configuration.content.retryMaximumDelay = .milliseconds(40)
             configure(&configuration)
@@ -47,7 +53,7 @@ func postValidate(_ client: any TestClientProtocol, _ body: ByteBuffer, as photo
     return try jsonObject(response)
 }
 
-@Suite("Content check on the endpoints")
+@Suite("Content check on the endpoints", .serialized)
 struct ContentCheckEndpointTests {
     static let verdicts: [(String, String, String, Bool, [String], [String])] = [
         ("room", "interior_room", "space", true, [], ["Photo looks great!"]),
@@ -61,7 +67,7 @@ struct ContentCheckEndpointTests {
     @Test("POST /v1/validate: each verdict with the contract's code and message; reason only in details", arguments: verdicts)
     func validateVerdicts(photoType: String, scene: String, subject: String, design: Bool, failures: [String], messages: [String]) async throws {
         try await withContentApp(script: { _, _ in labels(scene, subject, design: design) }) { client, _, standIn in
-            let object = try await postValidate(client, try testdataBytes("photos/cups.jpg"), as: photoType)
+            let object = try await postValidate(client, try testdataBytes("variants/same-small.jpg"), as: photoType)
             #expect(object["failures"] as? [String] == failures)
             #expect(object["messages"] as? [String] == messages)
             #expect(object["passed"] as? Bool == failures.isEmpty)
@@ -78,11 +84,16 @@ struct ContentCheckEndpointTests {
 
     @Test("a photo that fails resolution or blur is never sent to the provider")
     func orderOfChecks() async throws {
-        try await withContentApp(script: { _, _ in labels("interior_room") }) { client, _, standIn in
-            let object = try await postValidate(client, try testdataBytes("photos/small-coffee.png"))
-            #expect(object["failures"] as? [String] == ["low_resolution"])
-            #expect((object["details"] as? [String: Any])?["content"] == nil)
-            #expect(standIn.received.isEmpty)
+        try await withContentApp(configure: {
+            $0.validation.roomBlurThreshold = 1e9
+            $0.validation.inspirationMinimumShortSide = 1000
+        }, script: { _, _ in labels("interior_room") }) { client, _, standIn in
+            let blurry = try await postValidate(client, try testdataBytes("photos/small-cat.png"))
+            #expect(blurry["failures"] as? [String] == ["blurry"])
+            #expect((blurry["details"] as? [String: Any])?["content"] == nil)
+            let small = try await postValidate(client, try testdataBytes("photos/small-coffee.png"), as: "inspiration")
+            #expect(small["failures"] as? [String] == ["low_resolution"])
+            #expect(standIn.received.count == 0)
         }
     }
 
@@ -115,12 +126,12 @@ struct ContentCheckEndpointTests {
     @Test("fail-closed: a provider error gives content_check_unavailable; fail-open passes and says so")
     func policies() async throws {
         try await withContentApp(configure: { $0.content.policy = .failClosed; $0.content.maximumAttempts = 1 }, script: { _, _ in .error(status: 500) }) { client, _, _ in
-            let object = try await postValidate(client, try testdataBytes("photos/cups.jpg"))
+            let object = try await postValidate(client, try testdataBytes("variants/same-small.jpg"))
             #expect(object["failures"] as? [String] == ["content_check_unavailable"])
             #expect(object["messages"] as? [String] == ["We couldn't check this photo right now. Please try again in a moment."])
         }
         try await withContentApp(configure: { $0.content.maximumAttempts = 1 }, script: { _, _ in .error(status: 500) }) { client, app, _ in
-            let object = try await postValidate(client, try testdataBytes("photos/cups.jpg"))
+            let object = try await postValidate(client, try testdataBytes("variants/same-small.jpg"))
             #expect(object["passed"] as? Bool == true)
             let content = try #require((object["details"] as? [String: Any])?["content"] as? [String: Any])
             #expect(content["outcome"] as? String == "passed_on_error" && content["error"] as? String == "server_error")
@@ -133,7 +144,7 @@ struct ContentCheckEndpointTests {
     @Test("per photo type on or off")
     func perPhotoType() async throws {
         try await withContentApp(configure: { $0.content.inspirationEnabled = false }, script: { _, _ in labels("outdoor", "other", design: false) }) { client, _, standIn in
-            let object = try await postValidate(client, try testdataBytes("photos/cups.jpg"), as: "inspiration")
+            let object = try await postValidate(client, try testdataBytes("variants/same-small.jpg"), as: "inspiration")
             #expect(object["passed"] as? Bool == true)
             #expect(standIn.received.isEmpty)
         }
@@ -149,7 +160,7 @@ struct ContentCheckEndpointTests {
             $0.signal.outboxPath = outbox
         }, script: { request, _ in request.question.contains("inspiration") ? labels("interior_room") : labels("room_dominated_by_people", "people", design: false) }) { client, app, _ in
             var form = MultipartBody()
-            form.file("file", filename: "cups.jpg", contentType: "image/jpeg", bytes: try testdataBytes("photos/cups.jpg"))
+            form.file("file", filename: "small.jpg", contentType: "image/jpeg", bytes: try testdataBytes("variants/same-small.jpg"))
             let (headers, body) = form.finished()
             let response = try await client.execute(uri: "/api/v1/projects/proj-1/photos", method: .post, headers: headers, body: body)
             #expect(response.status == .ok)
@@ -160,7 +171,7 @@ struct ContentCheckEndpointTests {
 
             var inspiration = MultipartBody()
             inspiration.field("photo_type", "inspiration")
-            inspiration.file("file", filename: "cups.jpg", contentType: "image/jpeg", bytes: try testdataBytes("photos/cups.jpg"))
+            inspiration.file("file", filename: "small.jpg", contentType: "image/jpeg", bytes: try testdataBytes("variants/same-small.jpg"))
             let (headers2, body2) = inspiration.finished()
             let passed = try await client.execute(uri: "/api/v1/projects/proj-1/photos", method: .post, headers: headers2, body: body2)
             #expect((try jsonObject(passed)["validation"] as? [String: Any])?["passed"] as? Bool == true)
@@ -174,26 +185,42 @@ struct ContentCheckEndpointTests {
         try await withContentApp(configure: {
             $0.queueLimit = 40
             $0.content.maximumConcurrentCalls = 4
-            $0.content.queueWait = .seconds(3)
-            $0.content.timeout = .seconds(8)
+            $0.content.queueWait = .seconds(60)
+            $0.content.timeout = .seconds(60)
         }, script: { _, _ in .delayed(.milliseconds(100), then: .init(labels("interior_room"))) }) { client, app, standIn in
             // Distinct bytes per upload (a trailing comment after EOI) so the cache does not answer.
             let original = try Data(contentsOf: Fixtures.testdataFile("variants/same-small.jpg"))
-            let statuses = try await withThrowingTaskGroup(of: (HTTPResponse.Status, Bool).self) { group in
+            // Its own client with a long deadline: 32 validations share two workers on a loaded machine.
+            let port = try #require(client.port)
+            var httpConfiguration = HTTPClient.Configuration()
+            httpConfiguration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 32)
+            let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: httpConfiguration)
+            let uploads = await withThrowingTaskGroup(of: (Int, Bool).self) { group -> Result<[(Int, Bool)], any Error> in
                 for index in 0..<32 {
                     group.addTask {
                         var form = MultipartBody()
                         form.field("photo_type", "inspiration")
                         form.file("file", filename: "p.jpg", contentType: "image/jpeg", bytes: ByteBuffer(data: original + Data("\(index)".utf8)))
                         let (headers, body) = form.finished()
-                        let response = try await client.execute(uri: "/api/v1/projects/p/photos", method: .post, headers: headers, body: body)
-                        let passed = (try? jsonObject(response)["validation"] as? [String: Any])?["passed"] as? Bool ?? false
-                        return (response.status, passed)
+                        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/api/v1/projects/p/photos")
+                        request.method = .POST
+                        request.headers.add(name: "content-type", value: headers[.contentType]!)
+                        request.body = .bytes(body)
+                        let response = try await http.execute(request, deadline: .now() + .seconds(240))
+                        let answer = try await response.body.collect(upTo: 1 << 20)
+                        let object = try JSONSerialization.jsonObject(with: Data(buffer: answer)) as? [String: Any]
+                        return (Int(response.status.code), (object?["validation"] as? [String: Any])?["passed"] as? Bool ?? false)
                     }
                 }
-                return try await group.reduce(into: []) { $0.append($1) }
+                do {
+                    return .success(try await group.reduce(into: []) { $0.append($1) })
+                } catch {
+                    return .failure(error)
+                }
             }
-            #expect(statuses.count == 32 && statuses.allSatisfy { $0.0 == .ok && $0.1 })
+            try await http.shutdown()
+            let statuses = try uploads.get()
+            #expect(statuses.count == 32 && statuses.allSatisfy { $0.0 == 200 && $0.1 })
             #expect(standIn.received.count == 32)
             #expect(standIn.peakConcurrency <= 4)
             _ = app
@@ -203,8 +230,8 @@ struct ContentCheckEndpointTests {
     @Test("a repeated upload is answered from the cache")
     func cacheAcrossRequests() async throws {
         try await withContentApp(script: { _, _ in labels("interior_room") }) { client, app, standIn in
-            _ = try await postValidate(client, try testdataBytes("photos/cups.jpg"))
-            let second = try await postValidate(client, try testdataBytes("photos/cups.jpg"))
+            _ = try await postValidate(client, try testdataBytes("variants/same-small.jpg"))
+            let second = try await postValidate(client, try testdataBytes("variants/same-small.jpg"))
             #expect(((second["details"] as? [String: Any])?["content"] as? [String: Any])?["cached"] as? Bool == true)
             #expect(standIn.received.count == 1)
             let metrics = String(decoding: app.service.metrics.render(), as: UTF8.self)

@@ -67,11 +67,13 @@ public final class ContentClassifier: Sendable {
                 answer = .success(cached)
             } else {
                 events(.cache(hit: false))
-                (answer, attempts) = await withDeadline(start + configuration.timeout) { [self] deadline in
+                let (fresh, made) = await withDeadline(start + configuration.timeout) { [self] deadline in
                     await self.ask(image, as: photoType, deadline: deadline)
                 }
-                if case .success(let fresh) = answer {
-                    cache.store(fresh, for: key)
+                answer = fresh
+                attempts = made
+                if case .success(let paid) = fresh {
+                    cache.store(paid, for: key)
                 }
             }
         }

@@ -9,15 +9,23 @@ public struct ContentClientService: Service {
     public let client: HTTPClient
     private let logger: Logger
 
-    /// A service owning a new client on the shared event loop group.
+    /// A service owning a new client (`makeClient()`).
     public init(logger: Logger) {
+        self.client = Self.makeClient()
+        self.logger = logger
+    }
+
+    /// A client configured for provider calls on the shared event loop group; the caller shuts it down.
+    public static func makeClient() -> HTTPClient {
         var configuration = HTTPClient.Configuration()
-        // Providers sit behind TLS with keep-alive; a few idle connections per host are reused.
+        // Providers sit behind TLS with keep-alive; idle connections per host are reused.
         configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 16)
+        // A refused connection fails the attempt at once; the classifier retries with backoff
+        // inside its own deadline, rather than the pool retrying silently until the deadline.
+        configuration.connectionPool.retryConnectionEstablishment = false
         configuration.timeout = .init(connect: .seconds(5))
         configuration.decompression = .enabled(limit: .size(1 << 20))
-        self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        self.logger = logger
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
     /// Closes the client's connections (for commands that run without a service group).

@@ -23,11 +23,11 @@ struct ProviderTransport: Sendable {
         for (name, value) in headers {
             request.headers.add(name: name, value: value)
         }
-        request.body = .bytes(ByteBuffer(data: body))
+        request.body = .bytes(ByteBuffer(bytes: body))
         do {
             let response = try await client.execute(request, deadline: deadline)
             let bytes = try await response.body.collect(upTo: Self.maximumResponseBytes)
-            let data = Data(buffer: bytes)
+            let data = Data(bytes.readableBytesView)
             guard response.status == .ok else {
                 throw ContentCheckError.httpStatus(
                     Int(response.status.code),

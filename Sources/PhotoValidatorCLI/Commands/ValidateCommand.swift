@@ -143,7 +143,7 @@ struct ValidateCommand: AsyncParsableCommand {
 
     /// Reads and validates one file on a worker thread, within the pool's default timeout, then
     /// (with a classifier) runs the content check from this task.
-    static func check(path: String, as photoType: PhotoType, validator: PhotoValidator, classifier: ContentClassifier?, pool: ValidationWorkerPool) async -> FileOutcome {
+    static func check(path: String, as photoType: PhotoType, validator: PhotoValidator, classifier: ContentClassifier? = nil, pool: ValidationWorkerPool) async -> FileOutcome {
         do {
             let prepared: PreparedOutcome = try await pool.run {
                 let bytes: Data

@@ -1,4 +1,5 @@
 import ContentCheck
+import Prometheus
 
 extension ServiceMetrics {
     private static let providerBuckets: [Duration] = [
@@ -42,8 +43,8 @@ extension ServiceMetrics {
             registry.makeCounter(descriptor: name("content_cache_lookups", "total", "Content cache lookups by result"),
                                  labels: [("result", hit ? "hit" : "miss")]).increment()
         case .tokens(let input, let output):
-            registry.makeCounter(descriptor: name("content_input_tokens", "total", "Input tokens billed by the content provider")).increment(by: input)
-            registry.makeCounter(descriptor: name("content_output_tokens", "total", "Output tokens billed by the content provider")).increment(by: output)
+            registry.makeCounter(descriptor: name("content_input_tokens", "total", "Input tokens billed by the content provider")).increment(by: Int64(input))
+            registry.makeCounter(descriptor: name("content_output_tokens", "total", "Output tokens billed by the content provider")).increment(by: Int64(output))
         }
     }
 }
