@@ -18,7 +18,7 @@ func fastConfiguration(_ provider: ContentProviderKind, baseURL: String, policy:
     configuration.apiKey = APIKey("test-key")
     configuration.policy = policy
     // Generous: the tests share two cores with other builds; timing tests set their own.
-    configuration.timeout = .seconds(10)
+    configuration.timeout = .seconds(30)
     configuration.retryInitialDelay = .milliseconds(10)
     configuration.retryMaximumDelay = .milliseconds(40)
     configuration.breakerFailureThreshold = 50
