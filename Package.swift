@@ -85,6 +85,21 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
+        // The content check: vision-model providers, policy, retries, breaker, cache.
+        .target(
+            name: "ContentCheck",
+            dependencies: [
+                "PhotoValidation",
+                "VipsDecoder",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // The daemon: HTTP API, configuration, logging, metrics, graceful shutdown.
         .target(
             name: "PhotoValidatorServer",
@@ -92,6 +107,8 @@ let package = Package(
                 "PhotoValidation",
                 "SignalForwarding",
                 "MultipartUpload",
+                "ContentCheck",
+                "VipsDecoder",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Configuration", package: "swift-configuration"),
@@ -110,8 +127,11 @@ let package = Package(
                 "VipsDecoder",
                 "PhotoValidation",
                 "BlurMetrics",
+                "ContentCheck",
                 "PhotoValidatorServer",
+                "VipsDecoder",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SwiftCSV", package: "SwiftCSV"),
             ]
@@ -132,6 +152,7 @@ let package = Package(
         .target(
             name: "TestFixtures",
             dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
@@ -144,7 +165,28 @@ let package = Package(
             dependencies: ["MultipartUpload", "TestFixtures", .product(name: "NIOCore", package: "swift-nio")]
         ),
         .testTarget(name: "PhotoValidationTests", dependencies: ["PhotoValidation", "TestFixtures"]),
-        .testTarget(name: "PhotoValidatorCLITests", dependencies: ["PhotoValidatorCLI", "TestFixtures"]),
+        .testTarget(
+            name: "PhotoValidatorCLITests",
+            dependencies: [
+                "PhotoValidatorCLI",
+                "TestFixtures",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(
+            name: "ContentCheckTests",
+            dependencies: [
+                "ContentCheck",
+                "PhotoValidation",
+                "VipsDecoder",
+                "TestFixtures",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         .testTarget(
             name: "SignalForwardingTests",
             dependencies: [
@@ -160,9 +202,13 @@ let package = Package(
             name: "PhotoValidatorServerTests",
             dependencies: [
                 "PhotoValidatorServer",
+                "ContentCheck",
                 "PhotoValidation",
                 "TestFixtures",
                 .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

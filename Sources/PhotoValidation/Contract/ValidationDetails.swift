@@ -28,6 +28,8 @@ public struct ValidationDetails: Sendable, Codable, Equatable {
     public var error: String?
     /// An operator-facing explanation of `error`.
     public var errorDetail: String?
+    /// What the content check did, when it ran.
+    public var content: ContentCheckDetails?
     /// Time spent per stage, in milliseconds.
     public var timingsMs: StageTimings
 
@@ -51,6 +53,7 @@ public struct ValidationDetails: Sendable, Codable, Equatable {
         case decodeScale = "decode_scale"
         case error
         case errorDetail = "error_detail"
+        case content
         case timingsMs = "timings_ms"
     }
 }

@@ -7,7 +7,7 @@ import VipsDecoder
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Time each stage (header, decode, luma, blur, total) on photos, in-process, and print JSON.",
+        abstract: "Time each stage (header, decode, luma, blur, content_preview with --content-preview, total) on photos, in-process, and print JSON.",
         discussion: "Runs on one thread, after one untimed warm-up per photo; reports median and p90 in milliseconds."
     )
 
@@ -20,6 +20,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(name: .customLong("type"), help: "Photo type: room or inspiration.")
     var photoType: PhotoTypeArgument = .room
 
+    @Flag(name: .customLong("content-preview"), help: "Also time making the content check's preview JPEG (stage content_preview, part of total).")
+    var contentPreview = false
+
     @OptionGroup(title: "Checks")
     var checks: CheckOptions
 
@@ -30,6 +33,7 @@ struct BenchCommand: AsyncParsableCommand {
     mutating func run() async throws {
         let settings = try checks.resolve(environment: ProcessInfo.processInfo.environment)
         let validator = try PhotoValidator(settings: settings)
+        let previews = contentPreview ? try PreviewEncoder() : nil
         var photos: [BenchReport.Photo] = []
         for file in files {
             let bytes: Data
@@ -42,7 +46,18 @@ struct BenchCommand: AsyncParsableCommand {
             var last: ValidatePhotoOutput?
             for iteration in 0...iterations {
                 let output = bytes.withUnsafeBytes { validator.validate($0, as: photoType.value) }
-                if iteration > 0 { runs.append(output.details.timingsMs) }
+                var timings = output.details.timingsMs
+                if let previews, let format = output.details.format.flatMap(ImageFormat.init(rawValue:)) {
+                    // Timed whether or not the photo passed, so every photo gets the figure.
+                    let start = ContinuousClock.now
+                    let preview = try bytes.withUnsafeBytes { try previews.preview(of: $0, format: format) }
+                    timings.contentPreview = (ContinuousClock.now - start).milliseconds
+                    timings.total += timings.contentPreview ?? 0
+                    if iteration == 0 {
+                        StandardStreams.error("\(file): preview \(preview.width)x\(preview.height), \(preview.jpeg.count) bytes")
+                    }
+                }
+                if iteration > 0 { runs.append(timings) }
                 last = output
             }
             photos.append(BenchReport.Photo(path: file, bytes: bytes.count, output: last!, runs: runs))

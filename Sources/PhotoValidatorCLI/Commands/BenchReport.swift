@@ -28,7 +28,7 @@ struct BenchReport: Encodable {
         let laplacianVariance: Double?
         let passed: Bool
         let failures: [FailureCode]
-        let stagesMs: [String: Figures]
+        var stagesMs: [String: Figures]
 
         init(path: String, bytes: Int, output: ValidatePhotoOutput, runs: [StageTimings]) {
             self.path = path
@@ -49,6 +49,10 @@ struct BenchReport: Encodable {
                 "blur": Figures(runs.map(\.blur)),
                 "total": Figures(runs.map(\.total)),
             ]
+            let previews = runs.compactMap(\.contentPreview)
+            if !previews.isEmpty {
+                stagesMs["content_preview"] = Figures(previews)
+            }
         }
 
         enum CodingKeys: String, CodingKey {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ContentCheck
 import Foundation
 import PhotoValidation
 import PhotoValidatorServer
@@ -21,7 +22,7 @@ struct ConfigCommand: AsyncParsableCommand {
 
     mutating func run() async throws {
         let (_, audit) = try await options.resolve(environment: ProcessInfo.processInfo.environment)
-        let help = Dictionary(uniqueKeysWithValues: (ServiceConfiguration.configurationKeys + ValidationSettings.configurationKeys + SignalConfiguration.configurationKeys).map { ($0.key, $0.help) })
+        let help = Dictionary(uniqueKeysWithValues: (ServiceConfiguration.configurationKeys + ValidationSettings.configurationKeys + SignalConfiguration.configurationKeys + ContentCheckConfiguration.configurationKeys).map { ($0.key, $0.help) })
         let rows = audit.entries.map { entry in
             [entry.key, ConfigurationSources.environmentName(for: entry.key), entry.value ?? "(default)", entry.source ?? "default", help[entry.key] ?? ""]
         }

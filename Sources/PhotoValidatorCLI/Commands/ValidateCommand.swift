@@ -1,6 +1,9 @@
 import ArgumentParser
+import ContentCheck
 import Foundation
+import Logging
 import PhotoValidation
+import VipsDecoder
 
 /// `photo-validator validate`: checks files and folders in parallel and prints one record each.
 struct ValidateCommand: AsyncParsableCommand {
@@ -38,6 +41,12 @@ struct ValidateCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-progress"), help: "Never draw the progress bar.")
     var noProgress = false
 
+    @Flag(name: .customLong("content-check"), help: "Also ask the configured vision model whether each photo that passed shows what its type needs (costs money; off by default).")
+    var contentCheck = false
+
+    @OptionGroup(title: "Content check (with --content-check)")
+    var content: ContentOptions
+
     @OptionGroup(title: "Checks")
     var checks: CheckOptions
 
@@ -58,6 +67,7 @@ struct ValidateCommand: AsyncParsableCommand {
         } catch {
             throw CleanExit.message("photo-validator: cannot start libvips: \(error)")
         }
+        let contentConfiguration = contentCheck ? try content.resolveForBatch(environment: ProcessInfo.processInfo.environment) : nil
         let collected = PhotoCollector().collect(paths)
         let entries = collected.entries.filter { shard.contains(relativePath: $0.relativePath) }
         var summary = BatchSummary()
@@ -68,6 +78,10 @@ struct ValidateCommand: AsyncParsableCommand {
 
         let pool = ValidationWorkerPool(threadCount: jobs, queueLimit: jobs, defaultTimeout: .seconds(timeout))
         pool.start()
+        let contentClient = contentConfiguration.map { _ in ContentClientService(logger: .init(label: "photo-validator")) }
+        let classifier = try contentConfiguration.flatMap { configuration in
+            ContentClassifier.make(configuration: configuration, previews: try PreviewEncoder(), client: contentClient!.client)
+        }
         var progress = ProgressBar(total: entries.count, enabled: !noProgress)
         let writer = RecordWriter(format: format)
         writer.begin()
@@ -84,7 +98,7 @@ struct ValidateCommand: AsyncParsableCommand {
                 let path = entries[index].path
                 nextToStart += 1
                 group.addTask {
-                    (index, await Self.check(path: path, as: photoType, validator: validator, pool: pool))
+                    (index, await Self.check(path: path, as: photoType, validator: validator, classifier: classifier, pool: pool))
                 }
             }
             for _ in 0..<(pool.threadCount + pool.queueLimit) { startNext() }
@@ -110,8 +124,15 @@ struct ValidateCommand: AsyncParsableCommand {
         }
         progress.finish()
         await pool.shutdown()
+        await contentClient?.shutdown()
         StandardStreams.error(summary.line)
         throw ExitCode(summary.exitCode)
+    }
+
+    /// A file read and checked on a worker, before the content check.
+    enum PreparedOutcome: Sendable {
+        case prepared(PreparedPhoto)
+        case unreadable(String)
     }
 
     /// The result of one file: validated, or not readable at all.
@@ -120,10 +141,11 @@ struct ValidateCommand: AsyncParsableCommand {
         case unreadable(String)
     }
 
-    /// Reads and validates one file on a worker thread, within the pool's default timeout.
-    static func check(path: String, as photoType: PhotoType, validator: PhotoValidator, pool: ValidationWorkerPool) async -> FileOutcome {
+    /// Reads and validates one file on a worker thread, within the pool's default timeout, then
+    /// (with a classifier) runs the content check from this task.
+    static func check(path: String, as photoType: PhotoType, validator: PhotoValidator, classifier: ContentClassifier? = nil, pool: ValidationWorkerPool) async -> FileOutcome {
         do {
-            return try await pool.run {
+            let prepared: PreparedOutcome = try await pool.run {
                 let bytes: Data
                 do {
                     let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
@@ -134,7 +156,17 @@ struct ValidateCommand: AsyncParsableCommand {
                 } catch {
                     return .unreadable("cannot read the file (\(PhotoCollector.reason(error)))")
                 }
-                return .validated(bytes.withUnsafeBytes { validator.validate($0, as: photoType) })
+                return .prepared(bytes.withUnsafeBytes { bytes in
+                    classifier?.prepare(bytes, as: photoType, validator: validator)
+                        ?? PreparedPhoto(output: validator.validate(bytes, as: photoType), preview: nil, digest: "")
+                })
+            }
+            switch prepared {
+            case .unreadable(let reason):
+                return .unreadable(reason)
+            case .prepared(let photo):
+                guard let classifier else { return .validated(photo.output) }
+                return .validated(await classifier.finish(photo).output)
             }
         } catch WorkerPoolError.timedOut {
             return .validated(validator.timedOut(as: photoType, after: pool.defaultTimeout))

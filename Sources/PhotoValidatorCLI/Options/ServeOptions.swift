@@ -67,12 +67,15 @@ struct ServeOptions: ParsableArguments {
     @Option(help: "Outbox SQLite file. [env: PHOTO_VALIDATOR_OUTBOX_PATH, default: $STATE_DIRECTORY/outbox.sqlite when systemd sets it, else ./photo-validator-outbox.sqlite]")
     var outbox: String?
 
+    @OptionGroup(title: "Content check")
+    var content: ContentOptions
+
     @OptionGroup(title: "Checks")
     var checks: CheckOptions
 
     /// These flags as configuration values, by key.
     var configurationValues: [String: ConfigContent] {
-        var values = checks.configurationValues
+        var values = checks.configurationValues.merging(content.configurationValues) { $1 }
         if let host { values["http.host"] = .string(host) }
         if let port { values["http.port"] = .int(port) }
         if let unixSocket { values["http.unix_socket"] = .string(unixSocket) }

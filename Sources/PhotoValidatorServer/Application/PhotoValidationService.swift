@@ -1,3 +1,4 @@
+import ContentCheck
 import Hummingbird
 import Logging
 import PhotoValidation
@@ -12,6 +13,8 @@ public struct PhotoValidationService: Sendable {
     public let metrics: ServiceMetrics
     /// The limits and timeouts in force.
     public let configuration: ServiceConfiguration
+    /// The content check, when a classifier is configured.
+    public var content: ContentClassifier?
 
     /// Receives the body of `request`, refusing it once it passes the body limit or the timeout.
     ///
@@ -71,13 +74,19 @@ public struct PhotoValidationService: Sendable {
     /// the metrics.
     func validate(_ body: ByteBuffer, as photoType: PhotoType, in slot: ValidationWorkerPool.Slot, record: RequestRecord) async throws(APIError) -> ValidatePhotoOutput {
         let validator = validator
+        let content = content
         // The deadline holds while the job runs: past it the request is answered and a job stuck
         // in a decoder keeps only its thread (the pool starts a stand-in and reports it).
         let deadline = ContinuousClock.now + configuration.validationTimeout
-        let output: ValidatePhotoOutput
+        let prepared: PreparedPhoto
         do {
-            output = try await slot.run(deadline: deadline) {
-                body.withUnsafeReadableBytes { validator.validate($0, as: photoType) }
+            // The worker decodes, measures and makes the preview; the provider is called below,
+            // from this task, so no worker thread waits on the network.
+            prepared = try await slot.run(deadline: deadline) {
+                body.withUnsafeReadableBytes { bytes in
+                    content?.prepare(bytes, as: photoType, validator: validator)
+                        ?? PreparedPhoto(output: validator.validate(bytes, as: photoType), preview: nil, digest: "")
+                }
             }
         } catch WorkerPoolError.notRunning {
             metrics.recordRejection(reason: "shutting_down")
@@ -90,6 +99,13 @@ public struct PhotoValidationService: Sendable {
             record.note = String(describing: error)
             throw .internalError(requestID: record.requestID)
         }
+        var output = prepared.output
+        var contentLog: String?
+        if let content {
+            let (checked, contentResult) = await content.finish(prepared)
+            output = checked
+            contentLog = contentResult.map { "\($0.logValue) \(Int($0.milliseconds.rounded()))ms" }
+        }
         metrics.recordValidation(output)
         let timings = output.details.timingsMs
         record.validation = RequestRecord.Validation(
@@ -97,6 +113,8 @@ public struct PhotoValidationService: Sendable {
             passed: output.passed,
             failures: output.failures.map(\.rawValue),
             timingsMs: ["header": timings.header, "decode": timings.decode, "luma": timings.luma, "blur": timings.blur, "total": timings.total]
+                .merging([("content_preview", timings.contentPreview), ("content", timings.content)].compactMap { key, value in value.map { (key, $0) } }) { $1 },
+            content: contentLog
         )
         return output
     }

@@ -1,7 +1,9 @@
+import ContentCheck
 import Hummingbird
 import Logging
 import PhotoValidation
 import ServiceLifecycle
+import VipsDecoder
 
 /// The composition root: builds the daemon from a resolved configuration, for `serve` and for the
 /// tests alike.
@@ -16,6 +18,8 @@ public struct PhotoValidatorApp: Sendable {
     public let state: ServiceState
     /// Signal forwarding, or nil when it is off.
     public let forwarder: SignalForwarder?
+    /// The HTTP client of the content check, or nil when it is off.
+    public let contentClient: ContentClientService?
     /// The routes served.
     public let routes: RouteTable
     private let responder: RouterResponder<ValidationRequestContext>
@@ -31,9 +35,18 @@ public struct PhotoValidatorApp: Sendable {
         let pool = ValidationWorkerPool(threadCount: configuration.workers, queueLimit: configuration.queueLimit, defaultTimeout: configuration.validationTimeout)
         pool.start()
         let metrics = ServiceMetrics(pool: pool, budget: validator.memoryBudget)
-        let service = PhotoValidationService(validator: validator, pool: pool, metrics: metrics, configuration: configuration)
         let state = ServiceState()
         let forwarder = try SignalForwarder.make(configuration: configuration.signal, metrics: metrics, logger: logger)
+        var service = PhotoValidationService(validator: validator, pool: pool, metrics: metrics, configuration: configuration)
+        // The HTTP client last: it must be shut down, so it is made only once nothing else can fail.
+        if configuration.content.policy != .off {
+            let previews = try PreviewEncoder()
+            let client = ContentClientService(logger: logger)
+            service.content = ContentClassifier.make(configuration: configuration.content, previews: previews, client: client.client) { metrics.recordContent($0) }
+            self.contentClient = client
+        } else {
+            self.contentClient = nil
+        }
         self.service = service
         self.state = state
         self.forwarder = forwarder
@@ -54,10 +67,14 @@ public struct PhotoValidatorApp: Sendable {
     }
 
     /// The HTTP application on `address` (the configured TCP address by default), running the
-    /// worker pool and, when configured, the Unix-socket listener as its services.
+    /// worker pool, the content check's HTTP client and, when configured, the Unix-socket listener
+    /// as its services.
     public func makeApplication(address: BindAddress? = nil) -> some ApplicationProtocol {
         // Shutdown runs in reverse: listeners drain first, then delivery stops, then the workers.
         var services: [any Service] = [WorkerPoolService(pool: service.pool, logger: logger)]
+        if let contentClient {
+            services.append(contentClient)
+        }
         if let forwarder {
             services.append(forwarder.delivery)
         }

@@ -1,4 +1,5 @@
 import Configuration
+import ContentCheck
 import Foundation
 import Logging
 import PhotoValidation
@@ -47,6 +48,8 @@ public struct ServiceConfiguration: Sendable {
     public var validation = ValidationSettings()
     /// Where `photo_added` signals go.
     public var signal = SignalConfiguration()
+    /// The content check through a vision model.
+    public var content = ContentCheckConfiguration()
 
     /// The built-in defaults.
     public init() {}
@@ -113,5 +116,6 @@ public struct ServiceConfiguration: Sendable {
         shutdownGracePeriod = try settings.seconds("shutdown.grace_seconds") ?? shutdownGracePeriod
         validation = try ValidationSettings(reader: reader)
         signal = try SignalConfiguration(settings: settings)
+        content = try ContentCheckConfiguration(reader: reader)
     }
 }

@@ -67,6 +67,9 @@ struct ObservabilityMiddleware: RouterMiddleware {
             metadata["outcome"] = .string(validation.passed ? "passed" : "failed")
             metadata["failures"] = .array(validation.failures.map { .string($0) })
             metadata["timings_ms"] = .dictionary(validation.timingsMs.mapValues { .string(String(format: "%.1f", $0)) })
+            if let content = validation.content {
+                metadata["content"] = .string(content)
+            }
         }
         if let note = record.note {
             metadata["error"] = .string(note)

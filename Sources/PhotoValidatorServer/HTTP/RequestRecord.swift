@@ -13,6 +13,8 @@ public final class RequestRecord: Sendable {
         public var failures: [String]
         /// Per-stage timings, in milliseconds.
         public var timingsMs: [String: Double]
+        /// The content check's verdict and time, such as `pass 812ms`, when it ran.
+        public var content: String?
     }
 
     private let state = Mutex<(requestID: String, validation: Validation?, note: String?)>(("", nil, nil))

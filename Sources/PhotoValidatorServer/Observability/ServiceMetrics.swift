@@ -65,7 +65,8 @@ public final class ServiceMetrics: Sendable {
             ).increment()
         }
         let timings = output.details.timingsMs
-        for (stage, milliseconds) in [("header", timings.header), ("decode", timings.decode), ("luma", timings.luma), ("blur", timings.blur), ("total", timings.total)] {
+        let content = [("content_preview", timings.contentPreview), ("content", timings.content)].compactMap { stage, value in value.map { (stage, $0) } }
+        for (stage, milliseconds) in [("header", timings.header), ("decode", timings.decode), ("luma", timings.luma), ("blur", timings.blur), ("total", timings.total)] + content {
             registry.makeDurationHistogram(
                 descriptor: Self.name("validation_stage_duration", unit: "seconds", help: "Time per validation stage"),
                 labels: [("stage", stage)],

@@ -1,0 +1,107 @@
+/// Why a content check gave no answer, with a stable class for metrics, logs and
+/// `details.content.error`, and whether trying again may help.
+public struct ContentCheckError: Error, Sendable, Equatable, CustomStringConvertible {
+    private enum Code: String, Sendable {
+        case connection
+        case timeout
+        case rateLimited = "rate_limited"
+        case overloaded
+        case serverError = "server_error"
+        case badRequest = "bad_request"
+        case unauthorized
+        case forbidden
+        case payloadTooLarge = "payload_too_large"
+        case unexpectedStatus = "unexpected_status"
+        case malformedResponse = "malformed_response"
+        case schemaViolation = "schema_violation"
+        case circuitOpen = "circuit_open"
+        case saturated
+        case previewFailed = "preview_failed"
+    }
+
+    private let code: Code
+    /// An operator-facing explanation (the provider's own message where it gave one; never the key).
+    public let detail: String
+    /// The HTTP status, when the provider answered with one.
+    public let status: Int?
+    /// How long the provider asked us to wait (`retry-after`), when it did.
+    public let retryAfter: Duration?
+
+    private init(_ code: Code, _ detail: String, status: Int? = nil, retryAfter: Duration? = nil) {
+        self.code = code
+        self.detail = detail
+        self.status = status
+        self.retryAfter = retryAfter
+    }
+
+    /// The stable error class, such as `timeout` or `rate_limited`.
+    public var errorClass: String { code.rawValue }
+
+    /// True for failures a later attempt may not repeat: connection errors, 429, 529 and 5xx.
+    public var isRetryable: Bool {
+        switch code {
+        case .connection, .rateLimited, .overloaded, .serverError: true
+        default: false
+        }
+    }
+
+    /// True for failures that say the provider is unhealthy, which the circuit breaker counts
+    /// (not the ones caused by one photo or one answer).
+    public var countsAgainstProvider: Bool {
+        switch code {
+        case .connection, .timeout, .rateLimited, .overloaded, .serverError, .unauthorized, .forbidden, .unexpectedStatus: true
+        default: false
+        }
+    }
+
+    /// The class followed by the explanation.
+    public var description: String { "\(code.rawValue): \(detail)" }
+
+    /// Errors are equal when their classes are (as AsyncHTTPClient compares its errors).
+    public static func == (lhs: ContentCheckError, rhs: ContentCheckError) -> Bool { lhs.code == rhs.code }
+
+    /// The provider could not be reached, or the connection broke.
+    public static func connection(_ detail: String) -> ContentCheckError { .init(.connection, detail) }
+    /// The check's deadline passed.
+    public static func timeout(_ detail: String) -> ContentCheckError { .init(.timeout, detail) }
+    /// The provider's answer could not be read as its API defines it.
+    public static func malformedResponse(_ detail: String) -> ContentCheckError { .init(.malformedResponse, detail) }
+    /// The model's answer does not match the schema.
+    public static func schemaViolation(_ detail: String) -> ContentCheckError { .init(.schemaViolation, detail) }
+    /// The circuit breaker is open: the provider failed repeatedly and is not being called.
+    public static func circuitOpen(_ detail: String) -> ContentCheckError { .init(.circuitOpen, detail) }
+    /// Every place for a provider call stayed taken for the whole wait.
+    public static func saturated(_ detail: String) -> ContentCheckError { .init(.saturated, detail) }
+    /// The preview JPEG could not be made.
+    public static func previewFailed(_ detail: String) -> ContentCheckError { .init(.previewFailed, detail) }
+
+    /// The error an HTTP `status` other than 200 means, with the provider's message and `retry-after`.
+    public static func httpStatus(_ status: Int, message: String, retryAfter: Duration?) -> ContentCheckError {
+        let detail = "HTTP \(status): \(message)"
+        switch status {
+        case 400: return .init(.badRequest, detail, status: status)
+        case 401: return .init(.unauthorized, detail, status: status)
+        case 403: return .init(.forbidden, detail, status: status)
+        case 413: return .init(.payloadTooLarge, detail, status: status)
+        case 429: return .init(.rateLimited, detail, status: status, retryAfter: retryAfter)
+        case 529: return .init(.overloaded, detail, status: status, retryAfter: retryAfter)
+        case 500...599: return .init(.serverError, detail, status: status, retryAfter: retryAfter)
+        default: return .init(.unexpectedStatus, detail, status: status)
+        }
+    }
+
+    /// Error classes, for tests and dashboards.
+    public static let rateLimited = httpStatus(429, message: "", retryAfter: nil)
+    /// HTTP 529 (Anthropic: overloaded).
+    public static let overloaded = httpStatus(529, message: "", retryAfter: nil)
+    /// Any other 5xx.
+    public static let serverError = httpStatus(500, message: "", retryAfter: nil)
+    /// HTTP 400.
+    public static let badRequest = httpStatus(400, message: "", retryAfter: nil)
+    /// HTTP 401.
+    public static let unauthorized = httpStatus(401, message: "", retryAfter: nil)
+    /// HTTP 403.
+    public static let forbidden = httpStatus(403, message: "", retryAfter: nil)
+    /// HTTP 413.
+    public static let payloadTooLarge = httpStatus(413, message: "", retryAfter: nil)
+}

@@ -1,0 +1,29 @@
+import AsyncHTTPClient
+import PhotoValidation
+import VipsDecoder
+
+extension ContentClassifier {
+    /// The classifier `configuration` describes, making previews with `previews` and calling its
+    /// provider over `client`, or nil when the content check is off.
+    public static func make(
+        configuration: ContentCheckConfiguration,
+        previews: PreviewEncoder,
+        client: HTTPClient,
+        events: @escaping @Sendable (ContentCheckEvent) -> Void = { _ in }
+    ) -> ContentClassifier? {
+        guard configuration.policy != .off else { return nil }
+        let provider: any ContentProvider
+        switch configuration.provider {
+        case .none:
+            return nil
+        case .anthropic:
+            guard let key = configuration.apiKey else { return nil }
+            provider = AnthropicProvider(baseURL: configuration.baseURL, model: configuration.model, apiKey: key,
+                                         maximumOutputTokens: configuration.maximumOutputTokens, client: client)
+        case .openai:
+            provider = OpenAICompatibleProvider(baseURL: configuration.baseURL, model: configuration.model, apiKey: configuration.apiKey,
+                                                maximumOutputTokens: configuration.maximumOutputTokens, client: client)
+        }
+        return ContentClassifier(configuration: configuration, provider: provider, previews: previews, events: events)
+    }
+}

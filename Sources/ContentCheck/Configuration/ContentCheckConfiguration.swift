@@ -1,0 +1,62 @@
+import PhotoValidation
+
+/// How the content check runs: provider, model, key, policy, deadlines and resilience limits.
+/// Resolved once from configuration (see `ContentCheckConfiguration+ConfigReader.swift`).
+public struct ContentCheckConfiguration: Sendable {
+    /// Anthropic's default model.
+    public static let defaultAnthropicModel = "claude-haiku-4-5-20251001"
+    /// The systemd credential read from `$CREDENTIALS_DIRECTORY` when no key is configured.
+    public static let credentialName = "content_api_key"
+
+    /// The provider's wire protocol.
+    public var provider: ContentProviderKind = .none
+    /// The provider's base URL (`https://api.anthropic.com`, `https://api.openai.com`,
+    /// `http://127.0.0.1:11434` for Ollama...).
+    public var baseURL: String = ""
+    /// The model asked.
+    public var model: String = ""
+    /// The API key, when the provider needs one.
+    public var apiKey: APIKey?
+    /// What an error means for the photo.
+    public var policy: ContentCheckPolicy = .off
+    /// Whether room photos are checked.
+    public var roomEnabled = true
+    /// Whether inspiration photos are checked.
+    public var inspirationEnabled = true
+    /// One deadline for the whole check: queueing, every attempt and every backoff.
+    public var timeout: Duration = .seconds(10)
+    /// Provider calls in flight at once.
+    public var maximumConcurrentCalls = 8
+    /// How long a check waits for a place among `maximumConcurrentCalls` before the policy applies.
+    public var queueWait: Duration = .seconds(2)
+    /// Attempts per check, the first included.
+    public var maximumAttempts = 4
+    /// The first retry delay; it doubles per attempt, with full jitter.
+    public var retryInitialDelay: Duration = .milliseconds(250)
+    /// The longest retry delay (a longer `retry-after` gives up instead of waiting past the deadline).
+    public var retryMaximumDelay: Duration = .seconds(4)
+    /// Consecutive provider failures that open the circuit breaker.
+    public var breakerFailureThreshold = 5
+    /// How long the breaker stays open before one probe is let through.
+    public var breakerOpenDuration: Duration = .seconds(30)
+    /// Answers kept in the in-memory cache (0 turns it off).
+    public var cacheEntries = 10_000
+    /// The most tokens the model may answer with.
+    public var maximumOutputTokens = 300
+    /// US dollars per million input tokens, for cost estimates (Claude Haiku 4.5: 1).
+    public var inputDollarsPerMillionTokens = 1.0
+    /// US dollars per million output tokens, for cost estimates (Claude Haiku 4.5: 5).
+    public var outputDollarsPerMillionTokens = 5.0
+
+    /// The defaults: no provider, policy off.
+    public init() {}
+
+    /// True when photos of `photoType` are sent to the classifier.
+    public func isEnabled(for photoType: PhotoType) -> Bool {
+        guard policy != .off, provider != .none else { return false }
+        switch photoType {
+        case .room: return roomEnabled
+        case .inspiration: return inspirationEnabled
+        }
+    }
+}

@@ -1,0 +1,59 @@
+/// Writes PNG files in code (8-bit greyscale, stored deflate blocks), for tests that need photos of
+/// a given size, such as 18 megapixels, that `testdata/` cannot hold.
+public enum SyntheticPNG {
+    /// A `width` x `height` greyscale PNG of a diagonal pattern with fine detail.
+    public static func pattern(width: Int, height: Int) -> [UInt8] {
+        var raw: [UInt8] = []
+        raw.reserveCapacity((width + 1) * height)
+        for y in 0..<height {
+            raw.append(0)
+            for x in 0..<width {
+                raw.append(UInt8(truncatingIfNeeded: (x &* 7 &+ y &* 3) ^ (x / 16 &+ y / 16) &* 37))
+            }
+        }
+        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        chunk("IHDR", bigEndian(width) + bigEndian(height) + [8, 0, 0, 0, 0], into: &png)
+        chunk("IDAT", zlibStored(raw), into: &png)
+        chunk("IEND", [], into: &png)
+        return png
+    }
+
+    private static func bigEndian(_ value: Int) -> [UInt8] {
+        [UInt8(value >> 24 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+    }
+
+    private static func chunk(_ type: String, _ data: [UInt8], into png: inout [UInt8]) {
+        let typed = Array(type.utf8) + data
+        png += bigEndian(data.count) + typed + bigEndian(Int(crc32(typed)))
+    }
+
+    private static func zlibStored(_ data: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = [0x78, 0x01]
+        var offset = 0
+        repeat {
+            let count = min(65_535, data.count - offset)
+            let last: UInt8 = offset + count == data.count ? 1 : 0
+            out += [last, UInt8(count & 0xFF), UInt8(count >> 8), UInt8(~count & 0xFF), UInt8(~count >> 8 & 0xFF)]
+            out += data[offset..<offset + count]
+            offset += count
+        } while offset < data.count
+        var a: UInt32 = 1, b: UInt32 = 0
+        for byte in data {
+            a = (a + UInt32(byte)) % 65_521
+            b = (b + a) % 65_521
+        }
+        return out + bigEndian(Int(b << 16 | a))
+    }
+
+    private static let crcTable: [UInt32] = (0..<256).map { n in
+        var c = UInt32(n)
+        for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+        return c
+    }
+
+    private static func crc32(_ data: [UInt8]) -> UInt32 {
+        var c: UInt32 = 0xFFFF_FFFF
+        for byte in data { c = crcTable[Int((c ^ UInt32(byte)) & 0xFF)] ^ (c >> 8) }
+        return c ^ 0xFFFF_FFFF
+    }
+}
