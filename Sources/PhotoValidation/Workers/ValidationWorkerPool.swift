@@ -125,13 +125,14 @@ public final class ValidationWorkerPool: Sendable {
         try await withSlot { try await $0.run(runLimit: runLimit, body) }
     }
 
-    /// Stops admitting, finishes the queued and running jobs (overdue ones excepted), then lets
-    /// the threads go, releasing libvips' per-thread state. Threads held by overdue jobs are left
-    /// to the process's exit.
+    /// Stops admitting, finishes the queued and running jobs (overdue ones excepted) unless the
+    /// calling task is cancelled first, then lets the threads go, releasing libvips' per-thread
+    /// state. Threads held by overdue jobs are left to the process's exit.
     public func shutdown() async {
         guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
         condition.withLock { state.accepting = false }
-        while condition.withLock({ !state.queue.isEmpty || state.running.values.contains { !$0.overdue } }) {
+        // Cancellation (the service group's grace period running out) ends the wait too.
+        while !Task.isCancelled, condition.withLock({ !state.queue.isEmpty || state.running.values.contains { !$0.overdue } }) {
             try? await Task.sleep(for: .milliseconds(5))
         }
         condition.withLock {
