@@ -2,10 +2,12 @@
 /// reflect-101 borders: exactly `cv2.Laplacian(gray, cv2.CV_64F).var()`.
 public enum LaplacianVariance {
     private typealias Bytes = SIMD16<UInt8>
-    private typealias Lanes = SIMD16<Int32>
+    private typealias Wide = SIMD16<Int16>
+    private typealias Lanes = SIMD4<Int32>
     private static let laneCount = 16
-    /// Vector steps before the 32-bit lane accumulators are flushed: 1020^2 * 2048 < 2^31.
-    private static let flushInterval = 2048
+    /// Vector steps before the 32-bit lane accumulators are flushed: each step adds four squares
+    /// of at most 1020^2 to a lane, and 4 * 1020^2 * 512 < 2^31.
+    private static let flushInterval = 512
 
     /// The Laplacian variance of `plane`.
     public static func variance(of plane: LumaPlane) -> Double {
@@ -27,7 +29,7 @@ public enum LaplacianVariance {
             let center = pixels + y * width
             let above = pixels + reflect101(y - 1, count: height) * width
             let below = pixels + reflect101(y + 1, count: height) * width
-            let row = rowSums(above: above, center: center, below: below, width: width)
+            let row = segmentSums(above: above, center: center, below: below, width: width, from: 0, to: width)
             sum &+= row.sum
             sumOfSquares &+= row.sumOfSquares
         }
@@ -50,18 +52,9 @@ public enum LaplacianVariance {
         return Int64(above[x]) + Int64(below[x]) + Int64(center[left]) + Int64(center[right]) - 4 * Int64(center[x])
     }
 
-    private static func rowSums(
-        above: UnsafePointer<UInt8>,
-        center: UnsafePointer<UInt8>,
-        below: UnsafePointer<UInt8>,
-        width: Int
-    ) -> (sum: Int64, sumOfSquares: Int64) {
-        segmentSums(above: above, center: center, below: below, width: width, from: 0, to: width)
-    }
-
     /// Sums of the responses of columns `start ..< end` of one row; the interior in vectors of
     /// 16, the two image edges and the tail scalar.
-    static func segmentSums(
+    private static func segmentSums(
         above: UnsafePointer<UInt8>,
         center: UnsafePointer<UInt8>,
         below: UnsafePointer<UInt8>,
@@ -88,26 +81,32 @@ public enum LaplacianVariance {
             let mid = UnsafeRawPointer(center)
             let down = UnsafeRawPointer(below)
             while x <= vectorEnd {
-                let top = SIMD16<Int16>(truncatingIfNeeded: up.loadUnaligned(fromByteOffset: x, as: Bytes.self))
-                let bottom = SIMD16<Int16>(truncatingIfNeeded: down.loadUnaligned(fromByteOffset: x, as: Bytes.self))
-                let left = SIMD16<Int16>(truncatingIfNeeded: mid.loadUnaligned(fromByteOffset: x - 1, as: Bytes.self))
-                let right = SIMD16<Int16>(truncatingIfNeeded: mid.loadUnaligned(fromByteOffset: x + 1, as: Bytes.self))
-                let middle = SIMD16<Int16>(truncatingIfNeeded: mid.loadUnaligned(fromByteOffset: x, as: Bytes.self))
-                let laplacian = Lanes(truncatingIfNeeded: (top &+ bottom) &+ (left &+ right) &- (middle &<< 2))
-                laneSum &+= laplacian
-                laneSquares &+= laplacian &* laplacian
+                let top = Wide(truncatingIfNeeded: up.loadUnaligned(fromByteOffset: x, as: Bytes.self))
+                let bottom = Wide(truncatingIfNeeded: down.loadUnaligned(fromByteOffset: x, as: Bytes.self))
+                let left = Wide(truncatingIfNeeded: mid.loadUnaligned(fromByteOffset: x - 1, as: Bytes.self))
+                let right = Wide(truncatingIfNeeded: mid.loadUnaligned(fromByteOffset: x + 1, as: Bytes.self))
+                let middle = Wide(truncatingIfNeeded: mid.loadUnaligned(fromByteOffset: x, as: Bytes.self))
+                // |response| <= 1020 fits 16 bits; even and odd lanes widened and paired so that
+                // x86 takes one pmaddwd per eight squares.
+                let laplacian = (top &+ bottom) &+ (left &+ right) &- (middle &<< 2)
+                let even = SIMD8<Int32>(truncatingIfNeeded: laplacian.evenHalf)
+                let odd = SIMD8<Int32>(truncatingIfNeeded: laplacian.oddHalf)
+                let pairs = even &+ odd
+                let squares = even &* even &+ odd &* odd
+                laneSum &+= pairs.lowHalf &+ pairs.highHalf
+                laneSquares &+= squares.lowHalf &+ squares.highHalf
                 x += laneCount
                 steps += 1
                 if steps == flushInterval {
-                    sum &+= SIMD16<Int64>(truncatingIfNeeded: laneSum).wrappedSum()
-                    sumOfSquares &+= SIMD16<Int64>(truncatingIfNeeded: laneSquares).wrappedSum()
+                    sum &+= SIMD4<Int64>(truncatingIfNeeded: laneSum).wrappedSum()
+                    sumOfSquares &+= SIMD4<Int64>(truncatingIfNeeded: laneSquares).wrappedSum()
                     laneSum = Lanes()
                     laneSquares = Lanes()
                     steps = 0
                 }
             }
-            sum &+= SIMD16<Int64>(truncatingIfNeeded: laneSum).wrappedSum()
-            sumOfSquares &+= SIMD16<Int64>(truncatingIfNeeded: laneSquares).wrappedSum()
+            sum &+= SIMD4<Int64>(truncatingIfNeeded: laneSum).wrappedSum()
+            sumOfSquares &+= SIMD4<Int64>(truncatingIfNeeded: laneSquares).wrappedSum()
         }
         while x < end {
             let value = response(above: above, center: center, below: below, x: x, width: width)

@@ -58,12 +58,16 @@ struct LaplacianVarianceTests {
 
     @Test("rows wider than the 32-bit flush interval stay exact")
     func wideRowsStayExact() {
-        // 2048 vector steps of 16 lanes: a row this wide crosses the flush point.
-        let plane = randomPlane(width: 2048 * 16 + 123, height: 3, seed: 7)
-        let fast = LaplacianVariance.statistics(of: plane)
-        let reference = referenceStatistics(plane)
-        #expect(fast.sum == reference.sum)
-        #expect(fast.sumOfSquares == reference.sumOfSquares)
+        // 512 vector steps of 16 lanes: these rows cross the flush point twice, with random
+        // samples and with a checkerboard, whose responses (+-1020) are the largest there are.
+        let width = 2 * 512 * 16 + 123
+        let checkerboard = LumaPlane(width: width, height: 3, pixels: (0..<(width * 3)).map { ($0 % width + $0 / width) % 2 == 0 ? 255 : 0 })
+        for plane in [randomPlane(width: width, height: 3, seed: 7), checkerboard] {
+            let fast = LaplacianVariance.statistics(of: plane)
+            let reference = referenceStatistics(plane)
+            #expect(fast.sum == reference.sum)
+            #expect(fast.sumOfSquares == reference.sumOfSquares)
+        }
     }
 
     @Test("a flat plane has zero variance")

@@ -62,6 +62,20 @@ struct OrientedDetailTests {
         }
     }
 
+    @Test("tiles large enough to fill the 32-bit lanes are flushed and stay exact")
+    func largeTilesStayExact() {
+        // 600 px tiles take 38 vector steps per row, so the lanes are flushed every 54 rows (the
+        // bound assumes every difference is the largest possible) and between tile rows.
+        let side = 600
+        let plane = randomPlane(width: side, height: side, seed: 13)
+        let detail = OrientedDetail(plane: plane, tileSize: side)
+        let expected = reference(plane, tile: side)
+        for k in 0..<4 {
+            #expect(abs(detail.curvature[k][0] - expected.curvature[k][0]) <= 1e-9 * max(1, expected.curvature[k][0]))
+            #expect(abs(detail.gradient[k][0] - expected.gradient[k][0]) <= 1e-9 * max(1, expected.gradient[k][0]))
+        }
+    }
+
     @Test("a flat plane scores 0 and a plane smaller than a tile is one tile")
     func degenerate() {
         let flat = LumaPlane(width: 200, height: 150, pixels: [UInt8](repeating: 90, count: 200 * 150))
