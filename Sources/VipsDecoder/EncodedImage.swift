@@ -14,9 +14,12 @@ public final class EncodedImage {
     /// The libjpeg decoder for JPEGs in a colour space it handles; nil for CMYK/YCCK and other formats.
     private let jpeg: LibJPEGDecoder?
     private var consumed = false
+    /// This photo's claim on libvips' error text, held from the header read until `deinit`.
+    private let errorTicket: VipsErrorAttribution.Ticket
 
-    init(image: UnsafeMutablePointer<VipsImage>, data: UnsafeMutableRawBufferPointer, format: ImageFormat, jpeg: LibJPEGDecoder?) {
+    init(image: UnsafeMutablePointer<VipsImage>, data: UnsafeMutableRawBufferPointer, format: ImageFormat, jpeg: LibJPEGDecoder?, errorTicket: VipsErrorAttribution.Ticket) {
         self.image = image
+        self.errorTicket = errorTicket
         self.data = data
         self.format = format
         self.jpeg = jpeg
@@ -31,6 +34,7 @@ public final class EncodedImage {
     deinit {
         pv_object_unref(image)
         data.deallocate()
+        VipsErrorAttribution.end(errorTicket)
     }
 
     /// The plan for measuring at `targetShortSide` (nil: native scale, full RGB for parity with
@@ -168,6 +172,6 @@ public final class EncodedImage {
     }
 
     private func corruptPixels() -> DecodeFailure {
-        DecodeFailure(.corruptPixels, "the \(format.rawValue) pixel data is truncated or corrupt: \(VipsRuntime.takeErrorMessage())")
+        DecodeFailure(.corruptPixels, "the \(format.rawValue) pixel data is truncated or corrupt: \(VipsErrorAttribution.message(for: errorTicket))")
     }
 }

@@ -42,9 +42,13 @@ public struct ImageDecoder: Sendable {
         }
         let owned = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 16)
         owned.copyMemory(from: bytes)
+        // The ticket passes to the image, which ends it when it is freed.
+        let ticket = VipsErrorAttribution.begin()
         guard let image = pv_load_buffer(format.loaderIndex, owned.baseAddress, owned.count, Int32(Self.failOn(format).rawValue)) else {
             owned.deallocate()
-            throw DecodeFailure(.unreadableHeader, "the \(format.rawValue) header is unreadable: \(VipsRuntime.takeErrorMessage())")
+            let detail = VipsErrorAttribution.message(for: ticket)
+            VipsErrorAttribution.end(ticket)
+            throw DecodeFailure(.unreadableHeader, "the \(format.rawValue) header is unreadable: \(detail)")
         }
         var jpeg: LibJPEGDecoder?
         if format == .jpeg {
@@ -54,10 +58,11 @@ public struct ImageDecoder: Sendable {
             } catch {
                 pv_object_unref(image)
                 owned.deallocate()
+                VipsErrorAttribution.end(ticket)
                 throw DecodeFailure(.unreadableHeader, "the jpeg header is unreadable: \(error.message)")
             }
         }
-        let encoded = EncodedImage(image: image, data: owned, format: format, jpeg: jpeg)
+        let encoded = EncodedImage(image: image, data: owned, format: format, jpeg: jpeg, errorTicket: ticket)
         if format == .heif, let compression = encoded.stringField("heif-compression"), compression != "hevc" {
             throw DecodeFailure(.unsupportedFormat, "HEIF with \(compression) coding (for example AVIF) is not accepted; only HEIC")
         }

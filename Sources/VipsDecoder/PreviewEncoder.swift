@@ -39,7 +39,12 @@ public struct PreviewEncoder: Sendable {
         }
         // libvips' loaders take a non-const pointer but only read the buffer.
         let data = UnsafeMutableRawPointer(mutating: base)
-        var image = try load(data, bytes.count, format: format)
+        let ticket = VipsErrorAttribution.begin()
+        defer { VipsErrorAttribution.end(ticket) }
+        func failure(_ stage: String) -> DecodeFailure {
+            DecodeFailure(.corruptPixels, "libvips failed \(stage) the photo for its preview: \(VipsErrorAttribution.message(for: ticket))")
+        }
+        var image = try load(data, bytes.count, format: format, failure: failure)
         defer { pv_object_unref(image) }
 
         func step(_ operation: (UnsafeMutablePointer<VipsImage>, UnsafeMutablePointer<UnsafeMutablePointer<VipsImage>?>) -> Int32) throws(DecodeFailure) {
@@ -88,7 +93,7 @@ public struct PreviewEncoder: Sendable {
     }
 
     /// Opens the photo with its format's loader, shrinking while decoding where the format allows.
-    private func load(_ data: UnsafeMutableRawPointer, _ count: Int, format: ImageFormat) throws(DecodeFailure) -> UnsafeMutablePointer<VipsImage> {
+    private func load(_ data: UnsafeMutableRawPointer, _ count: Int, format: ImageFormat, failure: (String) -> DecodeFailure) throws(DecodeFailure) -> UnsafeMutablePointer<VipsImage> {
         var image: UnsafeMutablePointer<VipsImage>?
         let status: Int32
         switch format {
@@ -114,9 +119,5 @@ public struct PreviewEncoder: Sendable {
         }
         guard status == 0, let image else { throw failure("decoding") }
         return image
-    }
-
-    private func failure(_ stage: String) -> DecodeFailure {
-        DecodeFailure(.corruptPixels, "libvips failed \(stage) the photo for its preview: \(VipsRuntime.takeErrorMessage())")
     }
 }

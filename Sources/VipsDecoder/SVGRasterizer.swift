@@ -15,9 +15,11 @@ public enum SVGRasterizer {
         let bytes = Array(svg.utf8)
         var output: UnsafeMutableRawPointer?
         var length = 0
+        let ticket = VipsErrorAttribution.begin()
+        defer { VipsErrorAttribution.end(ticket) }
         let status = bytes.withUnsafeBytes { pv_svg_to_png($0.baseAddress, $0.count, &output, &length) }
         guard status == 0, let output else {
-            throw DecodeFailure(.unsupportedFormat, "libvips could not render the SVG chart: \(VipsRuntime.takeErrorMessage())")
+            throw DecodeFailure(.unsupportedFormat, "libvips could not render the SVG chart: \(VipsErrorAttribution.message(for: ticket))")
         }
         defer { g_free(output) }
         return Data(bytes: output, count: length)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestFixtures
 import Testing
 @testable import VipsDecoder
@@ -77,6 +78,49 @@ struct ImageDecoderTests {
     func truncated(file: String) throws {
         let reason = try failureReason(Fixtures.testdataFile(file))
         #expect(reason == .corruptPixels || reason == .unreadableHeader)
+    }
+
+    /// The message of opening and fully decoding `url`, which must fail.
+    private func failureMessage(_ url: URL) -> String {
+        do {
+            let image = try open(url)
+            try image.decodeStrips(plan: image.plan(targetShortSide: 1024), begin: { _ in }) { _, _, _, _ in }
+            return "decoded"
+        } catch {
+            return String(describing: error)
+        }
+    }
+
+    @Test("a failure alone carries libvips' own text about its own loader; one that overlapped another says it was withheld")
+    func failureDetailAlone() async throws {
+        let url = try Fixtures.testdataFile("variants/truncated-room.png")
+        // Other suites decode in this process at the same time, so a failure is alone only some of the time.
+        var messages: [String] = []
+        for _ in 0..<100 {
+            let message = failureMessage(url)
+            messages.append(message)
+            if !message.contains("withheld") { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(messages.allSatisfy { $0.contains("png") })
+        #expect(messages.contains { !$0.contains("withheld") }, "no failure was alone in 100 tries: \(messages.last ?? "")")
+    }
+
+    @Test("concurrent failures never carry another photo's libvips error text")
+    func failureDetailIsPerRequest() throws {
+        let png = try Fixtures.testdataFile("variants/truncated-room.png"), webp = try Fixtures.testdataFile("variants/truncated-room.webp")
+        let messages = Mutex([(isPNG: Bool, message: String)]())
+        DispatchQueue.concurrentPerform(iterations: 48) { index in
+            let isPNG = index % 2 == 0
+            let message = failureMessage(isPNG ? png : webp)
+            messages.withLock { $0.append((isPNG, message)) }
+        }
+        for (isPNG, message) in messages.withLock({ $0 }) {
+            // The detail follows the first ": "; the other loader's name must not appear in it.
+            let detail = message.split(separator: ":", maxSplits: 2).dropFirst(2).joined(separator: ":").lowercased()
+            #expect(message != "decoded")
+            #expect(!detail.contains(isPNG ? "webp" : "png"), "\(message)")
+        }
     }
 
     @Test("JPEG DCT scaling picks the smallest M/8 that keeps the shortest side at or above the target")
