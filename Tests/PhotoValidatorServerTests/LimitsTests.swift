@@ -33,23 +33,51 @@ struct LimitsTests {
         }
     }
 
-    @Test("when every slot is taken, an upload is refused with 503 before its body is read")
-    func refusedBeforeReading() async throws {
+    @Test("ten trickling uploads hold no validation slot: with one worker and no queue a normal upload is still answered")
+    func tricklingUploadsLockNobodyOut() async throws {
         try await withLiveApp({ $0.workers = 1; $0.queueLimit = 0 }) { client, _ in
             let port = try #require(client.port)
-            // The only slot is held by an upload whose body never finishes arriving.
+            var holders: [Int32] = []
+            defer { holders.forEach { close($0) } }
+            for _ in 0..<10 {
+                let holder = try await RawHTTP.connect(port: port)
+                holders.append(holder)
+                try await RawHTTP.write(holder, Array("POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\nabc".utf8))
+            }
+            let response = try await client.execute(uri: "/v1/validate", method: .post, body: try testdataBytes("photos/small-coffee.png"))
+            #expect(response.status == .ok)
+            let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
+            #expect(!metrics.contains("photo_validator_rejected_total{reason=\"overloaded\"}"))
+        }
+    }
+
+    @Test("when upload memory is full, an upload waits unread, then is refused with 503 and Retry-After")
+    func uploadMemoryFull() async throws {
+        try await withLiveApp({ $0.uploadMemoryBytes = 1 << 20; $0.admissionWait = .milliseconds(300) }) { client, _ in
+            let port = try #require(client.port)
+            // This body is promised to fill the budget and never finishes arriving.
             let holder = try await RawHTTP.connect(port: port)
             defer { close(holder) }
             try await RawHTTP.write(holder, Array("POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000\r\n\r\nabc".utf8))
-            let held = try await poll {
-                String(buffer: try await client.execute(uri: "/metrics", method: .get).body).contains("photo_validator_validations_in_flight 1")
-            }
-            #expect(held)
+            try await Task.sleep(for: .milliseconds(100))
             // Nothing of this body is sent: the answer can only come from admission control.
-            let answer = try await RawHTTP.firstResponse(port: port, sending: "POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Length: 5000000\r\n\r\n")
+            let answer = try await RawHTTP.firstResponse(port: port, sending: "POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Length: 500000\r\n\r\n")
             #expect(answer.hasPrefix("HTTP/1.1 503"))
             #expect(answer.contains("\"error\":\"overloaded\""))
+            #expect(answer.contains("upload memory full"))
             #expect(answer.lowercased().contains("retry-after: 1"))
+        }
+    }
+
+    @Test("a body that arrives slower than the minimum rate is answered 408 after the grace period")
+    func bodyBelowMinimumRate() async throws {
+        try await withLiveApp({ $0.bodyRateGrace = .milliseconds(300); $0.minimumBodyRate = 64 << 10 }) { client, _ in
+            let port = try #require(client.port)
+            let answer = try await RawHTTP.firstResponse(port: port, sending: "POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\npartial")
+            #expect(answer.hasPrefix("HTTP/1.1 408"))
+            #expect(answer.contains("under the minimum of 64 KiB/s"))
+            let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
+            #expect(metrics.contains("photo_validator_rejected_total{reason=\"slow_body\"} 1"))
         }
     }
 

@@ -45,6 +45,37 @@ struct PhotoAddedSignalTests {
         }
     }
 
+    @Test("a repeated upload with the same Idempotency-Key gets the first answer and promises no second signal, even when the repeats race")
+    func idempotentUploads() async throws {
+        let temporal = try TemporalDevServer()
+        try await temporal.start()
+        defer { Task { await temporal.stop() } }
+        try await temporal.startWorkflow(id: "project-i")
+        try await withLiveApp(forwarding(to: temporal)) { client, app in
+            let key: HTTPFields = [.idempotencyKey: "gw-req-1"]
+            let first = try await upload(client, project: "project-i", headers: key)
+            let repeated = try await upload(client, project: "project-i", headers: key)
+            #expect(first.status == .ok && repeated.status == .ok)
+            #expect(first.headers[.idempotentReplayed] == nil)
+            #expect(repeated.headers[.idempotentReplayed] == "true")
+            #expect(String(buffer: repeated.body) == String(buffer: first.body))
+            try expectError(try await upload(client, project: "project-i", file: "photos/room-living-wine.jpg", headers: key),
+                            status: .unprocessableContent, code: "idempotency_key_reused")
+            // Five racing copies of one upload: one answer, one signal.
+            let raced = try await withThrowingTaskGroup(of: String?.self) { group in
+                for _ in 0..<5 {
+                    group.addTask { try jsonObject(try await upload(client, project: "project-i", headers: [.idempotencyKey: "gw-req-2"]))["photo_id"] as? String }
+                }
+                return try await group.reduce(into: Set<String?>()) { $0.insert($1) }
+            }
+            #expect(raced.count == 1)
+            let delivered = try await poll { try await app.forwarder!.outbox.counts().delivered == 2 }
+            #expect(delivered)
+            let signals = try await temporal.signals(workflowID: "project-i", named: "photo_added").compactMap { $0["photo_id"] as? String }
+            #expect(signals.sorted() == [try jsonObject(first)["photo_id"] as? String, raced.first ?? nil].compactMap { $0 }.sorted())
+        }
+    }
+
     @Test("uploads while Temporal is down still answer 200; every signal arrives once it is back")
     func temporalOutage() async throws {
         let temporal = try TemporalDevServer()

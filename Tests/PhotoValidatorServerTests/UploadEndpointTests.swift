@@ -6,16 +6,33 @@ import Testing
 @testable import PhotoValidatorServer
 
 /// Posts an upload form to project `project`.
-func upload(_ client: some TestClientProtocol, project: String = "project-1", file: String = "photos/cups.jpg", fields: [String: String] = [:]) async throws -> TestResponse {
+func upload(_ client: some TestClientProtocol, project: String = "project-1", file: String = "photos/cups.jpg", fields: [String: String] = [:],
+            headers extra: HTTPFields = [:]) async throws -> TestResponse {
     var form = MultipartBody()
     for (name, value) in fields.sorted(by: { $0.key < $1.key }) { form.field(name, value) }
     form.file("file", filename: "photo.jpg", contentType: "image/jpeg", bytes: try testdataBytes(file))
-    let (headers, body) = form.finished()
+    var (headers, body) = form.finished()
+    headers.append(contentsOf: extra)
     return try await client.execute(uri: "/api/v1/projects/\(project)/photos", method: .post, headers: headers, body: body)
 }
 
 @Suite("POST /api/v1/projects/{project_id}/photos")
 struct UploadEndpointTests {
+    @Test("without forwarding, an Idempotency-Key gives the same photo_id for a repeat, scoped to the project; a bad key is 422")
+    func idempotencyKeyWithoutOutbox() async throws {
+        try await withLiveApp { client, _ in
+            let key: HTTPFields = [.idempotencyKey: "gw-req-42"]
+            let first = try jsonObject(try await upload(client, headers: key))
+            let second = try jsonObject(try await upload(client, headers: key))
+            let other = try jsonObject(try await upload(client, project: "project-2", headers: key))
+            #expect(first["photo_id"] as? String == second["photo_id"] as? String)
+            #expect(first["photo_id"] as? String != other["photo_id"] as? String)
+            #expect(first["photo_id"] as? String != (try jsonObject(try await upload(client)))["photo_id"] as? String)
+            try expectError(try await upload(client, headers: [.idempotencyKey: "has space"]), status: .unprocessableContent, code: "validation_error")
+            try expectError(try await upload(client, headers: [.idempotencyKey: String(repeating: "k", count: 256)]), status: .unprocessableContent, code: "validation_error")
+        }
+    }
+
     @Test("answers a fresh UUID v4 photo_id and the validation, passed or not")
     func answersPhotoIDAndValidation() async throws {
         try await withLiveApp { client, _ in

@@ -31,6 +31,33 @@ struct SignalOutboxTests {
         #expect(FileManager.default.fileExists(atPath: path + "-wal"), "WAL mode")
     }
 
+    @Test("below its free-space reserve the outbox promises nothing and reports itself unwritable; delivery bookkeeping still works")
+    func freeSpaceReserve() async throws {
+        let path = temporaryOutboxPath()
+        do {
+            let roomy = try SignalOutbox(path: path)
+            try await roomy.enqueue(workflowID: "p", signalName: "photo_added", photo: photo("before"))
+        }
+        // No volume has an exabyte free.
+        let full = try SignalOutbox(path: path, minimumFreeBytes: 1 << 60)
+        await #expect(throws: OutboxError.self) {
+            try await full.enqueue(workflowID: "p", signalName: "photo_added", photo: photo("after"))
+        }
+        await #expect(throws: OutboxError.self) {
+            try await full.record(IdempotentUpload(projectID: "p", key: "k", requestDigest: "d", photoID: "x", answer: "{}"), promising: nil)
+        }
+        do {
+            try await full.checkWritable()
+            Issue.record("checkWritable passed on a volume under its reserve")
+        } catch {
+            #expect(error.description.contains("MiB reserve"))
+        }
+        let due = try await full.due()
+        #expect(due.map(\.photo.photoID) == ["before"])
+        try await full.markDelivered(try #require(due.first).id)
+        #expect(try await full.counts().delivered == 1)
+    }
+
     @Test("the same photo id cannot be promised twice")
     func uniquePhotoID() async throws {
         let outbox = try SignalOutbox(path: temporaryOutboxPath())

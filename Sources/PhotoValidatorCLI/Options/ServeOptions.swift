@@ -25,8 +25,11 @@ struct ServeOptions: ParsableArguments {
     @Option(help: "Threads that decode photos. [env: PHOTO_VALIDATOR_LIMITS_WORKERS, default: one per core]")
     var workers: Int?
 
-    @Option(help: "Validations that may wait for a thread before 503. [env: PHOTO_VALIDATOR_LIMITS_QUEUE, default: 4 per worker]")
+    @Option(help: "Validations whose body is read that may wait for a thread before 503. [env: PHOTO_VALIDATOR_LIMITS_QUEUE, default: 16 per worker]")
     var queue: Int?
+
+    @Option(name: .customLong("upload-memory"), help: "Upload bodies held in memory at once, MiB; more wait unread. [env: PHOTO_VALIDATOR_LIMITS_UPLOAD_MEMORY_MIB, default: 64]")
+    var uploadMemory: Int?
 
     @Option(name: .customLong("request-timeout"), help: "Seconds to receive a request body. [env: PHOTO_VALIDATOR_LIMITS_REQUEST_TIMEOUT_SECONDS, default: 30]")
     var requestTimeout: Double?
@@ -82,6 +85,7 @@ struct ServeOptions: ParsableArguments {
         if let bodyLimit { values["limits.body_mib"] = .int(bodyLimit) }
         if let workers { values["limits.workers"] = .int(workers) }
         if let queue { values["limits.queue"] = .int(queue) }
+        if let uploadMemory { values["limits.upload_memory_mib"] = .int(uploadMemory) }
         if let requestTimeout { values["limits.request_timeout_seconds"] = .double(requestTimeout) }
         if let validationTimeout { values["limits.validation_timeout_seconds"] = .double(validationTimeout) }
         if let stuckWorkerUnhealthySeconds { values["limits.stuck_worker_unhealthy_seconds"] = .double(stuckWorkerUnhealthySeconds) }

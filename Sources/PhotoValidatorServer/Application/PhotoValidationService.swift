@@ -2,6 +2,7 @@ import ContentCheck
 import Hummingbird
 import Logging
 import PhotoValidation
+import Synchronization
 
 /// Validates request bodies on the worker pool, with the daemon's limits, timeouts and metrics.
 public struct PhotoValidationService: Sendable {
@@ -16,29 +17,71 @@ public struct PhotoValidationService: Sendable {
     /// The content check, when a classifier is configured.
     public var content: ContentClassifier?
 
-    /// Receives the body of `request`, refusing it once it passes the body limit or the timeout.
+    /// Bytes of upload bodies in memory.
+    public let uploads: UploadMemoryBudget
+
+    /// Reserves room for the body of `request` in the upload budget (waiting, body unread, while
+    /// there is none), receives the body and runs `operation` with it; the room is given back when
+    /// `operation` returns.
     ///
-    /// A declared `Content-Length` over the limit is refused before any byte is read.
-    func receiveBody(of request: Request) async throws(APIError) -> ByteBuffer {
+    /// A declared `Content-Length` over the body limit is refused before any byte is read.
+    ///
+    /// - Throws: `APIError` 413, 408 or 503, or what `operation` throws.
+    func receiving<Result>(_ request: Request, record: RequestRecord, _ operation: (ByteBuffer) async throws -> Result) async throws -> Result {
         let limit = configuration.bodyLimit
-        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit {
-            throw .fileTooLarge(limit: limit)
+        let declared = request.headers[.contentLength].flatMap(Int.init)
+        if let declared, declared > limit {
+            throw APIError.fileTooLarge(limit: limit)
         }
-        let timeout = configuration.requestTimeout
+        let reservation: UploadMemoryBudget.Reservation
         do {
-            // The read is cancelled, not abandoned, when the timer wins: the request body has one
+            reservation = try await uploads.reserve(min(declared ?? limit, uploads.capacity), wait: configuration.admissionWait)
+        } catch {
+            switch error {
+            case .cancelled:
+                metrics.recordRejection(reason: "shutting_down")
+                throw APIError.shuttingDown(retryAfter: configuration.retryAfterSeconds)
+            case .tooLarge, .timedOut:
+                metrics.recordRejection(reason: "overloaded")
+                throw APIError.overloaded(
+                    retryAfter: configuration.retryAfterSeconds,
+                    detail: "upload memory full: \(uploads.held) of \(uploads.capacity) bytes held, \(uploads.waiting) waiting, for \(configuration.admissionWait)"
+                )
+            }
+        }
+        defer { reservation.release() }
+        let body = try await receiveBody(of: request, limit: limit)
+        return try await operation(body)
+    }
+
+    /// Receives the body of `request`, refusing it once it passes `limit`, the request timeout,
+    /// or, after the grace period, falls below the minimum average rate.
+    private func receiveBody(of request: Request, limit: Int) async throws(APIError) -> ByteBuffer {
+        let timeout = configuration.requestTimeout
+        let received = ReceivedBytes()
+        let start = ContinuousClock.now
+        do {
+            // The read is cancelled, not abandoned, when the watch wins: the request body has one
             // reader, and Hummingbird reads what is left of it after the handler returns.
-            let body = try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
-                group.addTask { try await request.body.collect(upTo: limit) }
+            return try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
                 group.addTask {
-                    try await Task.sleep(for: timeout)
+                    var body = ByteBuffer()
+                    for try await chunk in request.body {
+                        guard body.readableBytes + chunk.readableBytes <= limit else { throw APIError.fileTooLarge(limit: limit) }
+                        var chunk = chunk
+                        body.writeBuffer(&chunk)
+                        received.count.store(body.readableBytes, ordering: .relaxed)
+                    }
+                    return body
+                }
+                group.addTask {
+                    try await watchBodyRate(received: received, start: start, timeout: timeout)
                     return nil
                 }
                 defer { group.cancelAll() }
-                return try await group.next() ?? nil
+                guard let body = try await group.next() ?? nil else { throw APIError.requestTimeout(limit: timeout) }
+                return body
             }
-            guard let body else { throw APIError.requestTimeout(limit: timeout) }
-            return body
         } catch let error as APIError {
             throw error
         } catch let error as HTTPError where error.status == .contentTooLarge {
@@ -48,8 +91,26 @@ public struct PhotoValidationService: Sendable {
         }
     }
 
-    /// Takes a worker-pool slot for the whole request (reading the upload included), so uploads
-    /// held in memory are bounded by the pool's capacity, then runs `operation` with it.
+    /// Returns when the body has taken longer than `timeout`; throws 408 as soon as it falls
+    /// below the minimum average rate after the grace period.
+    private func watchBodyRate(received: ReceivedBytes, start: ContinuousClock.Instant, timeout: Duration) async throws {
+        let rate = configuration.minimumBodyRate, grace = configuration.bodyRateGrace
+        while true {
+            let elapsed = ContinuousClock.now - start
+            if elapsed >= timeout { return }
+            if rate > 0, elapsed >= grace {
+                let bytes = received.count.load(ordering: .relaxed)
+                if Double(bytes) < Double(rate) * elapsed.seconds {
+                    metrics.recordRejection(reason: "slow_body")
+                    throw APIError.bodyTooSlow(received: bytes, after: elapsed, minimumRate: rate)
+                }
+            }
+            try await Task.sleep(for: min(.milliseconds(500), timeout - elapsed))
+        }
+    }
+
+    /// Takes a worker-pool slot (a thread or a place in its queue) and runs `operation` with it.
+    /// The body is complete by now: a slow upload never holds a slot.
     ///
     /// - Throws: `APIError` 503 when the pool is full or stopping, or what `operation` throws.
     func admitted<Result>(record: RequestRecord, _ operation: (ValidationWorkerPool.Slot) async throws -> Result) async throws -> Result {
@@ -118,4 +179,9 @@ public struct PhotoValidationService: Sendable {
         )
         return output
     }
+}
+
+/// The bytes of a body received so far, shared by its reader and its rate watch.
+private final class ReceivedBytes: Sendable {
+    let count = Atomic<Int>(0)
 }

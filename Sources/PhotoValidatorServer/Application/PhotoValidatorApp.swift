@@ -1,5 +1,6 @@
 import ContentCheck
 import Hummingbird
+import HummingbirdCore
 import Logging
 import PhotoValidation
 import ServiceLifecycle
@@ -37,7 +38,8 @@ public struct PhotoValidatorApp: Sendable {
         let metrics = ServiceMetrics(pool: pool, budget: validator.memoryBudget)
         let state = ServiceState()
         let forwarder = try SignalForwarder.make(configuration: configuration.signal, metrics: metrics, logger: logger)
-        var service = PhotoValidationService(validator: validator, pool: pool, metrics: metrics, configuration: configuration)
+        let uploads = UploadMemoryBudget(capacity: configuration.uploadMemoryBytes)
+        var service = PhotoValidationService(validator: validator, pool: pool, metrics: metrics, configuration: configuration, uploads: uploads)
         // The HTTP client last: it must be shut down, so it is made only once nothing else can fail.
         if configuration.content.policy != .off {
             let previews = try PreviewEncoder()
@@ -104,7 +106,8 @@ public struct PhotoValidatorApp: Sendable {
             responder: responder,
             // Connections that send nothing (or idle keep-alives) are closed rather than held forever.
             server: .http1(configuration: .init(idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds)))),
-            configuration: .init(address: address, serverName: "photo-validator"),
+            configuration: .init(address: address, serverName: "photo-validator",
+                                 availableConnectionsDelegate: MaximumAvailableConnections(configuration.maximumConnections, logger: logger)),
             services: services,
             logger: logger
         )

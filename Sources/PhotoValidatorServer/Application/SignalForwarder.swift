@@ -18,7 +18,7 @@ public struct SignalForwarder: Sendable {
     static func make(configuration: SignalConfiguration, metrics: ServiceMetrics, logger: Logger) throws(OutboxError) -> SignalForwarder? {
         guard configuration.target != .none else { return nil }
         // The outbox first: an HTTP client must be shut down, so it is made only once nothing can fail.
-        let outbox = try SignalOutbox(path: configuration.outboxPath)
+        let outbox = try SignalOutbox(path: configuration.outboxPath, minimumFreeBytes: configuration.outboxMinimumFreeBytes)
         let target: any SignalTarget
         let client = { HTTPClient(eventLoopGroupProvider: .singleton) }
         switch configuration.target {
@@ -42,5 +42,15 @@ public struct SignalForwarder: Sendable {
     func promise(projectID: String, photo: PhotoData) async throws(OutboxError) {
         try await outbox.enqueue(workflowID: projectID, signalName: signalName, photo: photo)
         delivery.signalEnqueued()
+    }
+
+    /// Commits the answer to a keyed upload with, when given, the signal for `photo`, then wakes
+    /// delivery; returns the answer kept for the key (an earlier one when another request was first).
+    ///
+    /// - Throws: `OutboxError` when it could not be committed; nothing is promised then.
+    func record(_ upload: IdempotentUpload, promising photo: PhotoData?) async throws(OutboxError) -> IdempotentUpload {
+        let stored = try await outbox.record(upload, promising: photo.map { (workflowID: upload.projectID, signalName: signalName, photo: $0) })
+        if photo != nil, stored.photoID == upload.photoID { delivery.signalEnqueued() }
+        return stored
     }
 }

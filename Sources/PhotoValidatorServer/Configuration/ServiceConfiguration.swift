@@ -24,8 +24,21 @@ public struct ServiceConfiguration: Sendable {
     public var bodyLimit = 20 << 20
     /// Threads that decode and measure photos.
     public var workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
-    /// Validations that may wait for a worker; more are answered 503.
-    public var queueLimit = 4 * max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// Validations that may wait for a worker; more are answered 503. Bodies waiting here are
+    /// already read and counted in the upload budget, so the queue is deep: a burst waits rather
+    /// than being read, refused and re-sent.
+    public var queueLimit = 16 * max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// Bytes of upload bodies held in memory at once (declared lengths; the body limit for an
+    /// upload without `Content-Length`).
+    public var uploadMemoryBytes = 64 << 20
+    /// Longest time a request waits, unread, for room in the upload budget before a 503.
+    public var admissionWait: Duration = .seconds(10)
+    /// Slowest average body rate accepted once `bodyRateGrace` has passed, in bytes per second.
+    public var minimumBodyRate = 16 << 10
+    /// Time a body may take to reach `minimumBodyRate`.
+    public var bodyRateGrace: Duration = .seconds(5)
+    /// Connections open at once; further ones wait in the listen backlog.
+    public var maximumConnections = 512
     /// Longest time to receive a request body.
     public var requestTimeout: Duration = .seconds(30)
     /// Longest time a validation may take, queueing included.
@@ -62,7 +75,12 @@ public struct ServiceConfiguration: Sendable {
         ("http.unix_socket", "also listen on this Unix domain socket path"),
         ("limits.body_mib", "largest upload, MiB (default 20)"),
         ("limits.workers", "threads that decode photos (default: one per core)"),
-        ("limits.queue", "validations that may wait for a thread before 503 (default: 4 per worker)"),
+        ("limits.queue", "validations whose body is read that may wait for a thread before 503 (default: 16 per worker)"),
+        ("limits.upload_memory_mib", "upload bodies held in memory at once, MiB; more wait unread (default 64)"),
+        ("limits.admission_wait_seconds", "longest wait, body unread, for room in the upload budget before 503 (default 10)"),
+        ("limits.min_body_rate_kib", "slowest average upload rate, KiB/s, once the grace has passed; slower is 408 (default 16)"),
+        ("limits.body_rate_grace_seconds", "time an upload gets before the minimum rate applies (default 5)"),
+        ("limits.max_connections", "connections open at once; more wait in the listen backlog (default 512)"),
         ("limits.request_timeout_seconds", "longest time to receive a request body (default 30)"),
         ("limits.validation_timeout_seconds", "longest time for one validation, queueing included (default 30)"),
         ("limits.retry_after_seconds", "Retry-After sent with 503 (default 1)"),
@@ -86,7 +104,12 @@ public struct ServiceConfiguration: Sendable {
         unixSocket = settings.string("http.unix_socket")
         bodyLimit = (try settings.integer("limits.body_mib", in: 1...1024)).map { $0 << 20 } ?? bodyLimit
         workers = try settings.integer("limits.workers", in: 1...256) ?? workers
-        queueLimit = try settings.integer("limits.queue", in: 0...100_000) ?? 4 * workers
+        queueLimit = try settings.integer("limits.queue", in: 0...100_000) ?? 16 * workers
+        uploadMemoryBytes = (try settings.integer("limits.upload_memory_mib", in: 1...65_536)).map { $0 << 20 } ?? uploadMemoryBytes
+        admissionWait = try settings.seconds("limits.admission_wait_seconds") ?? admissionWait
+        minimumBodyRate = (try settings.integer("limits.min_body_rate_kib", in: 0...1_048_576)).map { $0 << 10 } ?? minimumBodyRate
+        bodyRateGrace = try settings.seconds("limits.body_rate_grace_seconds") ?? bodyRateGrace
+        maximumConnections = try settings.integer("limits.max_connections", in: 1...1_000_000) ?? maximumConnections
         requestTimeout = try settings.seconds("limits.request_timeout_seconds") ?? requestTimeout
         validationTimeout = try settings.seconds("limits.validation_timeout_seconds") ?? validationTimeout
         retryAfterSeconds = try settings.integer("limits.retry_after_seconds", in: 1...3600) ?? retryAfterSeconds

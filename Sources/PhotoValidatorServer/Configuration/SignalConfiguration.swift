@@ -34,6 +34,8 @@ public struct SignalConfiguration: Sendable {
     public var outboxPath = "photo-validator-outbox.sqlite"
     /// Backoff and maximum age.
     public var retry = RetryPolicy()
+    /// Free space the outbox's volume must keep; below it nothing new is promised.
+    public var outboxMinimumFreeBytes: Int64 = 16 << 20
 
     /// The defaults.
     public init() {}
@@ -52,6 +54,7 @@ public struct SignalConfiguration: Sendable {
         ("outbox.max_age_hours", "hours a signal may stay undelivered before it is a dead letter (default 48)"),
         ("outbox.retry_initial_seconds", "first retry delay (default 1)"),
         ("outbox.retry_max_seconds", "longest retry delay (default 300)"),
+        ("outbox.min_free_mib", "free space the outbox's volume keeps, MiB; below it uploads get 503 and /readyz fails (default 16)"),
     ]
 
     /// The configuration `settings` resolves over the defaults.
@@ -62,7 +65,7 @@ public struct SignalConfiguration: Sendable {
         temporalNamespace = settings.string("temporal.namespace") ?? temporalNamespace
         temporalAPIKey = settings.string("temporal.api_key", isSecret: true)
         identity = settings.string("temporal.identity") ?? identity
-        webhookURL = settings.string("webhook.url")
+        webhookURL = settings.string("webhook.url", isSecret: true)
         webhookSecret = settings.string("webhook.secret", isSecret: true)
         outboxPath = settings.string("outbox.path") ?? outboxPath
         if let hours = try settings.number("outbox.max_age_hours") {
@@ -71,13 +74,14 @@ public struct SignalConfiguration: Sendable {
             }
             retry.maximumAge = .seconds(hours * 3600)
         }
+        outboxMinimumFreeBytes = (try settings.integer("outbox.min_free_mib", in: 0...1_048_576)).map { Int64($0) << 20 } ?? outboxMinimumFreeBytes
         retry.initialDelay = try settings.seconds("outbox.retry_initial_seconds") ?? retry.initialDelay
         retry.maximumDelay = try settings.seconds("outbox.retry_max_seconds") ?? retry.maximumDelay
         if retry.initialDelay > retry.maximumDelay {
             throw ConfigurationError(source: "outbox.retry_initial_seconds", value: "\(retry.initialDelay)", expected: "at most outbox.retry_max_seconds")
         }
         for url in [temporalURL, webhookURL].compactMap({ $0 }) where !["http", "https"].contains(URL(string: url)?.scheme?.lowercased() ?? "") {
-            throw ConfigurationError(source: "signal URL", value: url, expected: "an http:// or https:// URL")
+            throw ConfigurationError(source: "signal URL", value: RedactedURL(url).description, expected: "an http:// or https:// URL")
         }
         if target == .webhook, webhookURL == nil || webhookSecret == nil {
             throw ConfigurationError(source: "signal.target", value: "webhook", expected: "webhook.url and webhook.secret to be set as well")

@@ -62,6 +62,12 @@ extension APIError {
         APIError(status: .unprocessableContent, code: "validation_error", message: "The request is not valid.", detail: detail)
     }
 
+    /// 422: an `Idempotency-Key` already answered a different upload.
+    static let idempotencyKeyReused = APIError(
+        status: .unprocessableContent, code: "idempotency_key_reused", message: "This upload does not match the earlier one with the same request id.",
+        detail: "an upload with this Idempotency-Key and different content was answered within the last 24 hours; send a new key for a new upload"
+    )
+
     /// 422: a note on a room photo.
     static let noteNotAllowed = APIError(status: .unprocessableContent, code: "note_not_allowed", message: "Notes are only allowed on inspiration photos")
 
@@ -102,6 +108,12 @@ extension APIError {
     static func requestTimeout(limit: Duration) -> APIError {
         APIError(status: .requestTimeout, code: "request_timeout", message: "The upload took too long. Please try again.",
                  retryable: true, detail: "the body did not arrive within \(limit)")
+    }
+
+    /// 408: the body arrived more slowly than the minimum rate.
+    static func bodyTooSlow(received: Int, after elapsed: Duration, minimumRate: Int) -> APIError {
+        APIError(status: .requestTimeout, code: "request_timeout", message: "The upload took too long. Please try again.",
+                 retryable: true, detail: "\(received) bytes arrived in \(String(format: "%.1f", elapsed.seconds)) s, under the minimum of \(minimumRate >> 10) KiB/s")
     }
 
     /// 401: a token is configured and the request lacks it.

@@ -111,11 +111,11 @@ paths:
   /v1/validate:
     post:
       summary: Validate one photo.
-      description: The raw image as the body (photo_type as a query parameter), or multipart/form-data with a file part and a photo_type field.
+      description: The raw image as the body (photo_type as a query parameter), or multipart/form-data with a file part and a photo_type field. An empty body is answered 200 with invalid_image.
       parameters:
         - $ref: '#/components/parameters/PhotoType'
       requestBody:
-        required: true
+        required: false
         content:
           image/*:
             schema: {type: string, format: binary}
@@ -148,6 +148,11 @@ paths:
           in: path
           required: true
           schema: {type: string, minLength: 1, maxLength: 256}
+        - name: Idempotency-Key
+          in: header
+          required: false
+          description: The gateway's request id. A repeat of the same upload within 24 hours gets the first answer (same photo_id, no second signal) with Idempotent-Replayed true; a different upload with the same key gets 422 idempotency_key_reused. Kept in the outbox; without forwarding the photo_id is derived from the key.
+          schema: {type: string, minLength: 1, maxLength: 255, pattern: '^[!-~]+$'}
       requestBody:
         required: true
         content:
@@ -158,11 +163,15 @@ paths:
               properties:
                 file: {type: string, format: binary}
                 photo_type: {type: string, enum: [room, inspiration], default: room}
-                note: {type: string, maxLength: 200, description: inspiration photos only}
+                note: {type: string, maxLength: 200, description: inspiration photos only (422 note_not_allowed on a room photo)}
                 storage_key: {type: string}
       responses:
         '200':
           description: The new photo id and its validation, whether or not it passed. For a passed photo the photo_added signal is committed to the outbox before this answer.
+          headers:
+            Idempotent-Replayed:
+              description: true when this is the stored answer to an earlier upload with the same Idempotency-Key.
+              schema: {type: string, enum: ['true']}
           content:
             application/json:
               schema: {$ref: '#/components/schemas/UploadAnswer'}
@@ -211,6 +220,7 @@ paths:
                         dead_at: {type: string, format: date-time}
         '401': {$ref: '#/components/responses/Error'}
         '404': {$ref: '#/components/responses/Error'}
+        '422': {$ref: '#/components/responses/Error'}
   /v1/outbox/retry:
     post:
       summary: Requeue dead letters (all, or the one for photo_id) with a fresh age window.

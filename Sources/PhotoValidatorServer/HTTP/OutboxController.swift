@@ -43,7 +43,10 @@ struct OutboxController {
     /// `GET /v1/outbox?limit=N`: counts by state, the oldest pending age, and the newest dead letters.
     @Sendable func show(_ request: Request, context: ValidationRequestContext) async throws -> Response {
         guard let forwarder else { throw APIError.outboxDisabled }
-        let limit = min(max(request.uri.queryParameters.get("limit", as: Int.self) ?? 20, 1), 500)
+        let limit = request.uri.queryParameters.get("limit").map { Int($0) } ?? 20
+        guard let limit, (1...500).contains(limit) else {
+            throw APIError.validationError("limit must be a whole number from 1 to 500")
+        }
         let dead = try await forwarder.outbox.deadLetters(limit: limit).map { entry in
             DeadLetter(photoID: entry.photo.photoID, workflowID: entry.workflowID, signalName: entry.signalName, attempts: entry.attempts,
                        reason: entry.deadReason ?? "", enqueuedAt: entry.enqueuedAt, deadAt: entry.finishedAt)

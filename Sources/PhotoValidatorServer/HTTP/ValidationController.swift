@@ -19,27 +19,27 @@ struct ValidationController {
 
     /// `POST /v1/validate`: a raw image body with `?photo_type=`, or multipart with `file` and `photo_type`.
     @Sendable func validate(_ request: Request, context: ValidationRequestContext) async throws -> Response {
-        try await service.admitted(record: context.record) { slot in
-            try await validate(request, context: context, slot: slot)
+        let isMultipart = MultipartForm.isMultipart(request.headers[.contentType])
+        let queryType = request.uri.queryParameters.get("photo_type").map { String($0) }
+        // Decided before the body is read, when it can be.
+        let knownType = isMultipart ? nil : try Self.photoType(queryType)
+        return try await service.receiving(request, record: context.record) { body in
+            let image: ByteBuffer
+            let photoType: PhotoType
+            if let knownType {
+                image = body
+                photoType = knownType
+            } else {
+                let form = try Self.form(body, contentType: request.headers[.contentType]!)
+                guard let file = form["file"] else { throw APIError.validationError("the multipart body has no 'file' part") }
+                image = file.body
+                photoType = try Self.photoType(form.text("photo_type") ?? queryType)
+            }
+            let output = try await service.admitted(record: context.record) { slot in
+                try await service.validate(image, as: photoType, in: slot, record: context.record)
+            }
+            return try Response.json(output)
         }
-    }
-
-    private func validate(_ request: Request, context: ValidationRequestContext, slot: ValidationWorkerPool.Slot) async throws -> Response {
-        let body = try await service.receiveBody(of: request)
-        let image: ByteBuffer
-        let typeField: String?
-        if MultipartForm.isMultipart(request.headers[.contentType]) {
-            let form = try Self.form(body, contentType: request.headers[.contentType]!)
-            guard let file = form["file"] else { throw APIError.validationError("the multipart body has no 'file' part") }
-            image = file.body
-            typeField = form.text("photo_type") ?? request.uri.queryParameters.get("photo_type")
-        } else {
-            image = body
-            typeField = request.uri.queryParameters.get("photo_type")
-        }
-        let photoType = try Self.photoType(typeField)
-        let output = try await service.validate(image, as: photoType, in: slot, record: context.record)
-        return try Response.json(output)
     }
 
     /// The multipart form in `body`, or a 422 saying what is wrong with it.
@@ -60,14 +60,14 @@ struct ValidationController {
         guard MultipartForm.isMultipart(request.headers[.contentType]) else {
             throw APIError.validationError("the upload must be multipart/form-data with a 'file' part")
         }
-        return try await service.admitted(record: context.record) { slot in
-            try await upload(request, context: context, projectID: projectID, slot: slot)
+        let key = try IdempotencyKey(request.headers[.idempotencyKey])
+        return try await service.receiving(request, record: context.record) { body in
+            try await upload(body, contentType: request.headers[.contentType]!, context: context, projectID: projectID, key: key)
         }
     }
 
-    private func upload(_ request: Request, context: ValidationRequestContext, projectID: String, slot: ValidationWorkerPool.Slot) async throws -> Response {
-        let body = try await service.receiveBody(of: request)
-        let form = try Self.form(body, contentType: request.headers[.contentType]!)
+    private func upload(_ body: ByteBuffer, contentType: String, context: ValidationRequestContext, projectID: String, key: IdempotencyKey?) async throws -> Response {
+        let form = try Self.form(body, contentType: contentType)
         guard let file = form["file"] else {
             throw APIError.validationError("the multipart body has no 'file' part")
         }
@@ -78,23 +78,55 @@ struct ValidationController {
             // Counted in code points, as the gateway's Pydantic model counts them.
             guard note.unicodeScalars.count <= Self.maximumNoteLength else { throw APIError.noteTooLong(maximum: Self.maximumNoteLength) }
         }
-        let photoID = UUID().uuidString.lowercased()
-        let storageKey = form.text("storage_key").flatMap { $0.isEmpty ? nil : $0 }
-            ?? "projects/\(projectID)/photos/\(photoType.rawValue)_\(photoID).jpg"
-        guard storageKey.utf8.count <= 1024 else {
+        let givenStorageKey = form.text("storage_key").flatMap { $0.isEmpty ? nil : $0 }
+        if let givenStorageKey, givenStorageKey.utf8.count > 1024 {
             throw APIError.validationError("storage_key must be at most 1024 bytes")
         }
-        let output = try await service.validate(file.body, as: photoType, in: slot, record: context.record)
-        if output.passed, let forwarder {
-            // The signal is on disk before the answer: a 200 for a passed photo is a promise.
-            do {
-                try await forwarder.promise(projectID: projectID, photo: PhotoData(photoID: photoID, storageKey: storageKey, photoType: photoType.rawValue, note: note))
-            } catch {
-                context.record.note = error.description
-                throw APIError.outboxUnavailable(retryAfter: service.configuration.retryAfterSeconds)
-            }
+        let digest = key.map { _ in IdempotencyKey.digest(of: file.body, photoType: photoType, note: note, storageKey: givenStorageKey) }
+        if let key, let digest, let forwarder, let earlier = try await stored(key, projectID: projectID, in: forwarder, context: context) {
+            return try Self.replay(earlier, digest: digest)
         }
-        return try Response.json(UploadAnswer(photoID: photoID, validation: output))
+        // Without an outbox to remember it, a keyed upload's photo_id is derived from the key.
+        let photoID = (forwarder == nil ? key?.photoID(projectID: projectID) : nil) ?? UUID().uuidString.lowercased()
+        let storageKey = givenStorageKey ?? "projects/\(projectID)/photos/\(photoType.rawValue)_\(photoID).jpg"
+        let output = try await service.admitted(record: context.record) { slot in
+            try await service.validate(file.body, as: photoType, in: slot, record: context.record)
+        }
+        let answer = UploadAnswer(photoID: photoID, validation: output)
+        guard let forwarder else { return try Response.json(answer) }
+        let photo = PhotoData(photoID: photoID, storageKey: storageKey, photoType: photoType.rawValue, note: note)
+        // The signal is on disk before the answer: a 200 for a passed photo is a promise.
+        do {
+            if let key, let digest {
+                let stored = try await forwarder.record(
+                    IdempotentUpload(projectID: projectID, key: key.value, requestDigest: digest, photoID: photoID, answer: try Response.jsonText(answer)),
+                    promising: output.passed ? photo : nil
+                )
+                if stored.photoID != photoID { return try Self.replay(stored, digest: digest) }
+            } else if output.passed {
+                try await forwarder.promise(projectID: projectID, photo: photo)
+            }
+        } catch let error as OutboxError {
+            context.record.note = error.description
+            throw APIError.outboxUnavailable(retryAfter: service.configuration.retryAfterSeconds)
+        }
+        return try Response.json(answer)
+    }
+
+    /// The answer stored for `key`, or nil; a 503 when the outbox cannot be read.
+    private func stored(_ key: IdempotencyKey, projectID: String, in forwarder: SignalForwarder, context: ValidationRequestContext) async throws(APIError) -> IdempotentUpload? {
+        do {
+            return try await forwarder.outbox.idempotentUpload(projectID: projectID, key: key.value)
+        } catch {
+            context.record.note = error.description
+            throw .outboxUnavailable(retryAfter: service.configuration.retryAfterSeconds)
+        }
+    }
+
+    /// The stored answer again, marked as a replay; 422 when the key answered a different upload.
+    private static func replay(_ earlier: IdempotentUpload, digest: String) throws -> Response {
+        guard earlier.requestDigest == digest else { throw APIError.idempotencyKeyReused }
+        return Response.jsonBody(ByteBuffer(string: earlier.answer), headers: [.idempotentReplayed: "true"])
     }
 
     /// True for a workflow id that is safe in a URL path and an object key.
@@ -105,7 +137,7 @@ struct ValidationController {
 
     /// The photo type named by a form field or query parameter; `room` when absent.
     static func photoType(_ value: String?) throws(APIError) -> PhotoType {
-        guard let value, !value.isEmpty else { return .room }
+        guard let value else { return .room }
         guard let photoType = PhotoType(rawValue: value) else {
             throw .validationError("photo_type must be 'room' or 'inspiration', got '\(value)'")
         }

@@ -64,6 +64,7 @@ public final class SignalDeliveryService: Service, Sendable {
         }
         if !due.isEmpty {
             try await outbox.pruneDelivered(before: Date().addingTimeInterval(-86_400))
+            try await outbox.pruneIdempotentUploads(before: Date().addingTimeInterval(-SignalOutbox.idempotencyWindow))
         }
         return due.count
     }

@@ -9,12 +9,20 @@ public final class SignalOutbox: Sendable {
     public let path: String
     private let database: DatabasePool
     private let encoder = JSONEncoder()
+    /// How long an idempotency key is remembered: a repeat within it gets the first answer.
+    public static let idempotencyWindow: TimeInterval = 86_400
 
-    /// Opens (creating if needed) the outbox at `path`.
+    /// Free space the volume must keep: below it nothing new is promised, so delivery can
+    /// still record its outcomes.
+    public let minimumFreeBytes: Int64
+
+    /// Opens (creating if needed) the outbox at `path`, refusing new promises when its volume has
+    /// less than `minimumFreeBytes` free.
     ///
     /// - Throws: `OutboxError.unavailable` when the file cannot be opened or migrated.
-    public init(path: String) throws(OutboxError) {
+    public init(path: String, minimumFreeBytes: Int64 = 0) throws(OutboxError) {
         self.path = path
+        self.minimumFreeBytes = minimumFreeBytes
         do {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -55,6 +63,20 @@ public final class SignalOutbox: Sendable {
                 CREATE INDEX signal_due ON signal(state, next_attempt_at);
                 """)
         }
+        migrator.registerMigration("create idempotent_upload") { db in
+            try db.execute(sql: """
+                CREATE TABLE idempotent_upload (
+                    project_id TEXT NOT NULL,
+                    key TEXT NOT NULL,
+                    request_digest TEXT NOT NULL,
+                    photo_id TEXT NOT NULL,
+                    answer TEXT NOT NULL,
+                    created_at DOUBLE NOT NULL,
+                    PRIMARY KEY (project_id, key)
+                );
+                CREATE INDEX idempotent_upload_age ON idempotent_upload(created_at);
+                """)
+        }
         return migrator
     }
 
@@ -62,16 +84,55 @@ public final class SignalOutbox: Sendable {
     ///
     /// - Throws: `OutboxError.unavailable` when it could not be written.
     public func enqueue(workflowID: String, signalName: String, photo: PhotoData, now: Date = Date()) async throws(OutboxError) {
+        try checkFreeSpace()
         do {
             let payload = String(decoding: try encoder.encode(photo), as: UTF8.self)
             try await database.write { db in
-                try db.execute(
-                    sql: """
-                        INSERT INTO signal (photo_id, workflow_id, signal_name, payload, enqueued_at, age_from, next_attempt_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: [photo.photoID, workflowID, signalName, payload, now.timeIntervalSince1970, now.timeIntervalSince1970, now.timeIntervalSince1970]
-                )
+                try Self.insertSignal(db, workflowID: workflowID, signalName: signalName, photoID: photo.photoID, payload: payload, time: now.timeIntervalSince1970)
+            }
+        } catch {
+            throw .unavailable("cannot write to the outbox at \(path): \(error)")
+        }
+    }
+
+    /// The stored answer to the upload with `key` for `projectID`, or nil when there is none
+    /// younger than `window`.
+    ///
+    /// - Throws: `OutboxError.unavailable` when the outbox cannot be read.
+    public func idempotentUpload(projectID: String, key: String, window: TimeInterval = idempotencyWindow, now: Date = Date()) async throws(OutboxError) -> IdempotentUpload? {
+        do {
+            return try await database.read { db in
+                try Row.fetchOne(db, sql: "SELECT * FROM idempotent_upload WHERE project_id = ? AND key = ? AND created_at >= ?",
+                                 arguments: [projectID, key, now.timeIntervalSince1970 - window]).map(Self.idempotentUpload)
+            }
+        } catch {
+            throw .unavailable("cannot read the outbox at \(path): \(error)")
+        }
+    }
+
+    /// Stores `upload`'s answer and, when it promises one, its signal, in one transaction.
+    /// When another request stored an answer for the same key first, nothing is written and
+    /// that answer is returned instead; otherwise `upload` itself.
+    ///
+    /// - Throws: `OutboxError.unavailable` when it could not be written; nothing is promised then.
+    public func record(_ upload: IdempotentUpload, promising signal: (workflowID: String, signalName: String, photo: PhotoData)?,
+                       window: TimeInterval = idempotencyWindow) async throws(OutboxError) -> IdempotentUpload {
+        try checkFreeSpace()
+        do {
+            let payload = try signal.map { String(decoding: try encoder.encode($0.photo), as: UTF8.self) }
+            return try await database.write { db in
+                let time = upload.createdAt.timeIntervalSince1970
+                if let earlier = try Row.fetchOne(db, sql: "SELECT * FROM idempotent_upload WHERE project_id = ? AND key = ?",
+                                                  arguments: [upload.projectID, upload.key]).map(Self.idempotentUpload) {
+                    if earlier.createdAt.timeIntervalSince1970 >= time - window { return earlier }
+                    try db.execute(sql: "DELETE FROM idempotent_upload WHERE project_id = ? AND key = ?", arguments: [upload.projectID, upload.key])
+                }
+                try db.execute(sql: "INSERT INTO idempotent_upload (project_id, key, request_digest, photo_id, answer, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                               arguments: [upload.projectID, upload.key, upload.requestDigest, upload.photoID, upload.answer, time])
+                if let signal, let payload {
+                    try Self.insertSignal(db, workflowID: signal.workflowID, signalName: signal.signalName, photoID: signal.photo.photoID, payload: payload, time: time)
+                }
+                return upload
             }
         } catch {
             throw .unavailable("cannot write to the outbox at \(path): \(error)")
@@ -186,8 +247,17 @@ public final class SignalOutbox: Sendable {
         }
     }
 
-    /// Throws unless a write transaction can be taken right now (for readiness).
+    /// Forgets idempotency keys stored before `cutoff`.
+    public func pruneIdempotentUploads(before cutoff: Date) async throws {
+        _ = try await database.write { db in
+            try db.execute(sql: "DELETE FROM idempotent_upload WHERE created_at < ?", arguments: [cutoff.timeIntervalSince1970])
+        }
+    }
+
+    /// Throws unless the volume keeps its free-space reserve and a write transaction can be
+    /// taken right now (for readiness).
     public func checkWritable() async throws(OutboxError) {
+        try checkFreeSpace()
         do {
             try await database.write { db in
                 try db.execute(sql: "UPDATE signal SET id = id WHERE 0")
@@ -195,6 +265,32 @@ public final class SignalOutbox: Sendable {
         } catch {
             throw .unavailable("the outbox at \(path) is not writable: \(error)")
         }
+    }
+
+    /// Throws when the outbox's volume has less than `minimumFreeBytes` free. SQLite reuses
+    /// freed pages, so a full volume would not stop a commit; the reserve makes it refuse in time.
+    private func checkFreeSpace() throws(OutboxError) {
+        guard minimumFreeBytes > 0 else { return }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        guard let free = (try? FileManager.default.attributesOfFileSystem(forPath: folder))?[.systemFreeSize] as? NSNumber else { return }
+        if free.int64Value < minimumFreeBytes {
+            throw .unavailable("the outbox's volume (\(folder)) has \(free.int64Value >> 20) MiB free, under the \(minimumFreeBytes >> 20) MiB reserve; free space there")
+        }
+    }
+
+    private static func insertSignal(_ db: Database, workflowID: String, signalName: String, photoID: String, payload: String, time: TimeInterval) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO signal (photo_id, workflow_id, signal_name, payload, enqueued_at, age_from, next_attempt_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [photoID, workflowID, signalName, payload, time, time, time]
+        )
+    }
+
+    private static func idempotentUpload(_ row: Row) -> IdempotentUpload {
+        IdempotentUpload(projectID: row["project_id"], key: row["key"], requestDigest: row["request_digest"], photoID: row["photo_id"],
+                         answer: row["answer"], createdAt: Date(timeIntervalSince1970: row["created_at"]))
     }
 
     private static func entry(_ row: Row) throws -> OutboxEntry {

@@ -56,7 +56,7 @@ public struct TemporalSignalTarget: SignalTarget {
             }
             return DeliveryOutcome.forStatus(Int(response.status.code), detail: Self.message(in: text))
         } catch {
-            return .retry("cannot reach Temporal at \(baseURL): \(error)")
+            return .retry("cannot reach Temporal at \(RedactedURL(baseURL)): \(error)")
         }
     }
 
