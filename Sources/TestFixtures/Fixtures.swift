@@ -40,6 +40,12 @@ public enum Fixtures {
         return folder.appendingPathComponent(name).path
     }
 
+    /// True when tests that read `../shared/` must run: it is there, or the run requires its peers
+    /// (then a missing folder fails those tests instead of skipping them).
+    public static var sharedRequiredOrPresent: Bool {
+        shared != nil || peersRequired
+    }
+
     /// True when the run must not skip tests whose peers are missing (set by `scripts/test` and CI).
     public static var peersRequired: Bool {
         ProcessInfo.processInfo.environment["PHOTO_VALIDATOR_REQUIRE_PEERS"] == "1"

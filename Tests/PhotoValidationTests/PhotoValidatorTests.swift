@@ -32,12 +32,12 @@ struct PhotoValidatorTests {
     }
 
     @Test("every photo in ../shared/photos/manifest.csv gets its displayed size and resolution verdict",
-          .enabled(if: Fixtures.shared != nil, "needs ../shared/ beside the checkout (its photos may not be copied into the repository)"))
+          .enabled(if: Fixtures.sharedRequiredOrPresent, "needs ../shared/ beside the checkout (its photos may not be copied into the repository)"))
     func sharedManifest() throws {
-        let manifest = try CSVTable(contentsOf: Fixtures.sharedFile("photos/manifest.csv")!)
+        let manifest = try CSVTable(contentsOf: try #require(Fixtures.sharedFile("photos/manifest.csv")))
         #expect(manifest.rows.count == 33)
         for row in manifest.rows {
-            let url = Fixtures.sharedFile("photos/\(row["file"]!)")!
+            let url = try #require(Fixtures.sharedFile("photos/\(row["file"]!)"))
             for photoType in PhotoType.allCases {
                 let output = try validate(url, as: photoType)
                 if row["file"] == "odd-bad-exif.jpg" {
@@ -58,12 +58,12 @@ struct PhotoValidatorTests {
     }
 
     @Test("with the default thresholds, sharp real photos pass the blur check and real blurry ones fail it",
-          .enabled(if: Fixtures.shared != nil, "needs ../shared/ beside the checkout (its photos may not be copied into the repository)"))
+          .enabled(if: Fixtures.sharedRequiredOrPresent, "needs ../shared/ beside the checkout (its photos may not be copied into the repository)"))
     func sharedBlurLabels() throws {
-        let manifest = try CSVTable(contentsOf: Fixtures.sharedFile("photos/manifest.csv")!)
+        let manifest = try CSVTable(contentsOf: try #require(Fixtures.sharedFile("photos/manifest.csv")))
         var checked = 0
         for row in manifest.rows {
-            let output = try validate(Fixtures.sharedFile("photos/\(row["file"]!)")!, as: .room)
+            let output = try validate(try #require(Fixtures.sharedFile("photos/\(row["file"]!)")), as: .room)
             let shortest = min(Int(row["width"]!)!, Int(row["height"]!)!)
             switch row["blur"] {
             case "blurry" where row["file"] == "blur-real-text-motion.jpg":
@@ -188,11 +188,11 @@ struct PhotoValidatorTests {
     }
 }
 
-@Suite("Hostile inputs answered as the contract says", .enabled(if: Fixtures.shared != nil, "needs ../shared/ beside the checkout (its photos may not be copied into the repository)"))
+@Suite("Hostile inputs answered as the contract says", .enabled(if: Fixtures.sharedRequiredOrPresent, "needs ../shared/ beside the checkout (its photos may not be copied into the repository)"))
 struct HostileValidationTests {
     @Test("every file in ../shared/bad-inputs gets its listed outcome")
     func badInputs() throws {
-        let folder = Fixtures.sharedFile("bad-inputs")!
+        let folder = try #require(Fixtures.sharedFile("bad-inputs"))
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0 != "ATTRIBUTION.md" }.sorted()
         #expect(files.count == 16)
         for file in files {
@@ -209,7 +209,7 @@ struct HostileValidationTests {
 
     @Test("giant headers are refused before any pixel is decoded", arguments: ["giant-280mp.jpg", "huge-200mp.heic"])
     func giantHeaders(file: String) throws {
-        let output = try validate(Fixtures.sharedFile("bad-inputs/\(file)")!, as: .room)
+        let output = try validate(try #require(Fixtures.sharedFile("bad-inputs/\(file)")), as: .room)
         #expect(output.details.error == "pixel_limit_exceeded")
         #expect(output.details.timingsMs.decode == 0)
     }

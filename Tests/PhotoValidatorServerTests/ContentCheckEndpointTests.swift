@@ -109,7 +109,7 @@ struct ContentCheckEndpointTests {
         }
     }
 
-    @Test("the 18-megapixel JPEG is sent as a bounded preview, not its 2.6 MB original", .enabled(if: Fixtures.shared != nil, "needs ../shared/photos"))
+    @Test("the 18-megapixel JPEG is sent as a bounded preview, not its 2.6 MB original", .enabled(if: Fixtures.sharedRequiredOrPresent, "needs ../shared/photos"))
     func eighteenMegapixels() async throws {
         try await withContentApp(script: { _, _ in labels("interior_room") }) { client, _, standIn in
             let bytes = ByteBuffer(data: try Data(contentsOf: try #require(Fixtures.sharedFile("photos/room-bathroom-1.jpg"))))

@@ -59,13 +59,38 @@ struct LimitsTests {
             let holder = try await RawHTTP.connect(port: port)
             defer { close(holder) }
             try await RawHTTP.write(holder, Array("POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000\r\n\r\nabc".utf8))
-            try await Task.sleep(for: .milliseconds(100))
+            let reserved = try await poll {
+                String(buffer: try await client.execute(uri: "/metrics", method: .get).body).contains("photo_validator_upload_memory_reserved_bytes 1000000")
+            }
+            #expect(reserved)
             // Nothing of this body is sent: the answer can only come from admission control.
             let answer = try await RawHTTP.firstResponse(port: port, sending: "POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Length: 500000\r\n\r\n")
             #expect(answer.hasPrefix("HTTP/1.1 503"))
             #expect(answer.contains("\"error\":\"overloaded\""))
             #expect(answer.contains("upload memory full"))
             #expect(answer.lowercased().contains("retry-after: 1"))
+        }
+    }
+
+    @Test("a connection that trickles its request head is closed at the header deadline; a prompt one is served")
+    func headerDeadline() async throws {
+        try await withLiveApp({ $0.headerTimeout = .milliseconds(400) }) { client, _ in
+            let port = try #require(client.port)
+            let socket = try await RawHTTP.connect(port: port)
+            defer { close(socket) }
+            let start = ContinuousClock.now
+            for piece in ["POST /v1/val", "idate HTTP/1.1\r\n", "Host: x\r\n", "X-Slow: 1\r\n"] {
+                try? await RawHTTP.write(socket, Array(piece.utf8))
+                try await Task.sleep(for: .milliseconds(150))
+            }
+            // The server closes the connection without an answer: reading ends.
+            let answer = try await RawHTTP.readAll(socket)
+            let elapsed = ContinuousClock.now - start
+            #expect(answer.isEmpty, "\(answer.prefix(200))")
+            #expect(elapsed < .seconds(5))
+            // A connection that sends its request at once is served (the test client's own pooled
+            // connection has idled past the deadline, so a fresh one is used).
+            #expect(try await RawHTTP.request(port: port, method: "GET", path: "/healthz").hasPrefix("HTTP/1.1 200"))
         }
     }
 

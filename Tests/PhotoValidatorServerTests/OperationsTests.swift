@@ -65,6 +65,8 @@ struct OperationsTests {
             #expect(samples["photo_validator_validation_stage_duration_seconds_count{stage=\"decode\"}"] == 3)
             #expect(samples["photo_validator_validations_in_flight"] == 0)
             #expect(samples["photo_validator_validations_queued"] == 0)
+            #expect(samples["photo_validator_upload_memory_reserved_bytes"] == 0)
+            #expect(samples["photo_validator_uploads_waiting"] == 0)
         }
     }
 

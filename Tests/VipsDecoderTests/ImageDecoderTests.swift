@@ -169,7 +169,7 @@ struct ImageDecoderTests {
     }
 }
 
-@Suite("Hostile inputs from ../shared/bad-inputs", .enabled(if: Fixtures.shared != nil, "needs ../shared/ beside the checkout (its photos may not be copied into the repository)"))
+@Suite("Hostile inputs from ../shared/bad-inputs", .enabled(if: Fixtures.sharedRequiredOrPresent, "needs ../shared/ beside the checkout (its photos may not be copied into the repository)"))
 struct HostileInputTests {
     @Test("each is refused with the expected reason", arguments: [
         ("broken-data-stream.png", [DecodeFailure.Reason.corruptPixels, .unreadableHeader]),
@@ -188,7 +188,7 @@ struct HostileInputTests {
         ("truncated.png", [.corruptPixels]),
     ])
     func refused(file: String, accepted: [DecodeFailure.Reason]) throws {
-        let reason = try failureReason(Fixtures.sharedFile("bad-inputs/\(file)")!)
+        let reason = try failureReason(try #require(Fixtures.sharedFile("bad-inputs/\(file)")))
         #expect(reason.map { accepted.contains($0) } == true, "\(file) gave \(String(describing: reason))")
     }
 }

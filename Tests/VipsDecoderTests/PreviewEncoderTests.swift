@@ -80,7 +80,7 @@ struct PreviewEncoderTests {
         #expect(preview.width == 1234 || abs(preview.width - 1234) <= 2)
     }
 
-    @Test("the 18-megapixel iPhone JPEG uses shrink-on-load and stays within bounds", .enabled(if: Fixtures.shared != nil, "needs ../shared/photos"))
+    @Test("the 18-megapixel iPhone JPEG uses shrink-on-load and stays within bounds", .enabled(if: Fixtures.sharedRequiredOrPresent, "needs ../shared/photos"))
     func eighteenMegapixels() async throws {
         let url = try #require(Fixtures.sharedFile("photos/room-bathroom-1.jpg"))
         let (preview, image) = try await preview(url)

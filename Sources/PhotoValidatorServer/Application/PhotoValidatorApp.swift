@@ -2,6 +2,7 @@ import ContentCheck
 import Hummingbird
 import HummingbirdCore
 import Logging
+import NIOCore
 import PhotoValidation
 import ServiceLifecycle
 import VipsDecoder
@@ -35,10 +36,10 @@ public struct PhotoValidatorApp: Sendable {
         let validator = try PhotoValidator(settings: configuration.validation)
         let pool = ValidationWorkerPool(threadCount: configuration.workers, queueLimit: configuration.queueLimit, defaultTimeout: configuration.validationTimeout)
         pool.start()
-        let metrics = ServiceMetrics(pool: pool, budget: validator.memoryBudget)
+        let uploads = UploadMemoryBudget(capacity: configuration.uploadMemoryBytes)
+        let metrics = ServiceMetrics(pool: pool, budget: validator.memoryBudget, uploads: uploads)
         let state = ServiceState()
         let forwarder = try SignalForwarder.make(configuration: configuration.signal, metrics: metrics, logger: logger)
-        let uploads = UploadMemoryBudget(capacity: configuration.uploadMemoryBytes)
         var service = PhotoValidationService(validator: validator, pool: pool, metrics: metrics, configuration: configuration, uploads: uploads)
         // The HTTP client last: it must be shut down, so it is made only once nothing else can fail.
         if configuration.content.policy != .off {
@@ -102,10 +103,14 @@ public struct PhotoValidatorApp: Sendable {
     }
 
     private func makeListener(address: BindAddress, services: [any Service]) -> Application<RouterResponder<ValidationRequestContext>> {
-        Application(
+        let headDeadline = configuration.headerTimeout
+        return Application(
             responder: responder,
             // Connections that send nothing (or idle keep-alives) are closed rather than held forever.
-            server: .http1(configuration: .init(idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds)))),
+            server: .http1(configuration: .init(
+                additionalChannelHandlers: [RequestHeadDeadlineHandler(deadline: TimeAmount(headDeadline))],
+                idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds))
+            )),
             configuration: .init(address: address, serverName: "photo-validator",
                                  availableConnectionsDelegate: MaximumAvailableConnections(configuration.maximumConnections, logger: logger)),
             services: services,

@@ -39,6 +39,8 @@ public struct ServiceConfiguration: Sendable {
     public var bodyRateGrace: Duration = .seconds(5)
     /// Connections open at once; further ones wait in the listen backlog.
     public var maximumConnections = 512
+    /// Longest time a connection may take to send a complete request head, from opening or from its previous answer.
+    public var headerTimeout: Duration = .seconds(20)
     /// Longest time to receive a request body.
     public var requestTimeout: Duration = .seconds(30)
     /// Longest time a validation may take, queueing included.
@@ -81,6 +83,7 @@ public struct ServiceConfiguration: Sendable {
         ("limits.min_body_rate_kib", "slowest average upload rate, KiB/s, once the grace has passed; slower is 408 (default 16)"),
         ("limits.body_rate_grace_seconds", "time an upload gets before the minimum rate applies (default 5)"),
         ("limits.max_connections", "connections open at once; more wait in the listen backlog (default 512)"),
+        ("limits.header_timeout_seconds", "longest time for a request's headers to arrive, from connecting or the previous answer; then the connection closes (default 20)"),
         ("limits.request_timeout_seconds", "longest time to receive a request body (default 30)"),
         ("limits.validation_timeout_seconds", "longest time for one validation, queueing included (default 30)"),
         ("limits.retry_after_seconds", "Retry-After sent with 503 (default 1)"),
@@ -110,6 +113,7 @@ public struct ServiceConfiguration: Sendable {
         minimumBodyRate = (try settings.integer("limits.min_body_rate_kib", in: 0...1_048_576)).map { $0 << 10 } ?? minimumBodyRate
         bodyRateGrace = try settings.seconds("limits.body_rate_grace_seconds") ?? bodyRateGrace
         maximumConnections = try settings.integer("limits.max_connections", in: 1...1_000_000) ?? maximumConnections
+        headerTimeout = try settings.seconds("limits.header_timeout_seconds") ?? headerTimeout
         requestTimeout = try settings.seconds("limits.request_timeout_seconds") ?? requestTimeout
         validationTimeout = try settings.seconds("limits.validation_timeout_seconds") ?? validationTimeout
         retryAfterSeconds = try settings.integer("limits.retry_after_seconds", in: 1...3600) ?? retryAfterSeconds

@@ -15,22 +15,28 @@ public final class ServiceMetrics: Sendable {
     private let workerThreads: Gauge
     private let overdueTotal: Gauge
     private let budget: DecodeMemoryBudget
+    private let uploads: UploadMemoryBudget
+    private let uploadsHeld: Gauge
+    private let uploadsWaiting: Gauge
     private static let stageBuckets: [Duration] = [
         .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(20), .milliseconds(50),
         .milliseconds(100), .milliseconds(200), .milliseconds(500), .seconds(1), .seconds(2), .seconds(5),
     ]
     private static let requestBuckets: [Duration] = stageBuckets + [.seconds(10), .seconds(30)]
 
-    /// Metrics for a daemon whose work runs on `pool` under `budget`.
-    public init(pool: ValidationWorkerPool, budget: DecodeMemoryBudget) {
+    /// Metrics for a daemon whose work runs on `pool` under `budget`, its bodies under `uploads`.
+    init(pool: ValidationWorkerPool, budget: DecodeMemoryBudget, uploads: UploadMemoryBudget) {
         self.pool = pool
         self.budget = budget
-        inFlight = registry.makeGauge(descriptor: Self.name("validations_in_flight", unit: "", help: "Validations admitted to the worker pool (running and queued)"))
+        self.uploads = uploads
+        inFlight = registry.makeGauge(descriptor: Self.name("validations_in_flight", unit: "", help: "Validations (bodies complete) admitted to the worker pool, running and queued"))
         queued = registry.makeGauge(descriptor: Self.name("validations_queued", unit: "", help: "Validations waiting for a worker thread"))
         budgetReserved = registry.makeGauge(descriptor: Self.name("decode_memory_reserved", unit: "bytes", help: "Decoder memory reserved by decodes in flight"))
         overdueJobs = registry.makeGauge(descriptor: Self.name("workers_stuck", unit: "", help: "Worker threads held by a job past its deadline (stuck in a decoder)"))
         overdueSeconds = registry.makeGauge(descriptor: Self.name("workers_stuck_longest", unit: "seconds", help: "How long the oldest stuck job has been past its deadline"))
         workerThreads = registry.makeGauge(descriptor: Self.name("worker_threads", unit: "", help: "Worker threads alive, stand-ins for stuck ones included"))
+        uploadsHeld = registry.makeGauge(descriptor: Self.name("upload_memory_reserved", unit: "bytes", help: "Upload body memory reserved by requests being received or validated"))
+        uploadsWaiting = registry.makeGauge(descriptor: Self.name("uploads_waiting", unit: "", help: "Uploads waiting, body unread, for room in the upload memory budget"))
         overdueTotal = registry.makeGauge(descriptor: Self.name("jobs_overdue", unit: "total", help: "Jobs that ran past their deadline since start"))
     }
 
@@ -127,6 +133,8 @@ public final class ServiceMetrics: Sendable {
         inFlight.set(Double(pool.inFlight))
         queued.set(Double(pool.queued))
         budgetReserved.set(Double(budget.reserved))
+        uploadsHeld.set(Double(uploads.held))
+        uploadsWaiting.set(Double(uploads.waiting))
         let health = pool.health
         overdueJobs.set(Double(health.overdueJobs))
         overdueSeconds.set(health.longestOverdue?.seconds ?? 0)
