@@ -120,6 +120,9 @@ struct PhotoAddedSignalTests {
             #expect(dead["workflow_id"] as? String == "no-such-project")
             let reason = try #require(dead["reason"] as? String)
             #expect(reason.contains("workflow 'no-such-project' not found in namespace 'default'"), "\(reason)")
+            for limit in ["0", "501", "ten"] {
+                try expectError(try await client.execute(uri: "/v1/outbox?limit=\(limit)", method: .get), status: .unprocessableContent, code: "validation_error")
+            }
 
             // Once the workflow exists, an operator requeues the dead letter and it is delivered.
             try await temporal.startWorkflow(id: "no-such-project")

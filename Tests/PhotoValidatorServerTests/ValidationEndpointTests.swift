@@ -76,11 +76,24 @@ struct ValidationEndpointTests {
         }
     }
 
-    @Test("an unknown photo_type is 422 validation_error")
+    @Test("an unknown or empty photo_type is 422 validation_error")
     func badPhotoType() async throws {
         try await withLiveApp { client, _ in
-            let response = try await client.execute(uri: "/v1/validate?photo_type=kitchen", method: .post, body: try testdataBytes("photos/cups.jpg"))
-            try expectError(response, status: .unprocessableContent, code: "validation_error")
+            for value in ["kitchen", "", "ROOM"] {
+                let response = try await client.execute(uri: "/v1/validate?photo_type=\(value)", method: .post, body: try testdataBytes("photos/cups.jpg"))
+                try expectError(response, status: .unprocessableContent, code: "validation_error")
+            }
+        }
+    }
+
+    @Test("a bad photo_type in the query is refused before the body is read")
+    func badPhotoTypeBeforeBody() async throws {
+        try await withLiveApp { client, _ in
+            let port = try #require(client.port)
+            // The body is declared but never sent: only a check made before reading can answer.
+            let answer = try await RawHTTP.firstResponse(port: port, sending: "POST /v1/validate?photo_type=kitchen HTTP/1.1\r\nHost: x\r\nContent-Length: 5000000\r\n\r\n")
+            #expect(answer.hasPrefix("HTTP/1.1 422"), "\(answer.prefix(200))")
+            #expect(answer.contains("photo_type must be 'room' or 'inspiration'"))
         }
     }
 

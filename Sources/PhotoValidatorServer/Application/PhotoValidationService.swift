@@ -50,13 +50,14 @@ public struct PhotoValidationService: Sendable {
             }
         }
         defer { reservation.release() }
-        let body = try await receiveBody(of: request, limit: limit)
+        let body = try await receiveBody(of: request, limit: limit, declared: declared)
         return try await operation(body)
     }
 
     /// Receives the body of `request`, refusing it once it passes `limit`, the request timeout,
-    /// or, after the grace period, falls below the minimum average rate.
-    private func receiveBody(of request: Request, limit: Int) async throws(APIError) -> ByteBuffer {
+    /// or, after the grace period, falls below the minimum average rate with no prospect of
+    /// finishing in time.
+    private func receiveBody(of request: Request, limit: Int, declared: Int?) async throws(APIError) -> ByteBuffer {
         let timeout = configuration.requestTimeout
         let received = ReceivedBytes()
         let start = ContinuousClock.now
@@ -75,7 +76,7 @@ public struct PhotoValidationService: Sendable {
                     return body
                 }
                 group.addTask {
-                    try await watchBodyRate(received: received, start: start, timeout: timeout)
+                    try await watchBodyRate(received: received, declared: declared, start: start, timeout: timeout)
                     return nil
                 }
                 defer { group.cancelAll() }
@@ -91,16 +92,19 @@ public struct PhotoValidationService: Sendable {
         }
     }
 
-    /// Returns when the body has taken longer than `timeout`; throws 408 as soon as it falls
-    /// below the minimum average rate after the grace period.
-    private func watchBodyRate(received: ReceivedBytes, start: ContinuousClock.Instant, timeout: Duration) async throws {
+    /// Returns when the body has taken longer than `timeout`; throws 408 as soon as, after the
+    /// grace period, its average rate is under the minimum and, at that rate, the rest of a
+    /// declared body would not arrive within `timeout` (a small photo on a slow link still does).
+    private func watchBodyRate(received: ReceivedBytes, declared: Int?, start: ContinuousClock.Instant, timeout: Duration) async throws {
         let rate = configuration.minimumBodyRate, grace = configuration.bodyRateGrace
         while true {
             let elapsed = ContinuousClock.now - start
             if elapsed >= timeout { return }
             if rate > 0, elapsed >= grace {
                 let bytes = received.count.load(ordering: .relaxed)
-                if Double(bytes) < Double(rate) * elapsed.seconds {
+                let average = Double(bytes) / elapsed.seconds
+                let finishesInTime = declared.map { average > 0 && Double($0 - bytes) / average <= (timeout - elapsed).seconds } ?? false
+                if average < Double(rate), !finishesInTime {
                     metrics.recordRejection(reason: "slow_body")
                     throw APIError.bodyTooSlow(received: bytes, after: elapsed, minimumRate: rate)
                 }

@@ -39,7 +39,7 @@ public struct ServiceConfiguration: Sendable {
     public var bodyRateGrace: Duration = .seconds(5)
     /// Connections open at once; further ones wait in the listen backlog.
     public var maximumConnections = 512
-    /// Longest time a connection may take to send a complete request head, from opening or from its previous answer.
+    /// Longest time a request head may take to arrive, from its first byte.
     public var headerTimeout: Duration = .seconds(20)
     /// Longest time to receive a request body.
     public var requestTimeout: Duration = .seconds(30)
@@ -80,10 +80,10 @@ public struct ServiceConfiguration: Sendable {
         ("limits.queue", "validations whose body is read that may wait for a thread before 503 (default: 16 per worker)"),
         ("limits.upload_memory_mib", "upload bodies held in memory at once, MiB; more wait unread (default 64)"),
         ("limits.admission_wait_seconds", "longest wait, body unread, for room in the upload budget before 503 (default 10)"),
-        ("limits.min_body_rate_kib", "slowest average upload rate, KiB/s, once the grace has passed; slower is 408 (default 16)"),
+        ("limits.min_body_rate_kib", "slowest average upload rate, KiB/s, after the grace, for a body that would not finish within the request timeout at its rate; slower is 408 (default 16)"),
         ("limits.body_rate_grace_seconds", "time an upload gets before the minimum rate applies (default 5)"),
         ("limits.max_connections", "connections open at once; more wait in the listen backlog (default 512)"),
-        ("limits.header_timeout_seconds", "longest time for a request's headers to arrive, from connecting or the previous answer; then the connection closes (default 20)"),
+        ("limits.header_timeout_seconds", "longest time for a request's headers to arrive, from their first byte; then the connection closes (default 20)"),
         ("limits.request_timeout_seconds", "longest time to receive a request body (default 30)"),
         ("limits.validation_timeout_seconds", "longest time for one validation, queueing included (default 30)"),
         ("limits.retry_after_seconds", "Retry-After sent with 503 (default 1)"),

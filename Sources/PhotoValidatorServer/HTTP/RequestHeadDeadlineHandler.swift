@@ -2,9 +2,10 @@ import HTTPTypes
 import NIOCore
 import NIOHTTPTypes
 
-/// Closes a connection that has not delivered a complete request head within `deadline` of
-/// opening or of its previous answer: a client trickling its headers cannot hold a connection
-/// (one of `limits.max_connections`) for long. Body reads have their own deadlines.
+/// Closes a connection whose request head has not been completed within `deadline` of its
+/// first byte: a client trickling its headers cannot hold a connection (one of
+/// `limits.max_connections`) for long. A connection that sends nothing is left to the idle
+/// timeout, so idle keep-alive connections behave as before; bodies have their own deadlines.
 final class RequestHeadDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -13,18 +14,23 @@ final class RequestHeadDeadlineHandler: ChannelDuplexHandler, RemovableChannelHa
 
     private let deadline: TimeAmount
     private var timer: Scheduled<Void>?
+    private var awaitingHead = true
+    private var context: ChannelHandlerContext?
 
-    /// A handler giving each request head `deadline` to arrive.
+    /// A handler giving each request head `deadline` from its first byte.
     init(deadline: TimeAmount) {
         self.deadline = deadline
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        arm(context)
+        self.context = context
+        // Raw bytes are seen only before the HTTP decoder, so a watcher goes first in the pipeline.
+        try? context.pipeline.syncOperations.addHandler(ByteArrivalHandler(onBytes: { [weak self] in self?.bytesArrived() }), position: .first)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         disarm()
+        self.context = nil
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -33,19 +39,20 @@ final class RequestHeadDeadlineHandler: ChannelDuplexHandler, RemovableChannelHa
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .head = unwrapInboundIn(data) { disarm() }
+        if case .head = unwrapInboundIn(data) {
+            awaitingHead = false
+            disarm()
+        }
         context.fireChannelRead(data)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        let isEnd = if case .end = unwrapOutboundIn(data) { true } else { false }
+        if case .end = unwrapOutboundIn(data) { awaitingHead = true }
         context.write(data, promise: promise)
-        // The next request on this keep-alive connection gets its own deadline from here.
-        if isEnd { arm(context) }
     }
 
-    private func arm(_ context: ChannelHandlerContext) {
-        disarm()
+    private func bytesArrived() {
+        guard awaitingHead, timer == nil, let context else { return }
         let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
         timer = context.eventLoop.scheduleTask(in: deadline) {
             loopBound.value.close(promise: nil)
@@ -55,5 +62,22 @@ final class RequestHeadDeadlineHandler: ChannelDuplexHandler, RemovableChannelHa
     private func disarm() {
         timer?.cancel()
         timer = nil
+    }
+}
+
+/// Tells its owner that bytes arrived on the connection, before any decoding.
+private final class ByteArrivalHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    private let onBytes: () -> Void
+
+    init(onBytes: @escaping () -> Void) {
+        self.onBytes = onBytes
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        onBytes()
+        context.fireChannelRead(data)
     }
 }
