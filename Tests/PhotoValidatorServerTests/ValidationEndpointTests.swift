@@ -83,6 +83,13 @@ struct ValidationEndpointTests {
                 let response = try await client.execute(uri: "/v1/validate?photo_type=\(value)", method: .post, body: try testdataBytes("photos/cups.jpg"))
                 try expectError(response, status: .unprocessableContent, code: "validation_error")
             }
+            // A form with its own valid photo_type does not excuse a bad one in the query.
+            var form = MultipartBody()
+            form.field("photo_type", "room")
+            form.file("file", filename: "cups.jpg", contentType: "image/jpeg", bytes: try testdataBytes("photos/cups.jpg"))
+            let (headers, body) = form.finished()
+            try expectError(try await client.execute(uri: "/v1/validate?photo_type=kitchen", method: .post, headers: headers, body: body),
+                            status: .unprocessableContent, code: "validation_error")
         }
     }
 

@@ -21,19 +21,19 @@ struct ValidationController {
     @Sendable func validate(_ request: Request, context: ValidationRequestContext) async throws -> Response {
         let isMultipart = MultipartForm.isMultipart(request.headers[.contentType])
         let queryType = request.uri.queryParameters.get("photo_type").map { String($0) }
-        // Decided before the body is read, when it can be.
-        let knownType = isMultipart ? nil : try Self.photoType(queryType)
+        // Checked before the body is read; a form's own photo_type field, when present, wins.
+        let queryPhotoType = try Self.photoType(queryType)
         return try await service.receiving(request, record: context.record) { body in
             let image: ByteBuffer
             let photoType: PhotoType
-            if let knownType {
-                image = body
-                photoType = knownType
-            } else {
+            if isMultipart {
                 let form = try Self.form(body, contentType: request.headers[.contentType]!)
                 guard let file = form["file"] else { throw APIError.validationError("the multipart body has no 'file' part") }
                 image = file.body
-                photoType = try Self.photoType(form.text("photo_type") ?? queryType)
+                photoType = try form.text("photo_type").map(Self.photoType) ?? queryPhotoType
+            } else {
+                image = body
+                photoType = queryPhotoType
             }
             let output = try await service.admitted(record: context.record) { slot in
                 try await service.validate(image, as: photoType, in: slot, record: context.record)
