@@ -35,7 +35,8 @@ struct LimitsTests {
 
     @Test("ten trickling uploads hold no validation slot: with one worker and no queue a normal upload is still answered")
     func tricklingUploadsLockNobodyOut() async throws {
-        try await withLiveApp({ $0.workers = 1; $0.queueLimit = 0 }) { client, _ in
+        // The trickling bodies stay open for the whole test: neither the rate rule nor the timeout cuts them.
+        try await withLiveApp({ $0.workers = 1; $0.queueLimit = 0; $0.bodyRateGrace = .seconds(120); $0.requestTimeout = .seconds(120) }) { client, _ in
             let port = try #require(client.port)
             var holders: [Int32] = []
             defer { holders.forEach { close($0) } }
@@ -53,7 +54,11 @@ struct LimitsTests {
 
     @Test("when upload memory is full, an upload waits unread, then is refused with 503 and Retry-After")
     func uploadMemoryFull() async throws {
-        try await withLiveApp({ $0.uploadMemoryBytes = 1 << 20; $0.admissionWait = .milliseconds(300) }) { client, _ in
+        // The holder's body must not be cut off by the rate rule or the timeout while the test runs.
+        try await withLiveApp({
+            $0.uploadMemoryBytes = 1 << 20; $0.admissionWait = .milliseconds(300)
+            $0.bodyRateGrace = .seconds(120); $0.requestTimeout = .seconds(120)
+        }) { client, _ in
             let port = try #require(client.port)
             // This body is promised to fill the budget and never finishes arriving.
             let holder = try await RawHTTP.connect(port: port)
@@ -121,13 +126,15 @@ struct LimitsTests {
 
     @Test("a body under the minimum rate that will still finish within the request timeout is accepted")
     func slowButFinishing() async throws {
-        try await withLiveApp({ $0.bodyRateGrace = .milliseconds(300); $0.minimumBodyRate = 1 << 20; $0.requestTimeout = .seconds(10) }) { client, _ in
+        // A generous timeout: the body is under the minimum rate however busy the machine is, and
+        // at its own rate it always finishes well within 120 s.
+        try await withLiveApp({ $0.bodyRateGrace = .milliseconds(300); $0.minimumBodyRate = 1 << 20; $0.requestTimeout = .seconds(120) }) { client, _ in
             let port = try #require(client.port)
             let photo = Array(try Data(contentsOf: Fixtures.testdataFile("photos/small-coffee.png")))
             let socket = try await RawHTTP.connect(port: port)
             defer { close(socket) }
             try await RawHTTP.write(socket, RawHTTP.head(method: "POST", path: "/v1/validate?photo_type=inspiration", length: photo.count))
-            // About 400 KB/s, under the 1 MiB/s minimum, done in about a second.
+            // At most about 400 KB/s, under the 1 MiB/s minimum.
             let piece = photo.count / 5 + 1
             for start in stride(from: 0, to: photo.count, by: piece) {
                 try await RawHTTP.write(socket, Array(photo[start..<min(start + piece, photo.count)]))
