@@ -134,7 +134,6 @@ let package = Package(
                 "BlurMetrics",
                 "ContentCheck",
                 "PhotoValidatorServer",
-                "VipsDecoder",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Configuration", package: "swift-configuration"),

@@ -64,6 +64,22 @@ struct UploadEndpointTests {
         }
     }
 
+    @Test("a project id that is not a plain identifier is 422 validation_error",
+          arguments: ["..", ".", "a%20b", "proj%C3%A9", String(repeating: "p", count: 257)])
+    func badProjectID(projectID: String) async throws {
+        try await withLiveApp { client, _ in
+            try expectError(try await upload(client, project: projectID), status: .unprocessableContent, code: "validation_error")
+        }
+    }
+
+    @Test("a storage key over 1024 bytes is 422; one of 1024 bytes is kept")
+    func storageKeyLength() async throws {
+        try await withLiveApp { client, _ in
+            try expectError(try await upload(client, fields: ["storage_key": String(repeating: "k", count: 1025)]), status: .unprocessableContent, code: "validation_error")
+            #expect(try await upload(client, fields: ["storage_key": String(repeating: "k", count: 1024)]).status == .ok)
+        }
+    }
+
     @Test("a form without a file, or not multipart, is 422 validation_error")
     func missingFile() async throws {
         try await withLiveApp { client, _ in

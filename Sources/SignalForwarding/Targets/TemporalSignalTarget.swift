@@ -27,7 +27,7 @@ public struct TemporalSignalTarget: SignalTarget {
         self.apiKey = apiKey
         self.identity = identity
         self.client = client
-        self.timeout = .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
+        self.timeout = TimeAmount(timeout)
     }
 
     /// The request body.
