@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestFixtures
 import Testing
 @testable import PhotoValidation
@@ -11,9 +12,19 @@ struct DecodeMemoryBudgetTests {
         let first = budget.acquire(70)
         let pool = ValidationWorkerPool(threadCount: 1, queueLimit: 0)
         pool.start()
-        async let second = pool.run { budget.acquire(50) }
+        let started = Atomic(false), acquired = Atomic(false)
+        async let second = pool.run {
+            started.store(true, ordering: .sequentiallyConsistent)
+            let amount = budget.acquire(50)
+            acquired.store(true, ordering: .sequentiallyConsistent)
+            return amount
+        }
+        // Only once the job is inside acquire does "still waiting" mean anything.
+        #expect(try await poll { started.load(ordering: .sequentiallyConsistent) })
         try await Task.sleep(for: .milliseconds(100))
         // Still waiting: 70 + 50 would exceed 100.
+        let acquiredEarly = acquired.load(ordering: .sequentiallyConsistent)
+        #expect(!acquiredEarly)
         #expect(budget.reserved == 70)
         budget.release(first)
         let reserved = try await second

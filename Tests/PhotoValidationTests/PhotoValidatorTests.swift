@@ -109,6 +109,9 @@ struct PhotoValidatorTests {
         let unrotated = try validate(Fixtures.testdataFile("variants/rotated-3.jpg"), as: .inspiration)
         #expect(output.details.width == unrotated.details.height)
         #expect(output.details.height == unrotated.details.width)
+        // The stored pixels are the same; only the EXIF tag differs, so the scores are equal.
+        #expect(output.details.blurScore != nil && output.details.blurScore == unrotated.details.blurScore)
+        #expect(output.details.laplacianVariance != nil && output.details.laplacianVariance == unrotated.details.laplacianVariance)
     }
 
     @Test("a file whose header is fine but whose data is cut off is invalid_image alone",
