@@ -80,9 +80,7 @@ struct ObservabilityMiddleware: RouterMiddleware {
 
     /// A client's request id when it is short and plain ASCII, safe to log and echo.
     static func acceptableRequestID(_ value: String?) -> String? {
-        guard let value, (1...128).contains(value.utf8.count),
-              value.utf8.allSatisfy({ $0 < 0x80 && (isalnum(Int32($0)) != 0 || "-_.:".utf8.contains($0)) })
-        else { return nil }
+        guard let value, PlainIdentifier.isValid(value, maximumLength: 128) else { return nil }
         return value
     }
 

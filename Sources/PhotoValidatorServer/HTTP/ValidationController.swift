@@ -6,9 +6,6 @@ import SignalForwarding
 
 /// The validation endpoints: `POST /v1/validate` and the gateway-compatible upload.
 struct ValidationController {
-    /// Notes on inspiration photos are at most this many characters.
-    static let maximumNoteLength = 200
-
     let service: PhotoValidationService
     let forwarder: SignalForwarder?
 
@@ -54,8 +51,11 @@ struct ValidationController {
     /// `POST /api/v1/projects/{project_id}/photos`: the gateway's upload; answers `{photo_id, validation}`.
     @Sendable func upload(_ request: Request, context: ValidationRequestContext) async throws -> Response {
         let projectID = try context.parameters.require("project_id")
-        guard Self.isPlainIdentifier(projectID) else {
-            throw APIError.validationError("project_id must be 1 to 256 of A-Z a-z 0-9 . _ : - (and not . or ..)")
+        // Checked before the body is read.
+        do {
+            try PhotoUpload.checkProjectID(projectID)
+        } catch {
+            throw APIError.validationError(error.description)
         }
         guard MultipartForm.isMultipart(request.headers[.contentType]) else {
             throw APIError.validationError("the upload must be multipart/form-data with a 'file' part")
@@ -71,39 +71,30 @@ struct ValidationController {
         guard let file = form["file"] else {
             throw APIError.validationError("the multipart body has no 'file' part")
         }
-        let photoType = try Self.photoType(form.text("photo_type"))
-        let note = form.text("note").flatMap { $0.isEmpty ? nil : $0 }
-        if let note {
-            guard photoType == .inspiration else { throw APIError.noteNotAllowed }
-            // Counted in code points, as the gateway's Pydantic model counts them.
-            guard note.unicodeScalars.count <= Self.maximumNoteLength else { throw APIError.noteTooLong(maximum: Self.maximumNoteLength) }
-        }
-        let givenStorageKey = form.text("storage_key").flatMap { $0.isEmpty ? nil : $0 }
-        if let givenStorageKey, givenStorageKey.utf8.count > 1024 {
-            throw APIError.validationError("storage_key must be at most 1024 bytes")
-        }
-        let digest = key.map { _ in IdempotencyKey.digest(of: file.body, photoType: photoType, note: note, storageKey: givenStorageKey) }
+        let upload = try Self.photoUpload(projectID: projectID, photoType: try Self.photoType(form.text("photo_type")),
+                                          note: form.text("note"), storageKey: form.text("storage_key"))
+        let digest = key.map { _ in IdempotencyKey.digest(of: file.body, photoType: upload.photoType, note: upload.note, storageKey: upload.storageKey) }
         if let key, let digest, let forwarder, let earlier = try await stored(key, projectID: projectID, in: forwarder, context: context) {
             return try Self.replay(earlier, digest: digest)
         }
         // Without an outbox to remember it, a keyed upload's photo_id is derived from the key.
         let photoID = (forwarder == nil ? key?.photoID(projectID: projectID) : nil) ?? UUID().uuidString.lowercased()
-        let storageKey = givenStorageKey ?? "projects/\(projectID)/photos/\(photoType.rawValue)_\(photoID).jpg"
         let output = try await service.admitted(record: context.record) { slot in
-            try await service.validate(file.body, as: photoType, in: slot, record: context.record)
+            try await service.validate(file.body, as: upload.photoType, in: slot, record: context.record)
         }
         let answer = UploadAnswer(photoID: photoID, validation: output)
         guard let forwarder else { return try Response.json(answer) }
-        let photo = PhotoData(photoID: photoID, storageKey: storageKey, photoType: photoType.rawValue, note: note)
+        let photo = PhotoData(photoID: photoID, storageKey: upload.storageKey(photoID: photoID), photoType: upload.photoType.rawValue, note: upload.note)
+        let promises = upload.promisesSignal(for: output)
         // The signal is on disk before the answer: a 200 for a passed photo is a promise.
         do {
             if let key, let digest {
                 let stored = try await forwarder.record(
                     IdempotentUpload(projectID: projectID, key: key.value, requestDigest: digest, photoID: photoID, answer: try Response.jsonText(answer)),
-                    promising: output.passed ? photo : nil
+                    promising: promises ? photo : nil
                 )
                 if stored.photoID != photoID { return try Self.replay(stored, digest: digest) }
-            } else if output.passed {
+            } else if promises {
                 try await forwarder.promise(projectID: projectID, photo: photo)
             }
         } catch let error as OutboxError {
@@ -129,10 +120,18 @@ struct ValidationController {
         return Response.jsonBody(ByteBuffer(string: earlier.answer), headers: [.idempotentReplayed: "true"])
     }
 
-    /// True for a workflow id that is safe in a URL path and an object key.
-    static func isPlainIdentifier(_ value: String) -> Bool {
-        (1...256).contains(value.utf8.count) && value != "." && value != ".."
-            && value.utf8.allSatisfy { $0 < 0x80 && (isalnum(Int32($0)) != 0 || "._:-".utf8.contains($0)) }
+
+    /// The upload's fields as a `PhotoUpload`, or the 422 for the rule they break.
+    private static func photoUpload(projectID: String, photoType: PhotoType, note: String?, storageKey: String?) throws(APIError) -> PhotoUpload {
+        do {
+            return try PhotoUpload(projectID: projectID, photoType: photoType, note: note, storageKey: storageKey)
+        } catch {
+            switch error {
+            case .noteNotAllowed: throw .noteNotAllowed
+            case .noteTooLong(let maximum): throw .noteTooLong(maximum: maximum)
+            case .projectID, .storageKeyTooLong: throw .validationError(error.description)
+            }
+        }
     }
 
     /// The photo type named by a form field or query parameter; `room` when absent.
