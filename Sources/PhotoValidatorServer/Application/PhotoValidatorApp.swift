@@ -26,7 +26,8 @@ public struct PhotoValidatorApp: Sendable {
     public let routes: RouteTable
     private let responder: RouterResponder<ValidationRequestContext>
 
-    /// Builds the daemon: libvips, the worker pool (started), metrics, the outbox and the router.
+    /// Builds the daemon: libvips, metrics, the outbox, the content check, the worker pool (started
+    /// last, once nothing can fail) and the router.
     ///
     /// - Throws: `DecodeFailure` when libvips cannot be initialised, `OutboxError` when the
     ///   outbox cannot be opened.
@@ -35,7 +36,6 @@ public struct PhotoValidatorApp: Sendable {
         self.logger = logger
         let validator = try PhotoValidator(settings: configuration.validation)
         let pool = ValidationWorkerPool(threadCount: configuration.workers, queueLimit: configuration.queueLimit, defaultTimeout: configuration.validationTimeout)
-        pool.start()
         let uploads = UploadMemoryBudget(capacity: configuration.uploadMemoryBytes)
         let metrics = ServiceMetrics(pool: pool, budget: validator.memoryBudget, uploads: uploads)
         let state = ServiceState()
@@ -53,6 +53,8 @@ public struct PhotoValidatorApp: Sendable {
         self.service = service
         self.state = state
         self.forwarder = forwarder
+        // Started only once nothing above can fail, so a failed start leaves no threads behind.
+        pool.start()
 
         let router = Router(context: ValidationRequestContext.self)
         let routeTable = RouteTableBox()
