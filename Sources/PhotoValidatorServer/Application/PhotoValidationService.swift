@@ -158,10 +158,10 @@ public struct PhotoValidationService: Sendable {
             throw .shuttingDown(retryAfter: configuration.retryAfterSeconds)
         } catch WorkerPoolError.timedOut {
             metrics.recordRejection(reason: "timeout")
-            record.note = "validation_timeout: the decode was still running at the deadline; its worker stays busy until the decoder returns"
+            record.errorCause = "validation_timeout: the decode was still running at the deadline; its worker stays busy until the decoder returns"
             throw .validationTimeout(retryAfter: configuration.retryAfterSeconds, limit: configuration.validationTimeout)
         } catch {
-            record.note = String(describing: error)
+            record.errorCause = String(describing: error)
             throw .internalError(requestID: record.requestID)
         }
         var output = prepared.output

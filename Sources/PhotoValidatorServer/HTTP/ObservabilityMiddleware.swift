@@ -49,7 +49,7 @@ struct ObservabilityMiddleware: RouterMiddleware {
         case let error as HTTPError where (400..<500).contains(error.status.code):
             return APIError(status: error.status, code: "validation_error", message: "The request is not valid.", detail: error.body)
         default:
-            context.record.note = String(describing: error)
+            context.record.errorCause = String(describing: error)
             return .internalError(requestID: context.requestID)
         }
     }
@@ -71,8 +71,8 @@ struct ObservabilityMiddleware: RouterMiddleware {
                 metadata["content"] = .string(content)
             }
         }
-        if let note = record.note {
-            metadata["error"] = .string(note)
+        if let cause = record.errorCause {
+            metadata["error"] = .string(cause)
         }
         let level: Logger.Level = response.status.code >= 500 && response.status != .serviceUnavailable ? .error : .info
         logger.log(level: level, "request", metadata: metadata)

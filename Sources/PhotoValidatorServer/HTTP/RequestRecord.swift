@@ -17,7 +17,7 @@ public final class RequestRecord: Sendable {
         public var content: String?
     }
 
-    private let state = Mutex<(requestID: String, validation: Validation?, note: String?)>(("", nil, nil))
+    private let state = Mutex<(requestID: String, validation: Validation?, errorCause: String?)>(("", nil, nil))
 
     /// An empty record.
     public init() {}
@@ -34,9 +34,9 @@ public final class RequestRecord: Sendable {
         set { state.withLock { $0.validation = newValue } }
     }
 
-    /// A short operator note, such as the cause of an internal error.
-    public var note: String? {
-        get { state.withLock { $0.note } }
-        set { state.withLock { $0.note = newValue } }
+    /// The cause of an error answer, for the operator's log line (never the user's upload note).
+    public var errorCause: String? {
+        get { state.withLock { $0.errorCause } }
+        set { state.withLock { $0.errorCause = newValue } }
     }
 }

@@ -98,7 +98,7 @@ struct ValidationController {
                 try await forwarder.promise(projectID: projectID, photo: photo)
             }
         } catch let error as OutboxError {
-            context.record.note = error.description
+            context.record.errorCause = error.description
             throw APIError.outboxUnavailable(retryAfter: service.configuration.retryAfterSeconds)
         }
         return try Response.json(answer)
@@ -109,7 +109,7 @@ struct ValidationController {
         do {
             return try await forwarder.outbox.idempotentUpload(projectID: projectID, key: key.value)
         } catch {
-            context.record.note = error.description
+            context.record.errorCause = error.description
             throw .outboxUnavailable(retryAfter: service.configuration.retryAfterSeconds)
         }
     }
