@@ -16,16 +16,8 @@ public struct RetryPolicy: Sendable, Equatable {
     /// The delay before attempt `attempts + 1` after `attempts` failures, with "equal jitter": a
     /// random point in the upper half of the exponential delay, so retries of many signals spread out.
     public func delay(afterAttempts attempts: Int, random: Double = Double.random(in: 0...1)) -> Duration {
-        let initial = initialDelay.seconds
-        let exponential = min(maximumDelay.seconds, initial * pow(2, Double(max(0, attempts - 1))))
+        let initial = initialDelay / .seconds(1)
+        let exponential = min(maximumDelay / .seconds(1), initial * pow(2, Double(max(0, attempts - 1))))
         return .milliseconds(Int64((exponential / 2 + exponential / 2 * random) * 1000))
-    }
-}
-
-extension Duration {
-    /// The duration in fractional seconds.
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) * 1e-18
     }
 }

@@ -84,18 +84,18 @@ public final class SignalDeliveryService: Service, Sendable {
                 observe(.deadLettered(photoID: entry.photo.photoID, reason: reason))
                 logger.error("signal rejected; moved to dead letters", metadata: ["photo_id": .string(entry.photo.photoID), "workflow_id": .string(entry.workflowID), "reason": .string(reason)])
             case .retry(let reason):
-                if now.timeIntervalSince(entry.ageFrom) >= policy.maximumAge.seconds {
-                    let final = "undelivered for \(Int(policy.maximumAge.seconds / 3600)) h after \(entry.attempts + 1) attempts; last error: \(reason)"
+                if now.timeIntervalSince(entry.ageFrom) >= policy.maximumAge / .seconds(1) {
+                    let final = "undelivered for \(Int((policy.maximumAge / .seconds(1)) / 3600)) h after \(entry.attempts + 1) attempts; last error: \(reason)"
                     try await outbox.markDead(entry.id, reason: final, now: now)
                     observe(.deadLettered(photoID: entry.photo.photoID, reason: final))
                     logger.error("signal expired; moved to dead letters", metadata: ["photo_id": .string(entry.photo.photoID), "reason": .string(final)])
                 } else {
                     let delay = policy.delay(afterAttempts: entry.attempts + 1)
-                    try await outbox.scheduleRetry(entry.id, at: now.addingTimeInterval(delay.seconds), error: reason)
+                    try await outbox.scheduleRetry(entry.id, at: now.addingTimeInterval(delay / .seconds(1)), error: reason)
                     observe(.failed(photoID: entry.photo.photoID, reason: reason))
                     logger.warning("signal delivery failed; will retry", metadata: [
                         "photo_id": .string(entry.photo.photoID), "attempt": .stringConvertible(entry.attempts + 1),
-                        "retry_in_s": .string(String(format: "%.1f", delay.seconds)), "reason": .string(reason),
+                        "retry_in_s": .string(String(format: "%.1f", delay / .seconds(1))), "reason": .string(reason),
                     ])
                 }
             }
