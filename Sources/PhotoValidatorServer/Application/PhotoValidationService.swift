@@ -27,7 +27,7 @@ public struct PhotoValidationService: Sendable {
     /// A declared `Content-Length` over the body limit is refused before any byte is read.
     ///
     /// - Throws: `APIError` 413, 408 or 503, or what `operation` throws.
-    func receiving<Result>(_ request: Request, record: RequestRecord, _ operation: (ByteBuffer) async throws -> Result) async throws -> Result {
+    func receiving<Result>(_ request: Request, _ operation: (ByteBuffer) async throws -> Result) async throws -> Result {
         let limit = configuration.bodyLimit
         let declared = request.headers[.contentLength].flatMap(Int.init)
         if let declared, declared > limit {
@@ -66,7 +66,8 @@ public struct PhotoValidationService: Sendable {
             // reader, and Hummingbird reads what is left of it after the handler returns.
             return try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
                 group.addTask {
-                    var body = ByteBuffer()
+                    // Sized from the declared length once, not regrown (and copied) chunk by chunk.
+                    var body = ByteBufferAllocator().buffer(capacity: min(declared ?? 0, limit))
                     for try await chunk in request.body {
                         guard body.readableBytes + chunk.readableBytes <= limit else { throw APIError.fileTooLarge(limit: limit) }
                         var chunk = chunk
