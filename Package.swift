@@ -11,6 +11,9 @@ let kernelSettings: [SwiftSetting] = [.unsafeFlags(["-target-cpu", "nehalem"]), 
 let kernelSettings: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 #endif
 
+// The decoder's pixel loops (the HEIC plane's rotation) are optimised in debug builds for the same reason.
+let decoderSettings: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 // The git revision `--version` shows: scripts/build-release and the Dockerfile pass it in
 // PHOTO_VALIDATOR_GIT_REVISION; a plain `swift build` says "unknown". Only characters that are safe
 // as a bare C token are kept.
@@ -54,8 +57,10 @@ let package = Package(
         ),
         // libjpeg-turbo for JPEG pixels: luma at DCT scale, setjmp error handling, warnings classified.
         .target(name: "CLibJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
-        // The one module that owns libvips, libjpeg and every C pointer.
-        .target(name: "VipsDecoder", dependencies: ["CVips", "CLibJPEG"]),
+        // FFmpeg's HEVC decoder for HEIC tiles: one thread, errors fatal, luma plane only.
+        .target(name: "CLibAVCodec", linkerSettings: [.linkedLibrary("avcodec"), .linkedLibrary("avutil")]),
+        // The one module that owns libvips, libjpeg, libavcodec and every C pointer.
+        .target(name: "VipsDecoder", dependencies: ["CVips", "CLibJPEG", "CLibAVCodec"], swiftSettings: decoderSettings),
         // The blur kernel: pure Swift, no C, no I/O.
         .target(name: "BlurMetrics", swiftSettings: kernelSettings),
         .target(

@@ -1,9 +1,21 @@
 /// How one photo's pixels will be decoded: at which scale, to which samples, and the memory the
 /// decoder itself needs for it (what admission control reserves before the decode starts).
 public struct DecodePlan: Sendable, Equatable {
+    /// The library that decodes the pixels.
+    public enum Decoder: String, Sendable, Codable {
+        /// libjpeg-turbo directly (JPEG in grey, YCbCr or RGB).
+        case libjpeg
+        /// FFmpeg's HEVC decoder on the tiles, after the Swift HEIF reader (HEIC, luma only).
+        case ffmpegHEVC = "ffmpeg-hevc"
+        /// libvips and the format's library behind it (PNG, WebP, other HEIC, CMYK JPEG).
+        case libvips
+    }
+
+    /// Who decodes the pixels.
+    public let decoder: Decoder
     /// The decode scale is `scaleNumerator`/8 (JPEG's DCT scaling; 8 for other formats).
     public let scaleNumerator: Int
-    /// True when only luma is decoded (the libjpeg path at a resampled analysis scale).
+    /// True when only luma is decoded (the libjpeg and FFmpeg paths at a resampled analysis scale).
     public let luma: Bool
     /// The decoder's own working memory beyond the strips handed out, in bytes.
     public let estimatedBytes: Int

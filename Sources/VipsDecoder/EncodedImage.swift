@@ -2,8 +2,8 @@ import CVips
 
 /// A photo whose header has been read; its pixels are decoded on demand, strip by strip.
 ///
-/// Owns a copy of the encoded bytes (libvips and libjpeg borrow them for as long as the image
-/// lives), the libvips image and, for JPEG, the libjpeg decoder. Use it on one thread.
+/// Owns a copy of the encoded bytes (libvips, libjpeg and FFmpeg borrow them for as long as the
+/// image lives), the libvips image and, for JPEG, the libjpeg decoder. Use it on one thread.
 public final class EncodedImage {
     /// The container format.
     public let format: ImageFormat
@@ -13,11 +13,16 @@ public final class EncodedImage {
     private let data: UnsafeMutableRawBufferPointer
     /// The libjpeg decoder for JPEGs in a colour space it handles; nil for CMYK/YCCK and other formats.
     private let jpeg: LibJPEGDecoder?
+    /// The luma path for HEIC photos whose container it reads; nil sends them through libvips.
+    private let heif: HEIFLumaDecoder?
     private var consumed = false
     /// This photo's claim on libvips' error text, held from the header read until `deinit`.
     private let errorTicket: VipsErrorAttribution.Ticket
 
-    init(image: UnsafeMutablePointer<VipsImage>, data: UnsafeMutableRawBufferPointer, format: ImageFormat, jpeg: LibJPEGDecoder?, errorTicket: VipsErrorAttribution.Ticket) {
+    init(
+        image: UnsafeMutablePointer<VipsImage>, data: UnsafeMutableRawBufferPointer, format: ImageFormat,
+        jpeg: LibJPEGDecoder?, heif: HEIFContainer?, errorTicket: VipsErrorAttribution.Ticket
+    ) {
         self.image = image
         self.errorTicket = errorTicket
         self.data = data
@@ -29,7 +34,18 @@ public final class EncodedImage {
             storedHeight: Int(vips_image_get_height(image)),
             orientation: Int(pv_image_get_orientation(image))
         )
+        // The luma path must see the picture libheif describes; if the two readers disagree on its
+        // size, libvips decodes it as before.
+        if let heif, heif.displayedWidth == header.storedWidth, heif.displayedHeight == header.storedHeight {
+            self.heif = HEIFLumaDecoder(container: heif)
+        } else {
+            self.heif = nil
+        }
     }
+
+    /// True when a resampled analysis of this photo decodes luma only through FFmpeg rather than
+    /// RGB through libvips (a HEIC photo whose container the Swift reader handles).
+    public var hasHEIFLumaPath: Bool { heif != nil }
 
     deinit {
         pv_object_unref(image)
@@ -39,8 +55,11 @@ public final class EncodedImage {
 
     /// The plan for measuring at `targetShortSide` (nil: native scale, full RGB for parity with
     /// OpenCV). JPEG is decoded at the smallest DCT scale M/8 that keeps the shortest side at or
-    /// above the target, as luma only when the plane is resampled anyway.
-    public func plan(targetShortSide: Int?) -> DecodePlan {
+    /// above the target, as luma only when the plane is resampled anyway; HEIC as luma through
+    /// FFmpeg in that case too, when its container is one the Swift reader handles.
+    /// `lumaPaths: false` decodes RGB (libjpeg for JPEG, libvips for the rest) even when luma would
+    /// do: what the fidelity tests and `bench --compare-paths` measure the luma paths against.
+    public func plan(targetShortSide: Int?, lumaPaths: Bool = true) -> DecodePlan {
         let pixels = header.pixelCount
         let bands = Int(vips_image_get_bands(image))
         let sampleBytes = vips_image_get_format(image) == VIPS_FORMAT_USHORT ? 2 : 1
@@ -50,18 +69,21 @@ public final class EncodedImage {
         case .jpeg:
             if let jpeg {
                 let numerator = Self.smallestScaleNumerator(shortestSide: header.shortestSide, target: targetShortSide, powersOfTwo: false)
-                let luma = targetShortSide != nil
-                return DecodePlan(scaleNumerator: numerator, luma: luma, estimatedBytes: jpeg.estimatedMemory(luma: luma, scaleNumerator: numerator))
+                let luma = targetShortSide != nil && lumaPaths
+                return DecodePlan(decoder: .libjpeg, scaleNumerator: numerator, luma: luma, estimatedBytes: jpeg.estimatedMemory(luma: luma, scaleNumerator: numerator))
             }
             // CMYK and YCCK go through libvips, whose shrink-on-load takes powers of two only.
             let numerator = Self.smallestScaleNumerator(shortestSide: header.shortestSide, target: targetShortSide, powersOfTwo: true)
-            return DecodePlan(scaleNumerator: numerator, luma: false, estimatedBytes: interlaced ? pixels * 5 + streamingRows : streamingRows * 2)
+            return DecodePlan(decoder: .libvips, scaleNumerator: numerator, luma: false, estimatedBytes: interlaced ? pixels * 5 + streamingRows : streamingRows * 2)
         case .png:
-            return DecodePlan(scaleNumerator: 8, luma: false, estimatedBytes: interlaced ? pixels * bands * sampleBytes + streamingRows : streamingRows)
+            return DecodePlan(decoder: .libvips, scaleNumerator: 8, luma: false, estimatedBytes: interlaced ? pixels * bands * sampleBytes + streamingRows : streamingRows)
         case .webp:
-            return DecodePlan(scaleNumerator: 8, luma: false, estimatedBytes: pixels * 4 + streamingRows)
+            return DecodePlan(decoder: .libvips, scaleNumerator: 8, luma: false, estimatedBytes: pixels * 4 + streamingRows)
         case .heif:
-            return DecodePlan(scaleNumerator: 8, luma: false, estimatedBytes: pixels * 6 + streamingRows)
+            if let heif, targetShortSide != nil, lumaPaths {
+                return DecodePlan(decoder: .ffmpegHEVC, scaleNumerator: 8, luma: true, estimatedBytes: heif.estimatedBytes)
+            }
+            return DecodePlan(decoder: .libvips, scaleNumerator: 8, luma: false, estimatedBytes: pixels * 6 + streamingRows)
         }
     }
 
@@ -95,6 +117,10 @@ public final class EncodedImage {
         consumed = true
         if let jpeg {
             try jpeg.decode(luma: plan.luma, scaleNumerator: plan.scaleNumerator, rowsPerStrip: rowsPerStrip, begin: begin, body: body)
+            return
+        }
+        if plan.luma, let heif {
+            try heif.decode(UnsafeRawBufferPointer(data), rowsPerStrip: rowsPerStrip, begin: begin, body: body)
             return
         }
         let loaded = try loadedImage(shrink: 8 / plan.scaleNumerator)

@@ -62,7 +62,9 @@ public struct ImageDecoder: Sendable {
                 throw DecodeFailure(.unreadableHeader, "the jpeg header is unreadable: \(error.message)")
             }
         }
-        let encoded = EncodedImage(image: image, data: owned, format: format, jpeg: jpeg, errorTicket: ticket)
+        // A HEIC container the Swift reader does not handle is left to libvips alone.
+        let heif = format == .heif ? try? HEIFContainer.read(UnsafeRawBufferPointer(owned)) : nil
+        let encoded = EncodedImage(image: image, data: owned, format: format, jpeg: jpeg, heif: heif, errorTicket: ticket)
         if format == .heif, let compression = encoded.stringField("heif-compression"), compression != "hevc" {
             throw DecodeFailure(.unsupportedFormat, "HEIF with \(compression) coding (for example AVIF) is not accepted; only HEIC")
         }

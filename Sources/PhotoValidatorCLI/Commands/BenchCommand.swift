@@ -8,7 +8,11 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Time each stage (header, decode, luma, blur, content_preview with --content-preview, total) on photos, in-process, and print JSON.",
-        discussion: "Runs on one thread, after one untimed warm-up per photo; reports median and p90 in milliseconds."
+        discussion: """
+            Runs on one thread, after one untimed warm-up per photo; reports median and p90 in milliseconds. \
+            For a JPEG it also times libjpeg-turbo decoding only luma at scale 1/8 (stage jpeg_luma_floor, \
+            not part of total): the entropy-decoding cost no JPEG pipeline can go below.
+            """
     )
 
     @Argument(help: "Photo files to time.")
@@ -33,6 +37,7 @@ struct BenchCommand: AsyncParsableCommand {
     mutating func run() async throws {
         let settings = try checks.resolve(environment: ProcessInfo.processInfo.environment)
         let validator = try PhotoValidator(settings: settings)
+        let decoder = try ImageDecoder(pixelLimit: settings.pixelLimit, memoryLimit: settings.decodeMemoryBudget)
         let previews = contentPreview ? try PreviewEncoder() : nil
         var photos: [BenchReport.Photo] = []
         for file in files {
@@ -43,8 +48,15 @@ struct BenchCommand: AsyncParsableCommand {
                 throw ValidationError("cannot read \(file): \(PhotoCollector.reason(error))")
             }
             var runs: [StageTimings] = []
+            var floors: [Double] = []
             var last: ValidatePhotoOutput?
+            let isJPEG = bytes.withUnsafeBytes { FormatSniffer.sniff($0) == .format(.jpeg) }
             for iteration in 0...iterations {
+                if isJPEG {
+                    let start = ContinuousClock.now
+                    let floor = try? bytes.withUnsafeBytes { bytes throws(DecodeFailure) in try decoder.decodeJPEGLumaFloor(bytes) }
+                    if floor != nil, iteration > 0 { floors.append((ContinuousClock.now - start).milliseconds) }
+                }
                 let output = bytes.withUnsafeBytes { validator.validate($0, as: photoType.value) }
                 var timings = output.details.timingsMs
                 if let previews, let format = output.details.format.flatMap(ImageFormat.init(rawValue:)) {
@@ -60,7 +72,14 @@ struct BenchCommand: AsyncParsableCommand {
                 if iteration > 0 { runs.append(timings) }
                 last = output
             }
-            photos.append(BenchReport.Photo(path: file, bytes: bytes.count, output: last!, runs: runs))
+            let plan = bytes.withUnsafeBytes { bytes in
+                try? decoder.open(bytes).plan(targetShortSide: settings.analysisScale.targetShortestSide)
+            }
+            var photo = BenchReport.Photo(path: file, bytes: bytes.count, output: last!, runs: runs, decoder: plan?.decoder.rawValue)
+            if !floors.isEmpty {
+                photo.stagesMs["jpeg_luma_floor"] = BenchReport.Figures(floors)
+            }
+            photos.append(photo)
         }
         let report = BenchReport(
             libvips: VipsRuntime.version,

@@ -28,10 +28,13 @@ struct BenchReport: Encodable {
         let laplacianVariance: Double?
         let passed: Bool
         let failures: [FailureCode]
+        /// Who decodes the pixels at this analysis size (libjpeg, ffmpeg-hevc, libvips).
+        let decoder: String?
         var stagesMs: [String: Figures]
 
-        init(path: String, bytes: Int, output: ValidatePhotoOutput, runs: [StageTimings]) {
+        init(path: String, bytes: Int, output: ValidatePhotoOutput, runs: [StageTimings], decoder: String?) {
             self.path = path
+            self.decoder = decoder
             self.bytes = bytes
             format = output.details.format
             width = output.details.width
@@ -56,7 +59,7 @@ struct BenchReport: Encodable {
         }
 
         enum CodingKeys: String, CodingKey {
-            case path, bytes, format, width, height, passed, failures
+            case path, bytes, format, width, height, passed, failures, decoder
             case analysisWidth = "analysis_width"
             case analysisHeight = "analysis_height"
             case decodeScale = "decode_scale"

@@ -1,0 +1,183 @@
+#include "pv_hevc.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libavcodec/avcodec.h>
+#include <libavutil/log.h>
+#include <libavutil/pixdesc.h>
+
+struct pv_hevc {
+    AVCodecContext *context;
+    AVPacket *packet;
+    AVFrame *frame;
+    pv_hevc_status status;
+    char message[256];
+};
+
+/* FFmpeg logs through one process-wide callback; each thread keeps its own last error line so
+ * that a failure can say what FFmpeg saw, and nothing reaches stderr. */
+static __thread char pv_last_log[200];
+
+static void pv_log(void *object, int level, const char *format, va_list arguments) {
+    (void) object;
+    if (level <= AV_LOG_ERROR) {
+        vsnprintf(pv_last_log, sizeof pv_last_log, format, arguments);
+        size_t length = strlen(pv_last_log);
+        while (length > 0 && (pv_last_log[length - 1] == '\n' || pv_last_log[length - 1] == ' ')) {
+            pv_last_log[--length] = 0;
+        }
+    }
+}
+
+static pthread_once_t pv_log_once = PTHREAD_ONCE_INIT;
+
+static void pv_install_log(void) {
+    av_log_set_callback(pv_log);
+}
+
+static int pv_fail(pv_hevc *decoder, pv_hevc_status status, const char *what) {
+    decoder->status = status;
+    if (pv_last_log[0] != 0) {
+        snprintf(decoder->message, sizeof decoder->message, "%s (libavcodec: %s)", what, pv_last_log);
+    } else {
+        snprintf(decoder->message, sizeof decoder->message, "%s", what);
+    }
+    return -1;
+}
+
+pv_hevc *pv_hevc_open(const uint8_t *configuration, size_t configuration_length, long max_pixels) {
+    pthread_once(&pv_log_once, pv_install_log);
+    pv_last_log[0] = 0;
+    pv_hevc *decoder = calloc(1, sizeof *decoder);
+    if (decoder == NULL) {
+        return NULL;
+    }
+    const AVCodec *codec = avcodec_find_decoder(AV_CODEC_ID_HEVC);
+    if (codec == NULL) {
+        pv_fail(decoder, PV_HEVC_UNSUPPORTED, "this libavcodec has no HEVC decoder");
+        return decoder;
+    }
+    decoder->context = avcodec_alloc_context3(codec);
+    decoder->packet = av_packet_alloc();
+    decoder->frame = av_frame_alloc();
+    if (decoder->context == NULL || decoder->packet == NULL || decoder->frame == NULL || configuration_length > (1 << 20)) {
+        pv_fail(decoder, PV_HEVC_MEMORY, "no memory for an HEVC decoder");
+        return decoder;
+    }
+    decoder->context->extradata = av_mallocz(configuration_length + AV_INPUT_BUFFER_PADDING_SIZE);
+    if (decoder->context->extradata == NULL) {
+        pv_fail(decoder, PV_HEVC_MEMORY, "no memory for an HEVC decoder");
+        return decoder;
+    }
+    memcpy(decoder->context->extradata, configuration, configuration_length);
+    decoder->context->extradata_size = (int) configuration_length;
+    /* One thread: the daemon runs one decode per core already. Every error is fatal (no
+     * concealment), so a damaged tile is a damaged photo rather than a grey patch. */
+    decoder->context->thread_count = 1;
+    decoder->context->err_recognition = AV_EF_EXPLODE | AV_EF_BITSTREAM | AV_EF_BUFFER | AV_EF_CRCCHECK;
+    decoder->context->max_pixels = max_pixels > 0 ? max_pixels : 1;
+    if (avcodec_open2(decoder->context, codec, NULL) < 0) {
+        pv_fail(decoder, PV_HEVC_CORRUPT, "the HEVC decoder configuration (hvcC) is unusable");
+    }
+    return decoder;
+}
+
+pv_hevc_status pv_hevc_status_of(const pv_hevc *decoder) {
+    return decoder->status;
+}
+
+const char *pv_hevc_message(const pv_hevc *decoder) {
+    return decoder->message;
+}
+
+size_t pv_hevc_padding(void) {
+    return AV_INPUT_BUFFER_PADDING_SIZE;
+}
+
+static int pv_copy_luma(pv_hevc *decoder, uint8_t *destination, size_t destination_stride, int copy_width, int copy_height) {
+    const AVFrame *frame = decoder->frame;
+    const AVPixFmtDescriptor *descriptor = av_pix_fmt_desc_get((enum AVPixelFormat) frame->format);
+    if (descriptor == NULL || (descriptor->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BE | AV_PIX_FMT_FLAG_BITSTREAM))
+        || descriptor->comp[0].plane != 0 || descriptor->comp[0].offset != 0 || descriptor->comp[0].shift != 0
+        || descriptor->comp[0].depth < 8 || descriptor->comp[0].depth > 16
+        || descriptor->comp[0].step != (descriptor->comp[0].depth > 8 ? 2 : 1)) {
+        return pv_fail(decoder, PV_HEVC_UNSUPPORTED, "the HEVC picture's pixel format has no plain luma plane");
+    }
+    const uint8_t *source = frame->data[0];
+    ptrdiff_t source_stride = frame->linesize[0];
+    int depth = descriptor->comp[0].depth;
+    for (int row = 0; row < copy_height; row++) {
+        const uint8_t *from = source + (ptrdiff_t) row * source_stride;
+        uint8_t *to = destination + (size_t) row * destination_stride;
+        if (depth == 8) {
+            memcpy(to, from, (size_t) copy_width);
+        } else {
+            const uint16_t *wide = (const uint16_t *) from;
+            for (int column = 0; column < copy_width; column++) {
+                to[column] = (uint8_t) (wide[column] >> (depth - 8));
+            }
+        }
+    }
+    return 0;
+}
+
+int pv_hevc_decode_luma(pv_hevc *decoder, const uint8_t *data, size_t length,
+                        uint8_t *destination, size_t destination_stride, int copy_width, int copy_height,
+                        int *width, int *height) {
+    if (decoder->status != PV_HEVC_OK) {
+        return -1;
+    }
+    pv_last_log[0] = 0;
+    if (length == 0 || length > 0x7fffffff) {
+        return pv_fail(decoder, PV_HEVC_CORRUPT, "a tile has no coded data");
+    }
+    decoder->packet->data = (uint8_t *) data;
+    decoder->packet->size = (int) length;
+    int sent = avcodec_send_packet(decoder->context, decoder->packet);
+    decoder->packet->data = NULL;
+    decoder->packet->size = 0;
+    if (sent == AVERROR(ENOMEM)) {
+        return pv_fail(decoder, PV_HEVC_MEMORY, "the HEVC picture needs more memory than allowed");
+    }
+    if (sent < 0) {
+        return pv_fail(decoder, PV_HEVC_CORRUPT, "the HEVC data of a tile is corrupt");
+    }
+    /* A still picture: drain the decoder so it gives the picture up now, then reset it for the
+     * next tile. */
+    int drained = avcodec_send_packet(decoder->context, NULL);
+    int received = avcodec_receive_frame(decoder->context, decoder->frame);
+    int result = 0;
+    if (received == AVERROR(ENOMEM)) {
+        result = pv_fail(decoder, PV_HEVC_MEMORY, "the HEVC picture needs more memory than allowed");
+    } else if (drained < 0 || received < 0) {
+        result = pv_fail(decoder, PV_HEVC_CORRUPT, "a tile's HEVC data does not decode to a picture");
+    } else if (decoder->frame->decode_error_flags != 0 || (decoder->frame->flags & AV_FRAME_FLAG_CORRUPT)) {
+        result = pv_fail(decoder, PV_HEVC_CORRUPT, "the HEVC data of a tile is corrupt");
+    } else {
+        *width = decoder->frame->width;
+        *height = decoder->frame->height;
+        if (decoder->frame->width < copy_width || decoder->frame->height < copy_height) {
+            result = pv_fail(decoder, PV_HEVC_CORRUPT, "a tile decodes to a smaller picture than the file declares");
+        } else {
+            result = pv_copy_luma(decoder, destination, destination_stride, copy_width, copy_height);
+        }
+    }
+    av_frame_unref(decoder->frame);
+    avcodec_flush_buffers(decoder->context);
+    return result;
+}
+
+void pv_hevc_close(pv_hevc *decoder) {
+    if (decoder == NULL) {
+        return;
+    }
+    av_frame_free(&decoder->frame);
+    av_packet_free(&decoder->packet);
+    /* Frees the extradata too. */
+    avcodec_free_context(&decoder->context);
+    free(decoder);
+}
