@@ -168,7 +168,7 @@ let package = Package(
         ),
 
         .testTarget(name: "VipsDecoderTests", dependencies: ["VipsDecoder", "TestFixtures"]),
-        .testTarget(name: "BlurMetricsTests", dependencies: ["BlurMetrics"]),
+        .testTarget(name: "BlurMetricsTests", dependencies: ["BlurMetrics", "TestFixtures"]),
         .testTarget(
             name: "MultipartUploadTests",
             dependencies: ["MultipartUpload", "TestFixtures", .product(name: "NIOCore", package: "swift-nio")]

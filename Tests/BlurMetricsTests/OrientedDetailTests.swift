@@ -1,3 +1,4 @@
+import TestFixtures
 import Testing
 @testable import BlurMetrics
 
