@@ -161,6 +161,7 @@ let package = Package(
         .target(
             name: "TestFixtures",
             dependencies: [
+                .product(name: "SwiftCSV", package: "SwiftCSV"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),

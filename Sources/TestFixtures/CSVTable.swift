@@ -1,6 +1,8 @@
 import Foundation
+import SwiftCSV
 
-/// A small CSV reader for the test manifests (no quoted commas in them, but quotes are handled).
+/// The test manifests and CSV outputs as a header and rows of named cells, parsed by SwiftCSV (the
+/// same reader `tune` and `evaluate-content` use).
 public struct CSVTable: Sendable {
     /// Column names from the first line.
     public let header: [String]
@@ -9,39 +11,21 @@ public struct CSVTable: Sendable {
 
     /// Parses the CSV file at `url`.
     public init(contentsOf url: URL) throws {
-        try self.init(text: String(contentsOf: url, encoding: .utf8))
+        try self.init(parsing: String(contentsOf: url, encoding: .utf8))
     }
 
-    /// Parses CSV `text`.
+    /// Parses CSV `text`; text that is not CSV gives no rows.
     public init(text: String) {
-        let lines = text.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.isEmpty }
-        let header = lines.first.map(Self.cells) ?? []
-        self.header = header
-        self.rows = lines.dropFirst().map { line in
-            Dictionary(uniqueKeysWithValues: zip(header, Self.cells(line)))
-        }
+        self = (try? CSVTable(parsing: text)) ?? CSVTable(header: [], rows: [])
     }
 
-    /// Splits one CSV line into cells, honouring double quotes.
-    public static func cells(_ line: String) -> [String] {
-        var cells: [String] = []
-        var current = ""
-        var quoted = false
-        var iterator = line.makeIterator()
-        while let character = iterator.next() {
-            switch character {
-            case "\"" where quoted:
-                quoted = false
-            case "\"" where current.isEmpty:
-                quoted = true
-            case "," where !quoted:
-                cells.append(current)
-                current = ""
-            default:
-                current.append(character)
-            }
-        }
-        cells.append(current)
-        return cells
+    private init(parsing text: String) throws {
+        let csv = try CSV<Named>(string: text)
+        self.init(header: csv.header, rows: csv.rows)
+    }
+
+    private init(header: [String], rows: [[String: String]]) {
+        self.header = header
+        self.rows = rows
     }
 }

@@ -8,15 +8,6 @@ import Glibc
 /// child process. The socket calls block, so they run on a Dispatch thread, never on the
 /// cooperative pool that the server under test needs for its own handlers.
 public enum RawHTTP {
-    /// Runs blocking socket work on a Dispatch thread and waits for it without blocking the caller's thread.
-    static func offloaded<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try work() })
-            }
-        }
-    }
-
     /// A socket or protocol failure.
     public struct Failure: Error, CustomStringConvertible {
         /// What went wrong.

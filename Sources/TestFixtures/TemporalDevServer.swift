@@ -77,7 +77,7 @@ public final class TemporalDevServer: @unchecked Sendable {
         }
         guard let process, process.isRunning else { return }
         process.terminate()
-        _ = try? await RawHTTP.offloaded { process.waitUntilExit() }
+        _ = try? await offloaded { process.waitUntilExit() }
     }
 
     /// Starts a workflow with `id` (no worker needed: it stays running).

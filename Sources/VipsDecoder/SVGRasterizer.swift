@@ -19,7 +19,7 @@ public enum SVGRasterizer {
         defer { VipsErrorAttribution.end(ticket) }
         let status = bytes.withUnsafeBytes { pv_svg_to_png($0.baseAddress, $0.count, &output, &length) }
         guard status == 0, let output else {
-            throw DecodeFailure(.unsupportedFormat, "libvips could not render the SVG chart: \(VipsErrorAttribution.message(for: ticket))")
+            throw DecodeFailure(.libraryFailure, "libvips could not render the SVG chart: \(VipsErrorAttribution.message(for: ticket))")
         }
         defer { g_free(output) }
         return Data(bytes: output, count: length)

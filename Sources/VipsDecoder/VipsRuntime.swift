@@ -8,7 +8,7 @@ public enum VipsRuntime {
 
     private static let initialization: Result<Void, DecodeFailure> = {
         guard vips_init("photo-validator") == 0 else {
-            return .failure(DecodeFailure(.unsupportedFormat, "libvips failed to initialise: \(takeErrorMessage())"))
+            return .failure(DecodeFailure(.libraryFailure, "libvips failed to initialise: \(takeErrorMessage())"))
         }
         // A daemon decodes untrusted bytes: block every loader, then allow exactly the four formats.
         pv_silence_warnings()

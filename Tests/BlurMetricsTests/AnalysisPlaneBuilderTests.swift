@@ -16,7 +16,7 @@ func buildPlane(width: Int, height: Int, bands: Int, pixels: [UInt8], scale: Ana
     return builder.finish()
 }
 
-@Suite("Analysis plane")
+@Suite("Analysis plane", .timeLimit(.minutes(10)))
 struct AnalysisPlaneBuilderTests {
     @Test("the analysis size keeps the aspect ratio and puts the shortest side on the target")
     func analysisSize() {

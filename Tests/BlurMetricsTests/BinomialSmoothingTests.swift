@@ -1,7 +1,7 @@
 import Testing
 @testable import BlurMetrics
 
-@Suite("Denoising")
+@Suite("Denoising", .timeLimit(.minutes(10)))
 struct BinomialSmoothingTests {
     @Test("binomial smoothing keeps flat regions and strips most of the noise's Laplacian energy")
     func smoothing() {

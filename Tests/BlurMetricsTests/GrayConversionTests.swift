@@ -1,7 +1,7 @@
 import Testing
 @testable import BlurMetrics
 
-@Suite("Grey conversion")
+@Suite("Grey conversion", .timeLimit(.minutes(10)))
 struct GrayConversionTests {
     @Test("primaries and extremes give OpenCV's values")
     func knownValues() {

@@ -31,7 +31,7 @@ func referenceStatistics(_ plane: LumaPlane) -> (sum: Int64, sumOfSquares: Int64
     return (sum, squares)
 }
 
-@Suite("Laplacian variance")
+@Suite("Laplacian variance", .timeLimit(.minutes(10)))
 struct LaplacianVarianceTests {
     @Test("matches the plain definition for every width around the vector size", arguments: [
         (1, 1), (1, 7), (2, 2), (3, 1), (15, 3), (16, 4), (17, 5), (18, 2), (31, 9), (32, 8), (33, 3), (100, 37), (257, 2),

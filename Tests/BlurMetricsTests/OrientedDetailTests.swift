@@ -2,7 +2,7 @@ import TestFixtures
 import Testing
 @testable import BlurMetrics
 
-@Suite("Oriented detail and the blur score")
+@Suite("Oriented detail and the blur score", .timeLimit(.minutes(10)))
 struct OrientedDetailTests {
     /// Naive per-tile sums over `BinomialSmoothing.apply(plane)`, with reflect-101 borders.
     private func reference(_ plane: LumaPlane, tile: Int) -> (curvature: [[Double]], gradient: [[Double]]) {

@@ -13,7 +13,7 @@ func resolve(_ environment: [String: String], audit: ConfigurationAudit = Config
     return configuration
 }
 
-@Suite("Content check configuration")
+@Suite("Content check configuration", .timeLimit(.minutes(10)))
 struct ConfigurationTests {
     @Test("no provider: policy off, nothing checked")
     func defaultsOff() throws {

@@ -5,7 +5,7 @@ import TestFixtures
 import Testing
 import VipsDecoder
 
-@Suite("Provider wire formats against a loopback stand-in")
+@Suite("Provider wire formats against a loopback stand-in", .timeLimit(.minutes(10)))
 struct ProviderWireTests {
     @Test("Anthropic: headers, model, a bounded metadata-free JPEG before the question, forced tool use")
     func anthropicRequest() async throws {

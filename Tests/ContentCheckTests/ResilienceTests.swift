@@ -6,7 +6,7 @@ import TestFixtures
 import Testing
 import VipsDecoder
 
-@Suite("Retries, deadline, breaker, concurrency cap, cache and policies", .serialized)
+@Suite("Retries, deadline, breaker, concurrency cap, cache and policies", .serialized, .timeLimit(.minutes(10)))
 struct ResilienceTests {
     @Test("429, 500, 503 and 529 are retried with backoff and then succeed", arguments: [
         (ProviderStandIn.Dialect.anthropic, 429), (.anthropic, 500), (.anthropic, 503), (.anthropic, 529), (.openai, 429), (.openai, 502),

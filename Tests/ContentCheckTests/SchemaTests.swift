@@ -4,7 +4,7 @@ import PhotoValidation
 import TestFixtures
 import Testing
 
-@Suite("Answers that break the schema or the API's shape are errors, never passes")
+@Suite("Answers that break the schema or the API's shape are errors, never passes", .timeLimit(.minutes(10)))
 struct SchemaTests {
     static let violations = [
         #"{"scene":"kitchen","main_subject":"space","design_related":true,"reason":"x"}"#,

@@ -11,7 +11,7 @@ private func fuzzInput(_ path: String) throws -> (contentType: String, body: Byt
     return (String(decoding: bytes[..<newline], as: UTF8.self), ByteBuffer(bytes: bytes[min(newline + 1, bytes.endIndex)...]))
 }
 
-@Suite("Multipart form parsing")
+@Suite("Multipart form parsing", .timeLimit(.minutes(10)))
 struct MultipartFormTests {
     @Test("fields and the file part are read by name; the first part of a name wins")
     func parses() throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PhotoValidation
 
-@Suite("The ValidatePhotoOutput contract")
+@Suite("The ValidatePhotoOutput contract", .timeLimit(.minutes(10)))
 struct ContractTests {
     @Test("every code has the gateway's message for each photo type")
     func messages() {

@@ -4,7 +4,7 @@ import TestFixtures
 import Testing
 @testable import PhotoValidation
 
-@Suite("Decode memory budget")
+@Suite("Decode memory budget", .timeLimit(.minutes(10)))
 struct DecodeMemoryBudgetTests {
     @Test("a decode that does not fit waits until memory is released")
     func waitsForRoom() async throws {

@@ -1,7 +1,7 @@
 import PhotoValidation
 import Testing
 
-@Suite("The gateway's upload rules")
+@Suite("The gateway's upload rules", .timeLimit(.minutes(10)))
 struct PhotoUploadTests {
     @Test("a note is allowed on an inspiration photo up to 200 code points; an empty one counts as none")
     func notes() throws {

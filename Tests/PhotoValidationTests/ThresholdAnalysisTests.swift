@@ -5,7 +5,7 @@ private func scored(_ label: LabelledPhoto.Label, _ scores: [Double]) -> [Scored
     scores.enumerated().map { ScoredPhoto(path: "\(label)-\($0.offset)", label: label, score: $0.element) }
 }
 
-@Suite("Threshold analysis")
+@Suite("Threshold analysis", .timeLimit(.minutes(10)))
 struct ThresholdAnalysisTests {
     @Test("perfectly separated labels: AUC 1 and a threshold between the groups")
     func separated() throws {

@@ -12,7 +12,7 @@ func settings(environment: [String: String], flags: [String: ConfigContent] = [:
     return settings
 }
 
-@Suite("Settings from flags and the environment")
+@Suite("Settings from flags and the environment", .timeLimit(.minutes(10)))
 struct ValidationSettingsTests {
     @Test("defaults apply when nothing is set")
     func defaults() throws {

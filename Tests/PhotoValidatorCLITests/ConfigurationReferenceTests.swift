@@ -2,7 +2,7 @@ import Foundation
 import TestFixtures
 import Testing
 
-@Suite("the README's configuration reference")
+@Suite("the README's configuration reference", .timeLimit(.minutes(10)))
 struct ConfigurationReferenceTests {
     @Test("equals what `photo-validator config` lists (scripts/config-reference)")
     func readmeMatchesConfig() async throws {

@@ -2,7 +2,7 @@ import Foundation
 import TestFixtures
 import Testing
 
-@Suite("photo-validator tune")
+@Suite("photo-validator tune", .timeLimit(.minutes(10)))
 struct TuneCommandTests {
     @Test("a labelled folder gives a report, a chart, a PNG and a thresholds snippet")
     func folder() async throws {

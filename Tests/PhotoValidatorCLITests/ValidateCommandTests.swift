@@ -41,7 +41,7 @@ func jsonLines(_ text: String) throws -> [[String: Any]] {
     }
 }
 
-@Suite("photo-validator validate, end to end")
+@Suite("photo-validator validate, end to end", .timeLimit(.minutes(10)))
 struct ValidateCommandTests {
     @Test("exit 0 when every photo passes, with one jsonl record each")
     func allPass() async throws {
@@ -130,7 +130,7 @@ struct ValidateCommandTests {
     }
 }
 
-@Suite("Shard selection")
+@Suite("Shard selection", .timeLimit(.minutes(10)))
 struct ShardTests {
     @Test("parses K/N and rejects nonsense")
     func parsing() {
@@ -151,17 +151,25 @@ struct ShardTests {
     }
 }
 
-@Suite("photo-validator bench")
+@Suite("photo-validator bench", .timeLimit(.minutes(10)))
 struct BenchCommandTests {
-    @Test("prints per-stage medians and p90s as JSON")
+    @Test("prints per-stage medians and p90s as JSON, the decoder, and for a JPEG the luma-at-1/8 floor")
     func benchJSON() async throws {
-        let outcome = try await photoValidator(["bench", Fixtures.testdataFile("photos/cups.jpg").path, "--iterations", "2"])
+        let outcome = try await photoValidator([
+            "bench", Fixtures.testdataFile("photos/cups.jpg").path, Fixtures.testdataFile("variants/same-room.heic").path, "--iterations", "2",
+        ])
         #expect(outcome.status == 0, "\(outcome.standardError)")
         let report = try #require(JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any])
-        let photo = try #require((report["photos"] as? [[String: Any]])?.first)
-        let stages = try #require(photo["stages_ms"] as? [String: [String: Double]])
-        #expect(stages.keys.sorted() == ["blur", "decode", "header", "luma", "total"])
-        #expect(stages["total"]!["median"]! > 0 && stages["total"]!["p90"]! >= stages["total"]!["median"]!)
+        let photos = try #require(report["photos"] as? [[String: Any]])
+        try #require(photos.count == 2)
+        let jpeg = try #require(photos[0]["stages_ms"] as? [String: [String: Double]])
+        #expect(jpeg.keys.sorted() == ["blur", "decode", "header", "jpeg_luma_floor", "luma", "total"])
+        #expect(jpeg["total"]!["median"]! > 0 && jpeg["total"]!["p90"]! >= jpeg["total"]!["median"]!)
+        #expect(jpeg["jpeg_luma_floor"]!["median"]! > 0)
+        #expect(photos[0]["decoder"] as? String == "libjpeg")
+        let heic = try #require(photos[1]["stages_ms"] as? [String: [String: Double]])
+        #expect(heic.keys.sorted() == ["blur", "decode", "header", "luma", "total"])
+        #expect(photos[1]["decoder"] as? String == "ffmpeg-hevc")
         #expect(report["iterations"] as? Int == 2)
     }
 }

@@ -9,7 +9,7 @@ import TestFixtures
 import Testing
 @testable import PhotoValidatorServer
 
-@Suite("Limits, authentication and back-pressure")
+@Suite("Limits, authentication and back-pressure", .timeLimit(.minutes(10)))
 struct LimitsTests {
     @Test("a body declared over the limit is refused with 413 before it is read")
     func declaredTooLarge() async throws {
@@ -119,7 +119,9 @@ struct LimitsTests {
             let answer = try await RawHTTP.firstResponse(port: port, sending: "POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\npartial")
             #expect(answer.hasPrefix("HTTP/1.1 408"))
             #expect(answer.contains("\"error\":\"request_timeout\""))
-            let after = try await client.execute(uri: "/v1/validate", method: .post, body: try testdataBytes("photos/small-coffee.png"))
+            // A request without a body: the 300 ms request timeout would make an upload's answer
+            // depend on how loaded the machine running the tests is.
+            let after = try await client.execute(uri: "/healthz", method: .get)
             #expect(after.status == .ok)
         }
     }

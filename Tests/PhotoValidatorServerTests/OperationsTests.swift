@@ -6,7 +6,7 @@ import TestFixtures
 import Testing
 @testable import PhotoValidatorServer
 
-@Suite("Health, readiness, metrics, the API description and errors")
+@Suite("Health, readiness, metrics, the API description and errors", .timeLimit(.minutes(10)))
 struct OperationsTests {
     @Test("healthz and readyz answer 200 when the daemon can work")
     func probes() async throws {

@@ -5,7 +5,7 @@ import TestFixtures
 import Testing
 @testable import PhotoValidatorServer
 
-@Suite("systemd's StateDirectory= and LoadCredential= reach the configuration")
+@Suite("systemd's StateDirectory= and LoadCredential= reach the configuration", .timeLimit(.minutes(10)))
 struct ServiceManagerEnvironmentTests {
     /// The service configuration and audit for `environment`, read as `serve` reads it.
     func resolve(_ environment: [String: String]) throws -> (ServiceConfiguration, ConfigurationAudit) {

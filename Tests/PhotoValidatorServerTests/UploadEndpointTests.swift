@@ -16,7 +16,7 @@ func upload(_ client: some TestClientProtocol, project: String = "project-1", fi
     return try await client.execute(uri: "/api/v1/projects/\(project)/photos", method: .post, headers: headers, body: body)
 }
 
-@Suite("POST /api/v1/projects/{project_id}/photos")
+@Suite("POST /api/v1/projects/{project_id}/photos", .timeLimit(.minutes(10)))
 struct UploadEndpointTests {
     @Test("without forwarding, an Idempotency-Key gives the same photo_id for a repeat, scoped to the project; a bad key is 422")
     func idempotencyKeyWithoutOutbox() async throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import SignalForwarding
 
-@Suite("Idempotent uploads in the outbox")
+@Suite("Idempotent uploads in the outbox", .timeLimit(.minutes(10)))
 struct IdempotentUploadTests {
     private func upload(_ key: String, photoID: String, digest: String = "d1", at time: Date = Date()) -> IdempotentUpload {
         IdempotentUpload(projectID: "project-1", key: key, requestDigest: digest, photoID: photoID, answer: "{\"photo_id\":\"\(photoID)\"}", createdAt: time)
@@ -46,7 +46,7 @@ struct IdempotentUploadTests {
     }
 }
 
-@Suite("URLs in logs and admin views")
+@Suite("URLs in logs and admin views", .timeLimit(.minutes(10)))
 struct RedactedURLTests {
     @Test("user-info and query values are redacted; host, port and path are kept", arguments: [
         ("https://user:pa55@hooks.example.com:8443/relay?token=abc&x=1#frag", "https://<redacted>@hooks.example.com:8443/relay?token=<redacted>&x=<redacted>"),

@@ -12,7 +12,7 @@ func photo(_ id: String = UUID().uuidString.lowercased(), note: String? = nil) -
     PhotoData(photoID: id, storageKey: "projects/p/photos/room_\(id).jpg", photoType: "room", note: note)
 }
 
-@Suite("Signal outbox (SQLite)")
+@Suite("Signal outbox (SQLite)", .timeLimit(.minutes(10)))
 struct SignalOutboxTests {
     @Test("an enqueued signal survives reopening the database, and is due at once")
     func durable() async throws {
@@ -98,7 +98,7 @@ struct SignalOutboxTests {
     }
 }
 
-@Suite("Retry policy")
+@Suite("Retry policy", .timeLimit(.minutes(10)))
 struct RetryPolicyTests {
     @Test("delays double from the initial delay up to the maximum, with jitter in the upper half")
     func delays() {

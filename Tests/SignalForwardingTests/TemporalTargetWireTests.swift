@@ -36,7 +36,7 @@ final class TemporalRecorder: Sendable {
     }
 }
 
-@Suite("The Temporal target on the wire")
+@Suite("The Temporal target on the wire", .timeLimit(.minutes(10)))
 struct TemporalTargetWireTests {
     private func entry(workflowID: String) async throws -> OutboxEntry {
         let outbox = try SignalOutbox(path: temporaryOutboxPath())
@@ -67,9 +67,16 @@ struct TemporalTargetWireTests {
             #expect(input["photo_id"] as? String == "t-1" && input["note"] as? String == "oak")
 
             guard case .reject(let missing) = outcomes[0] else { Issue.record("404 must be a dead letter: \(outcomes[0])"); return }
-            #expect(missing.contains("workflow 'proj/1?x#y' not found in namespace 'team ns'") && missing.contains("scripted"))
-            #expect(outcomes[1] == .retry("HTTP 429: scripted"))
-            #expect(outcomes[2] == .reject("HTTP 400: scripted"))
+            #expect(missing.message.contains("workflow 'proj/1?x#y' not found in namespace 'team ns'") && missing.message.contains("scripted"))
+            #expect(missing.kind == .workflowNotFound && missing.kind.label == "http_404")
+            #expect(outcomes[1] == .retry(DeliveryFailure(.http(429), "HTTP 429: scripted")))
+            #expect(outcomes[2] == .reject(DeliveryFailure(.http(400), "HTTP 400: scripted")))
+            #expect(outcomes.map { outcome -> String in
+                switch outcome {
+                case .delivered: "delivered"
+                case .retry(let failure), .reject(let failure): failure.kind.label
+                }
+            } == ["http_404", "http_429", "http_400"])
         }
     }
 

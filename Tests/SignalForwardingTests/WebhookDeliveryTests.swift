@@ -49,7 +49,7 @@ final class WebhookReceiver: Sendable {
     }
 }
 
-@Suite("Webhook delivery against a loopback receiver")
+@Suite("Webhook delivery against a loopback receiver", .timeLimit(.minutes(10)))
 struct WebhookDeliveryTests {
     let logger = Logger(label: "test")
 

@@ -16,7 +16,7 @@ private func ftyp(_ major: String, _ compatible: [String], declaredSize: Int? = 
     return bytes + [UInt8](repeating: 0, count: 64)
 }
 
-@Suite("Format sniffing from magic bytes")
+@Suite("Format sniffing from magic bytes", .timeLimit(.minutes(10)))
 struct FormatSnifferTests {
     @Test("the four allowed formats are named from their first bytes")
     func allowed() {

@@ -3,7 +3,7 @@ import TestFixtures
 import Testing
 @testable import VipsDecoder
 
-@Suite("The HEIC luma path: the Swift HEIF reader and FFmpeg's HEVC decoder")
+@Suite("The HEIC luma path: the Swift HEIF reader and FFmpeg's HEVC decoder", .timeLimit(.minutes(10)))
 struct HEIFLumaPathTests {
     private func bytes(_ url: URL) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: url))

@@ -3,14 +3,6 @@ import TestFixtures
 import Testing
 @testable import VipsDecoder
 
-/// Runs libvips work on a Dispatch thread, so it does not hold one of the few cooperative
-/// threads that the network tests running beside it need.
-func offloaded<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
-    }
-}
-
 /// The preview of the file at `url`, whose format the decoder reads from its header, and that header.
 func preview(_ url: URL) async throws -> (PreviewImage, ImageHeader) {
     try await offloaded {
@@ -32,7 +24,7 @@ func expectBoundedJPEG(_ preview: PreviewImage, sourceLocation: SourceLocation =
     #expect(decoded.header.orientation == 1, sourceLocation: sourceLocation)
 }
 
-@Suite("Preview encoder")
+@Suite("Preview encoder", .timeLimit(.minutes(10)))
 struct PreviewEncoderTests {
     @Test("a 2560x1600 JPEG becomes a JPEG within 1568 px and 1.15 MP, same aspect, no metadata")
     func jpegBounds() async throws {

@@ -18,6 +18,20 @@ public struct StageTimings: Sendable, Codable, Equatable {
     /// Creates zero timings.
     public init() {}
 
+    /// Every stage that ran, by its name in the JSON (`header`, `decode`, `luma`, `blur`, then
+    /// `content_preview` and `content` when they ran, and `total`): the one list that details,
+    /// metrics, logs and `bench` all use.
+    public var stages: [(name: String, milliseconds: Double)] {
+        var stages: [(name: String, milliseconds: Double)] = [
+            (CodingKeys.header.stringValue, header), (CodingKeys.decode.stringValue, decode),
+            (CodingKeys.luma.stringValue, luma), (CodingKeys.blur.stringValue, blur),
+        ]
+        if let contentPreview { stages.append((CodingKeys.contentPreview.stringValue, contentPreview)) }
+        if let content { stages.append((CodingKeys.content.stringValue, content)) }
+        stages.append((CodingKeys.total.stringValue, total))
+        return stages
+    }
+
     enum CodingKeys: String, CodingKey {
         case header, decode, luma, blur
         case contentPreview = "content_preview"

@@ -43,7 +43,7 @@ public struct BlurMeasurement: Sendable, Equatable {
         do {
             try image.decodeStrips(plan: plan) { geometry in
                 guard (1...4).contains(geometry.bands) else {
-                    throw DecodeFailure(.unsupportedFormat, "images with \(geometry.bands) bands are not supported")
+                    throw DecodeFailure(.corruptPixels, "the decoder produced \(geometry.bands) samples per pixel; 1 to 4 are measured")
                 }
                 builder = AnalysisPlaneBuilder(
                     sourceWidth: geometry.width, sourceHeight: geometry.height,

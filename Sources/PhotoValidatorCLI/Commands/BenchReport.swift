@@ -45,17 +45,8 @@ struct BenchReport: Encodable {
             laplacianVariance = output.details.laplacianVariance
             passed = output.passed
             failures = output.failures
-            stagesMs = [
-                "header": Figures(runs.map(\.header)),
-                "decode": Figures(runs.map(\.decode)),
-                "luma": Figures(runs.map(\.luma)),
-                "blur": Figures(runs.map(\.blur)),
-                "total": Figures(runs.map(\.total)),
-            ]
-            let previews = runs.compactMap(\.contentPreview)
-            if !previews.isEmpty {
-                stagesMs["content_preview"] = Figures(previews)
-            }
+            let samples = Dictionary(grouping: runs.flatMap(\.stages), by: \.name).mapValues { $0.map(\.milliseconds) }
+            stagesMs = samples.mapValues(Figures.init)
         }
 
         enum CodingKeys: String, CodingKey {

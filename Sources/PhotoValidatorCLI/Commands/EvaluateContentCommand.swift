@@ -103,7 +103,9 @@ struct EvaluateContentCommand: AsyncParsableCommand {
             // The validator's header check says which loader the preview may use.
             let output = validator.validate(bytes, as: .inspiration)
             guard let format = output.details.format.flatMap(ImageFormat.init(rawValue:)) else {
-                return .failure(DecodeFailure(.unsupportedFormat, output.details.errorDetail ?? "not a photo"))
+                // The validator's own reason, so a corrupt photo is not reported as a wrong format.
+                let reason = output.details.error.flatMap(DecodeFailure.Reason.init(rawValue:)) ?? .unsupportedFormat
+                return .failure(DecodeFailure(reason, output.details.errorDetail ?? "not a photo"))
             }
             return Result { () throws(DecodeFailure) in try previews.preview(of: bytes, format: format) }
         }

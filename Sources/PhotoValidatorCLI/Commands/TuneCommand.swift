@@ -80,31 +80,24 @@ struct TuneCommand: AsyncParsableCommand {
         var progress = ProgressBar(total: photos.count, enabled: !noProgress)
         var scored: [(photo: ScoredPhoto, type: PhotoType, split: LabelledPhoto.Split)] = []
         var unscored: [String: String] = [:]
-        await withTaskGroup(of: (LabelledPhoto, ValidateCommand.FileOutcome).self) { group in
-            var next = 0
-            func startNext() {
-                guard next < photos.count else { return }
-                let photo = photos[next]
-                next += 1
-                group.addTask { (photo, await ValidateCommand.check(path: photo.path, as: photo.photoType, validator: validator, pool: pool)) }
-            }
-            for _ in 0..<(2 * jobs) { startNext() }
-            var done = 0
-            for await (photo, outcome) in group {
-                switch outcome {
-                case .validated(let output):
-                    if let score = output.details.blurScore {
-                        scored.append((ScoredPhoto(path: photo.path, label: photo.label, score: score), photo.photoType, photo.split))
-                    } else {
-                        unscored[photo.path] = output.details.errorDetail ?? "not an image"
-                    }
-                case .unreadable(let reason):
-                    unscored[photo.path] = reason
+        let checker = PhotoFileCheck(validator: validator, classifier: nil, pool: pool)
+        var done = 0
+        await BoundedTaskGroup.run(photos, width: 2 * jobs) { photo in
+            await checker.check(path: photo.path, as: photo.photoType)
+        } consume: { index, outcome in
+            let photo = photos[index]
+            switch outcome {
+            case .validated(let output):
+                if let score = output.details.blurScore {
+                    scored.append((ScoredPhoto(path: photo.path, label: photo.label, score: score), photo.photoType, photo.split))
+                } else {
+                    unscored[photo.path] = output.details.errorDetail ?? "not an image"
                 }
-                done += 1
-                progress.update(done: done)
-                startNext()
+            case .unreadable(let reason):
+                unscored[photo.path] = reason
             }
+            done += 1
+            progress.update(done: done)
         }
         progress.finish()
         await pool.shutdown()

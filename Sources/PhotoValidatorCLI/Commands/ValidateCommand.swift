@@ -17,9 +17,6 @@ struct ValidateCommand: AsyncParsableCommand {
             """
     )
 
-    /// Files larger than this are reported as unreadable rather than loaded.
-    static let maximumFileSize = 256 << 20
-
     @Argument(help: "Photo files or folders to validate.")
     var paths: [String]
 
@@ -87,91 +84,34 @@ struct ValidateCommand: AsyncParsableCommand {
         writer.begin()
         let photoType = photoType.value
         // Results arrive out of order; records are printed in path order so runs are comparable.
-        var pending: [Int: FileOutcome] = [:]
+        var pending: [Int: PhotoFileCheck.Outcome] = [:]
         var nextToPrint = 0
         var done = 0
-        await withTaskGroup(of: (Int, FileOutcome).self) { group in
-            var nextToStart = 0
-            func startNext() {
-                guard nextToStart < entries.count else { return }
-                let index = nextToStart
-                let path = entries[index].path
-                nextToStart += 1
-                group.addTask {
-                    (index, await Self.check(path: path, as: photoType, validator: validator, classifier: classifier, pool: pool))
+        let checker = PhotoFileCheck(validator: validator, classifier: classifier, pool: pool)
+        await BoundedTaskGroup.run(entries.map(\.path), width: pool.threadCount + pool.queueLimit) { path in
+            await checker.check(path: path, as: photoType)
+        } consume: { index, outcome in
+            pending[index] = outcome
+            while let ready = pending.removeValue(forKey: nextToPrint) {
+                let path = entries[nextToPrint].path
+                switch ready {
+                case .validated(let output):
+                    summary.add(output)
+                    writer.write(ValidationRecord(path: path, output: output))
+                case .unreadable(let reason):
+                    summary.addError()
+                    progress.finish()
+                    StandardStreams.error("photo-validator: \(path): \(reason)")
                 }
+                nextToPrint += 1
             }
-            for _ in 0..<(pool.threadCount + pool.queueLimit) { startNext() }
-            for await (index, outcome) in group {
-                pending[index] = outcome
-                while let ready = pending.removeValue(forKey: nextToPrint) {
-                    let path = entries[nextToPrint].path
-                    switch ready {
-                    case .validated(let output):
-                        summary.add(output)
-                        writer.write(ValidationRecord(path: path, output: output))
-                    case .unreadable(let reason):
-                        summary.addError()
-                        progress.finish()
-                        StandardStreams.error("photo-validator: \(path): \(reason)")
-                    }
-                    nextToPrint += 1
-                }
-                done += 1
-                progress.update(done: done)
-                startNext()
-            }
+            done += 1
+            progress.update(done: done)
         }
         progress.finish()
         await pool.shutdown()
         await contentClient?.shutdown()
         StandardStreams.error(summary.line)
         throw ExitCode(summary.exitCode)
-    }
-
-    /// A file read and checked on a worker, before the content check.
-    enum PreparedOutcome: Sendable {
-        case prepared(PreparedPhoto)
-        case unreadable(String)
-    }
-
-    /// The result of one file: validated, or not readable at all.
-    enum FileOutcome: Sendable {
-        case validated(ValidatePhotoOutput)
-        case unreadable(String)
-    }
-
-    /// Reads and validates one file on a worker thread, within the pool's default timeout, then
-    /// (with a classifier) runs the content check from this task.
-    static func check(path: String, as photoType: PhotoType, validator: PhotoValidator, classifier: ContentClassifier? = nil, pool: ValidationWorkerPool) async -> FileOutcome {
-        do {
-            let prepared: PreparedOutcome = try await pool.run {
-                let bytes: Data
-                do {
-                    let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
-                    guard size <= maximumFileSize else {
-                        return .unreadable("file is \(size >> 20) MiB, over the \(maximumFileSize >> 20) MiB limit for validate; skipped")
-                    }
-                    bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-                } catch {
-                    return .unreadable("cannot read the file (\(PhotoCollector.reason(error)))")
-                }
-                return .prepared(bytes.withUnsafeBytes { bytes in
-                    classifier?.prepare(bytes, as: photoType, validator: validator)
-                        ?? PreparedPhoto(output: validator.validate(bytes, as: photoType), preview: nil, digest: "")
-                })
-            }
-            switch prepared {
-            case .unreadable(let reason):
-                return .unreadable(reason)
-            case .prepared(let photo):
-                guard let classifier else { return .validated(photo.output) }
-                return .validated(await classifier.finish(photo).output)
-            }
-        } catch WorkerPoolError.timedOut {
-            return .validated(validator.timedOut(as: photoType, after: pool.defaultTimeout))
-        } catch {
-            return .unreadable("not validated: \(error)")
-        }
     }
 }

@@ -178,8 +178,7 @@ public struct PhotoValidationService: Sendable {
             photoType: photoType.rawValue,
             passed: output.passed,
             failures: output.failures.map(\.rawValue),
-            timingsMs: ["header": timings.header, "decode": timings.decode, "luma": timings.luma, "blur": timings.blur, "total": timings.total]
-                .merging([("content_preview", timings.contentPreview), ("content", timings.content)].compactMap { key, value in value.map { (key, $0) } }) { $1 },
+            timingsMs: Dictionary(timings.stages.map { ($0.name, $0.milliseconds) }, uniquingKeysWith: { $1 }),
             content: contentLog
         )
         return output

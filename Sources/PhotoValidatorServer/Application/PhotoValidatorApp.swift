@@ -58,7 +58,9 @@ public struct PhotoValidatorApp: Sendable {
 
         let router = Router(context: ValidationRequestContext.self)
         let routeTable = RouteTableBox()
-        router.add(middleware: ObservabilityMiddleware(logger: logger, metrics: metrics, routes: { routeTable.table }))
+        router.add(middleware: ObservabilityMiddleware(
+            logger: logger, metrics: metrics, routes: { routeTable.table }, bodyLimit: configuration.bodyLimit
+        ))
         if let token = configuration.authToken {
             router.add(middleware: BearerAuthMiddleware(token: token))
         }

@@ -4,10 +4,78 @@ import Hummingbird
 /// An error answered in the gateway's shape `{"error", "message", "retryable", "detail"}`, with a
 /// stable code.
 public struct APIError: Error, HTTPResponseError, Sendable, Equatable {
+    /// The stable codes the API answers with, as a closed set: a code is chosen from these, never
+    /// spelled at the call site (AsyncHTTPClient's pattern of a struct around a private enum, so
+    /// that codes can be added without breaking callers' exhaustive switches).
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private enum Base: String, CaseIterable {
+            case fileTooLarge = "file_too_large"
+            case idempotencyKeyReused = "idempotency_key_reused"
+            case internalError = "internal_error"
+            case methodNotAllowed = "method_not_allowed"
+            case notFound = "not_found"
+            case noteNotAllowed = "note_not_allowed"
+            case noteTooLong = "note_too_long"
+            case outboxDisabled = "outbox_disabled"
+            case outboxUnavailable = "outbox_unavailable"
+            case overloaded = "overloaded"
+            case requestTimeout = "request_timeout"
+            case shuttingDown = "shutting_down"
+            case unauthorized = "unauthorized"
+            case validationError = "validation_error"
+            case validationTimeout = "validation_timeout"
+        }
+
+        private let base: Base
+
+        private init(_ base: Base) {
+            self.base = base
+        }
+
+        /// `file_too_large`.
+        public static let fileTooLarge = Code(.fileTooLarge)
+        /// `idempotency_key_reused`.
+        public static let idempotencyKeyReused = Code(.idempotencyKeyReused)
+        /// `internal_error`.
+        public static let internalError = Code(.internalError)
+        /// `method_not_allowed`.
+        public static let methodNotAllowed = Code(.methodNotAllowed)
+        /// `not_found`.
+        public static let notFound = Code(.notFound)
+        /// `note_not_allowed`.
+        public static let noteNotAllowed = Code(.noteNotAllowed)
+        /// `note_too_long`.
+        public static let noteTooLong = Code(.noteTooLong)
+        /// `outbox_disabled`.
+        public static let outboxDisabled = Code(.outboxDisabled)
+        /// `outbox_unavailable`.
+        public static let outboxUnavailable = Code(.outboxUnavailable)
+        /// `overloaded`.
+        public static let overloaded = Code(.overloaded)
+        /// `request_timeout`.
+        public static let requestTimeout = Code(.requestTimeout)
+        /// `shutting_down`.
+        public static let shuttingDown = Code(.shuttingDown)
+        /// `unauthorized`.
+        public static let unauthorized = Code(.unauthorized)
+        /// `validation_error`.
+        public static let validationError = Code(.validationError)
+        /// `validation_timeout`.
+        public static let validationTimeout = Code(.validationTimeout)
+
+        /// Every code, for the OpenAPI document's check.
+        public static var all: [Code] { Base.allCases.map(Code.init) }
+
+        /// The code as it appears in the body's `error` field.
+        public var rawValue: String { base.rawValue }
+
+        /// The code as it appears in the body's `error` field.
+        public var description: String { base.rawValue }
+    }
     /// The HTTP status.
     public let status: HTTPResponse.Status
     /// The stable machine code, such as `file_too_large`.
-    public let code: String
+    public let code: Code
     /// What happened, for the user.
     public let message: String
     /// Whether the same request may succeed later.
@@ -18,7 +86,7 @@ public struct APIError: Error, HTTPResponseError, Sendable, Equatable {
     public let headers: HTTPFields
 
     /// Creates an error answer.
-    public init(status: HTTPResponse.Status, code: String, message: String, retryable: Bool = false, detail: String? = nil, headers: HTTPFields = [:]) {
+    public init(status: HTTPResponse.Status, code: Code, message: String, retryable: Bool = false, detail: String? = nil, headers: HTTPFields = [:]) {
         self.status = status
         self.code = code
         self.message = message
@@ -46,95 +114,95 @@ public struct APIError: Error, HTTPResponseError, Sendable, Equatable {
 
     /// The JSON answer.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        try Response.json(Body(error: code, message: message, retryable: retryable, detail: detail), status: status, headers: headers)
+        try Response.json(Body(error: code.rawValue, message: message, retryable: retryable, detail: detail), status: status, headers: headers)
     }
 }
 
 extension APIError {
-    /// 413: the upload is over the body limit.
+    /// 413: the upload is over the body limit (`limits.body_mib`).
     static func fileTooLarge(limit: Int) -> APIError {
-        APIError(status: .contentTooLarge, code: "file_too_large", message: "Photo exceeds \(limit >> 20) MB limit",
+        APIError(status: .contentTooLarge, code: .fileTooLarge, message: "Photo exceeds \(limit >> 20) MB limit",
                  detail: "the limit is \(limit) bytes; it is configured by limits.body_mib")
     }
 
-    /// 422: the request is malformed.
-    static func validationError(_ detail: String) -> APIError {
-        APIError(status: .unprocessableContent, code: "validation_error", message: "The request is not valid.", detail: detail)
+    /// 422 (or the 4xx given): the request is malformed.
+    static func validationError(_ detail: String?, status: HTTPResponse.Status = .unprocessableContent) -> APIError {
+        APIError(status: status, code: .validationError, message: "The request is not valid.", detail: detail)
     }
 
     /// 422: an `Idempotency-Key` already answered a different upload.
     static let idempotencyKeyReused = APIError(
-        status: .unprocessableContent, code: "idempotency_key_reused", message: "This upload does not match the earlier one with the same request id.",
+        status: .unprocessableContent, code: .idempotencyKeyReused, message: "This upload does not match the earlier one with the same request id.",
         detail: "an upload with this Idempotency-Key and different content was answered within the last 24 hours; send a new key for a new upload"
     )
 
     /// 422: a note on a room photo.
-    static let noteNotAllowed = APIError(status: .unprocessableContent, code: "note_not_allowed", message: "Notes are only allowed on inspiration photos")
+    static let noteNotAllowed = APIError(status: .unprocessableContent, code: .noteNotAllowed, message: "Notes are only allowed on inspiration photos")
 
     /// 422: a note over the maximum length.
     static func noteTooLong(maximum: Int) -> APIError {
-        APIError(status: .unprocessableContent, code: "note_too_long", message: "Inspiration photo note must be \(maximum) characters or fewer")
+        APIError(status: .unprocessableContent, code: .noteTooLong, message: "Inspiration photo note must be \(maximum) characters or fewer")
     }
 
     /// 503: every worker is busy and the queue is full.
     static func overloaded(retryAfter: Int, detail: String) -> APIError {
-        APIError(status: .serviceUnavailable, code: "overloaded", message: "The photo checker is busy. Please try again in a moment.",
+        APIError(status: .serviceUnavailable, code: .overloaded, message: "The photo checker is busy. Please try again in a moment.",
                  retryable: true, detail: detail, headers: [.retryAfter: String(retryAfter)])
     }
 
     /// 503: the validation waited for a worker longer than the validation timeout.
     static func validationTimeout(retryAfter: Int, limit: Duration) -> APIError {
-        APIError(status: .serviceUnavailable, code: "validation_timeout", message: "Checking this photo took too long. Please try again in a moment.",
+        APIError(status: .serviceUnavailable, code: .validationTimeout, message: "Checking this photo took too long. Please try again in a moment.",
                  retryable: true, detail: "no worker was free within \(limit)", headers: [.retryAfter: String(retryAfter)])
     }
 
     /// 503: the daemon is shutting down.
     static func shuttingDown(retryAfter: Int) -> APIError {
-        APIError(status: .serviceUnavailable, code: "shutting_down", message: "The photo checker is restarting. Please try again in a moment.",
+        APIError(status: .serviceUnavailable, code: .shuttingDown, message: "The photo checker is restarting. Please try again in a moment.",
                  retryable: true, headers: [.retryAfter: String(retryAfter)])
     }
 
     /// 503: the signal for a passed photo could not be committed; nothing was promised.
     static func outboxUnavailable(retryAfter: Int) -> APIError {
-        APIError(status: .serviceUnavailable, code: "outbox_unavailable", message: "We couldn't save this photo right now. Please try again in a moment.",
+        APIError(status: .serviceUnavailable, code: .outboxUnavailable, message: "We couldn't save this photo right now. Please try again in a moment.",
                  retryable: true, detail: "the signal outbox could not be written; the daemon's log has the cause", headers: [.retryAfter: String(retryAfter)])
     }
 
     /// 404: signal forwarding is off, so there is no outbox.
-    static let outboxDisabled = APIError(status: .notFound, code: "outbox_disabled", message: "Signal forwarding is off.",
+    static let outboxDisabled = APIError(status: .notFound, code: .outboxDisabled, message: "Signal forwarding is off.",
                                          detail: "set signal.target to temporal or webhook to use the outbox")
 
     /// 408: the body did not arrive in time.
     static func requestTimeout(limit: Duration) -> APIError {
-        APIError(status: .requestTimeout, code: "request_timeout", message: "The upload took too long. Please try again.",
+        APIError(status: .requestTimeout, code: .requestTimeout, message: "The upload took too long. Please try again.",
                  retryable: true, detail: "the body did not arrive within \(limit)")
     }
 
     /// 408: the body arrived more slowly than the minimum rate.
     static func bodyTooSlow(received: Int, after elapsed: Duration, minimumRate: Int) -> APIError {
-        APIError(status: .requestTimeout, code: "request_timeout", message: "The upload took too long. Please try again.",
+        APIError(status: .requestTimeout, code: .requestTimeout, message: "The upload took too long. Please try again.",
                  retryable: true, detail: "\(received) bytes arrived in \(String(format: "%.1f", elapsed.seconds)) s, under the minimum of \(minimumRate >> 10) KiB/s")
     }
 
     /// 401: a token is configured and the request lacks it.
-    static let unauthorized = APIError(status: .unauthorized, code: "unauthorized", message: "A valid bearer token is required.",
+    static let unauthorized = APIError(status: .unauthorized, code: .unauthorized, message: "A valid bearer token is required.",
                                        detail: "send Authorization: Bearer <token>", headers: [.wwwAuthenticate: "Bearer"])
 
     /// 404: no such route.
     static func notFound(path: String) -> APIError {
-        APIError(status: .notFound, code: "not_found", message: "There is nothing at this address.", detail: "no route for \(path); see /openapi.yaml")
+        APIError(status: .notFound, code: .notFound, message: "There is nothing at this address.", detail: "no route for \(path); see /openapi.yaml")
     }
 
     /// 405: the route exists with other methods.
     static func methodNotAllowed(method: HTTPRequest.Method, allowed: [HTTPRequest.Method]) -> APIError {
         let allow = allowed.map(\.rawValue).joined(separator: ", ")
-        return APIError(status: .methodNotAllowed, code: "method_not_allowed", message: "This address does not accept \(method.rawValue).",
+        return APIError(status: .methodNotAllowed, code: .methodNotAllowed, message: "This address does not accept \(method.rawValue).",
                         detail: "allowed: \(allow)", headers: [.allow: allow])
     }
 
     /// 500: something failed that the client cannot fix.
     static func internalError(requestID: String) -> APIError {
-        APIError(status: .internalServerError, code: "internal_error", message: "Something went wrong on our side. Please try again.",
+        APIError(status: .internalServerError, code: .internalError, message: "Something went wrong on our side. Please try again.",
                  retryable: true, detail: "request id \(requestID); the daemon's log has the cause")
     }
 }

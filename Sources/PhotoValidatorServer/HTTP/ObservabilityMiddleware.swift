@@ -14,6 +14,8 @@ struct ObservabilityMiddleware: RouterMiddleware {
     let logger: Logger
     let metrics: ServiceMetrics
     let routes: @Sendable () -> RouteTable
+    /// The configured body limit, for the 413 answer.
+    let bodyLimit: Int
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let requestID = Self.acceptableRequestID(request.headers[Self.requestIDHeader]) ?? UUID().uuidString.lowercased()
@@ -45,9 +47,9 @@ struct ObservabilityMiddleware: RouterMiddleware {
             return allowed.isEmpty ? .notFound(path: request.uri.path) : .methodNotAllowed(method: request.method, allowed: allowed)
         case let error as HTTPError where error.status == .contentTooLarge:
             // Hummingbird's own limit on collected bodies; ours is checked first, so this is a backstop.
-            return APIError(status: .contentTooLarge, code: "file_too_large", message: "Photo exceeds the upload limit", detail: error.body)
+            return .fileTooLarge(limit: bodyLimit)
         case let error as HTTPError where (400..<500).contains(error.status.code):
-            return APIError(status: error.status, code: "validation_error", message: "The request is not valid.", detail: error.body)
+            return .validationError(error.body, status: error.status)
         default:
             context.record.errorCause = String(describing: error)
             return .internalError(requestID: context.requestID)

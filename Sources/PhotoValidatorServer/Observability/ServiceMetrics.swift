@@ -71,8 +71,7 @@ public final class ServiceMetrics: Sendable {
             ).increment()
         }
         let timings = output.details.timingsMs
-        let content = [("content_preview", timings.contentPreview), ("content", timings.content)].compactMap { stage, value in value.map { (stage, $0) } }
-        for (stage, milliseconds) in [("header", timings.header), ("decode", timings.decode), ("luma", timings.luma), ("blur", timings.blur), ("total", timings.total)] + content {
+        for (stage, milliseconds) in timings.stages {
             registry.makeDurationHistogram(
                 descriptor: Self.name("validation_stage_duration", unit: "seconds", help: "Time per validation stage"),
                 labels: [("stage", stage)],
@@ -99,25 +98,17 @@ public final class ServiceMetrics: Sendable {
                 labels: [],
                 buckets: Self.requestBuckets + [.seconds(60), .seconds(600), .seconds(3600)]
             ).record(latency)
-        case .failed(_, let reason):
+        case .failed(_, let failure):
             registry.makeCounter(
                 descriptor: Self.name("signal_delivery_failures", unit: "total", help: "Failed delivery attempts (retried) by reason"),
-                labels: [("reason", Self.reasonLabel(reason))]
+                labels: [("reason", failure.kind.label)]
             ).increment()
-        case .deadLettered(_, let reason):
+        case .deadLettered(_, let failure):
             registry.makeCounter(
                 descriptor: Self.name("signal_dead_letters", unit: "total", help: "Signals given up by reason"),
-                labels: [("reason", Self.reasonLabel(reason))]
+                labels: [("reason", failure.kind.label)]
             ).increment()
         }
-    }
-
-    /// A bounded label for a delivery failure: `http_<status>`, `expired` or `unreachable`.
-    static func reasonLabel(_ reason: String) -> String {
-        if reason.hasPrefix("undelivered for") { return "expired" }
-        if reason.hasPrefix("workflow '") { return "http_404" }
-        if reason.hasPrefix("HTTP "), let code = reason.dropFirst(5).split(separator: ":").first { return "http_\(code)" }
-        return "unreachable"
     }
 
     /// Sets the outbox gauges from `counts`.

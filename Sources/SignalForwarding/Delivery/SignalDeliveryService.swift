@@ -79,23 +79,28 @@ public final class SignalDeliveryService: Service, Sendable {
                 let latency = Duration.milliseconds(Int64(now.timeIntervalSince(entry.enqueuedAt) * 1000))
                 observe(.delivered(photoID: entry.photo.photoID, attempts: entry.attempts + 1, latency: latency))
                 logger.debug("signal delivered", metadata: ["photo_id": .string(entry.photo.photoID), "workflow_id": .string(entry.workflowID)])
-            case .reject(let reason):
-                try await outbox.markDead(entry.id, reason: reason, now: now)
-                observe(.deadLettered(photoID: entry.photo.photoID, reason: reason))
-                logger.error("signal rejected; moved to dead letters", metadata: ["photo_id": .string(entry.photo.photoID), "workflow_id": .string(entry.workflowID), "reason": .string(reason)])
-            case .retry(let reason):
+            case .reject(let failure):
+                try await outbox.markDead(entry.id, reason: failure.message, now: now)
+                observe(.deadLettered(photoID: entry.photo.photoID, failure: failure))
+                logger.error("signal rejected; moved to dead letters", metadata: [
+                    "photo_id": .string(entry.photo.photoID), "workflow_id": .string(entry.workflowID), "reason": .string(failure.message),
+                ])
+            case .retry(let failure):
                 if now.timeIntervalSince(entry.ageFrom) >= policy.maximumAge / .seconds(1) {
-                    let final = "undelivered for \(Int((policy.maximumAge / .seconds(1)) / 3600)) h after \(entry.attempts + 1) attempts; last error: \(reason)"
-                    try await outbox.markDead(entry.id, reason: final, now: now)
-                    observe(.deadLettered(photoID: entry.photo.photoID, reason: final))
-                    logger.error("signal expired; moved to dead letters", metadata: ["photo_id": .string(entry.photo.photoID), "reason": .string(final)])
+                    let final = DeliveryFailure(
+                        .expired,
+                        "undelivered for \(Int((policy.maximumAge / .seconds(1)) / 3600)) h after \(entry.attempts + 1) attempts; last error: \(failure.message)"
+                    )
+                    try await outbox.markDead(entry.id, reason: final.message, now: now)
+                    observe(.deadLettered(photoID: entry.photo.photoID, failure: final))
+                    logger.error("signal expired; moved to dead letters", metadata: ["photo_id": .string(entry.photo.photoID), "reason": .string(final.message)])
                 } else {
                     let delay = policy.delay(afterAttempts: entry.attempts + 1)
-                    try await outbox.scheduleRetry(entry.id, at: now.addingTimeInterval(delay / .seconds(1)), error: reason)
-                    observe(.failed(photoID: entry.photo.photoID, reason: reason))
+                    try await outbox.scheduleRetry(entry.id, at: now.addingTimeInterval(delay / .seconds(1)), error: failure.message)
+                    observe(.failed(photoID: entry.photo.photoID, failure: failure))
                     logger.warning("signal delivery failed; will retry", metadata: [
                         "photo_id": .string(entry.photo.photoID), "attempt": .stringConvertible(entry.attempts + 1),
-                        "retry_in_s": .string(String(format: "%.1f", delay / .seconds(1))), "reason": .string(reason),
+                        "retry_in_s": .string(String(format: "%.1f", delay / .seconds(1))), "reason": .string(failure.message),
                     ])
                 }
             }

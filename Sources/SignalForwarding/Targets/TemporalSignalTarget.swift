@@ -52,11 +52,13 @@ public struct TemporalSignalTarget: SignalTarget {
             let response = try await client.execute(request, timeout: timeout)
             let text = await response.body.textPrefix()
             if response.status == .notFound {
-                return .reject("workflow '\(entry.workflowID)' not found in namespace '\(namespace)' (Temporal: \(Self.message(in: text)))")
+                return .reject(DeliveryFailure(
+                    .workflowNotFound, "workflow '\(entry.workflowID)' not found in namespace '\(namespace)' (Temporal: \(Self.message(in: text)))"
+                ))
             }
             return DeliveryOutcome.forStatus(Int(response.status.code), detail: Self.message(in: text))
         } catch {
-            return .retry("cannot reach Temporal at \(RedactedURL(baseURL)): \(error)")
+            return .retry(DeliveryFailure(.unreachable, "cannot reach Temporal at \(RedactedURL(baseURL)): \(error)"))
         }
     }
 

@@ -70,7 +70,7 @@ public struct WebhookSignalTarget: SignalTarget {
             let text = await response.body.textPrefix()
             return DeliveryOutcome.forStatus(Int(response.status.code), detail: text.isEmpty ? "no body" : String(text.prefix(300)))
         } catch {
-            return .retry("cannot reach the webhook at \(RedactedURL(url)): \(error)")
+            return .retry(DeliveryFailure(.unreachable, "cannot reach the webhook at \(RedactedURL(url)): \(error)"))
         }
     }
 

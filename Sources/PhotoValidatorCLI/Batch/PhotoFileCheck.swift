@@ -1,0 +1,66 @@
+import ContentCheck
+import Foundation
+import PhotoValidation
+
+/// Reads and validates one photo file on the worker pool, within the pool's default timeout, then
+/// (with a classifier) runs the content check from the calling task: what `validate` and `tune`
+/// do per file.
+struct PhotoFileCheck: Sendable {
+    /// Files larger than this are skipped without being read.
+    static let maximumFileSize = 256 << 20
+
+    /// The result of one file: validated, or not readable at all.
+    enum Outcome: Sendable {
+        /// The validator's answer (which may itself be `invalid_image`).
+        case validated(ValidatePhotoOutput)
+        /// The file could not be read, or the check could not run; the reason says which.
+        case unreadable(String)
+    }
+
+    /// A file read and checked on a worker, before the content check.
+    private enum Prepared: Sendable {
+        case prepared(PreparedPhoto)
+        case unreadable(String)
+    }
+
+    /// The validator.
+    let validator: PhotoValidator
+    /// The content check, or nil when it is off.
+    let classifier: ContentClassifier?
+    /// The workers that run the decodes.
+    let pool: ValidationWorkerPool
+
+    /// Checks the file at `path` as a `photoType` photo.
+    func check(path: String, as photoType: PhotoType) async -> Outcome {
+        let validator = validator, classifier = classifier
+        do {
+            let prepared: Prepared = try await pool.run {
+                let bytes: Data
+                do {
+                    let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+                    guard size <= Self.maximumFileSize else {
+                        return .unreadable("file is \(size >> 20) MiB, over the \(Self.maximumFileSize >> 20) MiB limit for validate; skipped")
+                    }
+                    bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+                } catch {
+                    return .unreadable("cannot read the file (\(PhotoCollector.reason(error)))")
+                }
+                return .prepared(bytes.withUnsafeBytes { bytes in
+                    classifier?.prepare(bytes, as: photoType, validator: validator)
+                        ?? PreparedPhoto(output: validator.validate(bytes, as: photoType), preview: nil, digest: "")
+                })
+            }
+            switch prepared {
+            case .unreadable(let reason):
+                return .unreadable(reason)
+            case .prepared(let photo):
+                guard let classifier else { return .validated(photo.output) }
+                return .validated(await classifier.finish(photo).output)
+            }
+        } catch WorkerPoolError.timedOut {
+            return .validated(validator.timedOut(as: photoType, after: pool.defaultTimeout))
+        } catch {
+            return .unreadable("not validated: \(error)")
+        }
+    }
+}
