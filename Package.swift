@@ -63,15 +63,24 @@ let package = Package(
         .target(name: "VipsDecoder", dependencies: ["CVips", "CLibJPEG", "CLibAVCodec"], swiftSettings: decoderSettings),
         // The blur kernel: pure Swift, no C, no I/O.
         .target(name: "BlurMetrics", swiftSettings: kernelSettings),
+        // The contract (ValidatePhotoOutput, codes, messages), the upload rules and the validator:
+        // the public library product.
+        .target(name: "PhotoValidation", dependencies: ["VipsDecoder", "BlurMetrics"]),
+        // The worker threads that run decodes: deadlines that hold while C code runs, stand-ins
+        // for stuck threads, bounded admission.
+        .target(name: "ValidationWorkers", dependencies: ["VipsDecoder"]),
+        // How settings are read: flags over environment over file over defaults, with an audit.
         .target(
-            name: "PhotoValidation",
+            name: "ValidatorConfiguration",
             dependencies: [
-                "VipsDecoder",
+                "PhotoValidation",
                 "BlurMetrics",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
+        // Threshold tuning on labelled photos: ROC, per-threshold metrics, the report and chart.
+        .target(name: "BlurTuning", dependencies: ["PhotoValidation"]),
         // The durable outbox and delivery of `photo_added` to Temporal or a webhook.
         .target(
             name: "SignalForwarding",
@@ -96,6 +105,7 @@ let package = Package(
             name: "ContentCheck",
             dependencies: [
                 "PhotoValidation",
+                "ValidatorConfiguration",
                 "VipsDecoder",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Configuration", package: "swift-configuration"),
@@ -111,6 +121,8 @@ let package = Package(
             name: "PhotoValidatorServer",
             dependencies: [
                 "PhotoValidation",
+                "ValidationWorkers",
+                "ValidatorConfiguration",
                 "SignalForwarding",
                 "MultipartUpload",
                 "ContentCheck",
@@ -136,6 +148,9 @@ let package = Package(
                 "CReleaseInfo",
                 "VipsDecoder",
                 "PhotoValidation",
+                "ValidationWorkers",
+                "ValidatorConfiguration",
+                "BlurTuning",
                 "BlurMetrics",
                 "ContentCheck",
                 "PhotoValidatorServer",
@@ -162,6 +177,8 @@ let package = Package(
             name: "TestFixtures",
             dependencies: [
                 .product(name: "SwiftCSV", package: "SwiftCSV"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -174,7 +191,13 @@ let package = Package(
             name: "MultipartUploadTests",
             dependencies: ["MultipartUpload", "TestFixtures", .product(name: "NIOCore", package: "swift-nio")]
         ),
-        .testTarget(name: "PhotoValidationTests", dependencies: ["PhotoValidation", "TestFixtures"]),
+        .testTarget(name: "PhotoValidationTests", dependencies: ["PhotoValidation", "ValidationWorkers", "TestFixtures"]),
+        .testTarget(name: "ValidationWorkersTests", dependencies: ["ValidationWorkers", "TestFixtures"]),
+        .testTarget(
+            name: "ValidatorConfigurationTests",
+            dependencies: ["ValidatorConfiguration", "PhotoValidation", "BlurMetrics", .product(name: "Configuration", package: "swift-configuration")]
+        ),
+        .testTarget(name: "BlurTuningTests", dependencies: ["BlurTuning", "PhotoValidation"]),
         .testTarget(
             name: "PhotoValidatorCLITests",
             dependencies: [
@@ -189,6 +212,7 @@ let package = Package(
             dependencies: [
                 "ContentCheck",
                 "PhotoValidation",
+                "ValidatorConfiguration",
                 "VipsDecoder",
                 "TestFixtures",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -214,6 +238,9 @@ let package = Package(
                 "PhotoValidatorServer",
                 "ContentCheck",
                 "PhotoValidation",
+                "ValidationWorkers",
+                "ValidatorConfiguration",
+                "SignalForwarding",
                 "TestFixtures",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

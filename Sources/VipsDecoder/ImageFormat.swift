@@ -18,4 +18,14 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         case .heif: 3
         }
     }
+
+    /// The libvips loader class for the format: the only loaders left unblocked.
+    var vipsLoader: String {
+        switch self {
+        case .jpeg: "VipsForeignLoadJpeg"
+        case .png: "VipsForeignLoadPng"
+        case .webp: "VipsForeignLoadWebp"
+        case .heif: "VipsForeignLoadHeif"
+        }
+    }
 }

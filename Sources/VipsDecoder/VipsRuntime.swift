@@ -4,7 +4,7 @@ import Foundation
 /// Process-wide libvips set-up: one initialisation, only the allowed loaders, no operation cache.
 public enum VipsRuntime {
     /// The libvips loader classes left unblocked; everything else that loads is refused.
-    static let allowedLoaders = ["VipsForeignLoadJpeg", "VipsForeignLoadPng", "VipsForeignLoadWebp", "VipsForeignLoadHeif"]
+    static let allowedLoaders = ImageFormat.allCases.map(\.vipsLoader)
 
     private static let initialization: Result<Void, DecodeFailure> = {
         guard vips_init("photo-validator") == 0 else {

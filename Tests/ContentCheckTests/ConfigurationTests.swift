@@ -4,6 +4,7 @@ import Foundation
 import PhotoValidation
 import TestFixtures
 import Testing
+import ValidatorConfiguration
 
 /// The content configuration `environment` (PHOTO_VALIDATOR_* variables) resolves to.
 func resolve(_ environment: [String: String], audit: ConfigurationAudit = ConfigurationAudit()) throws -> ContentCheckConfiguration {

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import TestFixtures
 import Testing
+import ValidationWorkers
 @testable import PhotoValidation
 
 @Suite("Decode memory budget", .timeLimit(.minutes(10)))

@@ -3,6 +3,7 @@ import Foundation
 import PhotoValidation
 import TestFixtures
 import Testing
+import ValidatorConfiguration
 @testable import PhotoValidatorServer
 
 @Suite("systemd's StateDirectory= and LoadCredential= reach the configuration", .timeLimit(.minutes(10)))

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import PhotoValidation
 import TestFixtures
 import Testing
+import ValidationWorkers
 @testable import PhotoValidatorServer
 
 @Suite("Deadlines and stuck workers", .timeLimit(.minutes(2)))

@@ -24,7 +24,7 @@ func withLiveApp<Value>(
     configuration.workers = 2
     configuration.queueLimit = 8
     configure(&configuration)
-    let app = try PhotoValidatorApp(configuration: configuration, logger: testLogger)
+    let app = try buildApplication(configuration: configuration, logger: testLogger)
     return try await app.makeApplication().test(.live) { client in
         try await test(client, app)
     }

@@ -6,48 +6,9 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import Synchronization
+import TestFixtures
 import Testing
 @testable import SignalForwarding
-
-/// A webhook receiver on loopback that checks signatures like a gateway relay would, and answers
-/// with scripted statuses.
-final class WebhookReceiver: Sendable {
-    struct Received: Sendable {
-        let body: Data
-        let signatureValid: Bool
-        let delivery: String?
-    }
-
-    let secret: String
-    private let statuses: Mutex<[HTTPResponse.Status]>
-    private let received = Mutex<[Received]>([])
-
-    init(secret: String, statuses: [HTTPResponse.Status]) {
-        self.secret = secret
-        self.statuses = Mutex(statuses)
-    }
-
-    var deliveries: [Received] { received.withLock { $0 } }
-
-    func router() -> Router<BasicRequestContext> {
-        let router = Router()
-        router.post("/hook") { request, _ -> Response in
-            let body = Data(buffer: try await request.body.collect(upTo: 1 << 20))
-            let timestamp = request.headers[HTTPField.Name("X-Photo-Validator-Timestamp")!].flatMap(Int.init) ?? 0
-            let signature = request.headers[HTTPField.Name("X-Photo-Validator-Signature")!] ?? ""
-            // Verify independently of the sender's helper: HMAC-SHA256 over "<timestamp>.<body>".
-            let expected = "v1=" + HMAC<SHA256>.authenticationCode(for: Data("\(timestamp).".utf8) + body, using: SymmetricKey(data: Data(self.secret.utf8)))
-                .map { String(format: "%02x", $0) }.joined()
-            let fresh = abs(Date().timeIntervalSince1970 - Double(timestamp)) < 300
-            self.received.withLock {
-                $0.append(Received(body: body, signatureValid: signature == expected && fresh, delivery: request.headers[HTTPField.Name("X-Photo-Validator-Delivery")!]))
-            }
-            let status = self.statuses.withLock { $0.isEmpty ? .ok : $0.removeFirst() }
-            return Response(status: status)
-        }
-        return router
-    }
-}
 
 @Suite("Webhook delivery against a loopback receiver", .timeLimit(.minutes(10)))
 struct WebhookDeliveryTests {

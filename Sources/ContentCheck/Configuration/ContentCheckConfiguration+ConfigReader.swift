@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import PhotoValidation
+import ValidatorConfiguration
 
 extension ContentCheckConfiguration {
     /// The configuration keys of the content check, with what each sets.

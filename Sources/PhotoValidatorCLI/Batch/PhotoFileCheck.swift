@@ -1,6 +1,7 @@
 import ContentCheck
 import Foundation
 import PhotoValidation
+import ValidationWorkers
 
 /// Reads and validates one photo file on the worker pool, within the pool's default timeout, then
 /// (with a classifier) runs the content check from the calling task: what `validate` and `tune`

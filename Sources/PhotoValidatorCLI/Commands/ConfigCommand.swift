@@ -3,6 +3,7 @@ import ContentCheck
 import Foundation
 import PhotoValidation
 import PhotoValidatorServer
+import ValidatorConfiguration
 
 /// `photo-validator config`: prints the configuration `serve` would use, secrets redacted.
 struct ConfigCommand: AsyncParsableCommand {

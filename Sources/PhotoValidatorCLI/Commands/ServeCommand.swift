@@ -34,7 +34,7 @@ struct ServeCommand: AsyncParsableCommand {
         let logger = Logger(label: "photo-validator")
         let app: PhotoValidatorApp
         do {
-            app = try PhotoValidatorApp(configuration: configuration, logger: logger)
+            app = try buildApplication(configuration: configuration, logger: logger)
         } catch {
             logger.critical("cannot start", metadata: ["error": .string("\(error)")])
             throw ExitCode(1)

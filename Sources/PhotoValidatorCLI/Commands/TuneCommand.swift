@@ -1,6 +1,8 @@
 import ArgumentParser
+import BlurTuning
 import Foundation
 import PhotoValidation
+import ValidationWorkers
 import VipsDecoder
 
 /// `photo-validator tune`: scores labelled photos and recommends blur thresholds.

@@ -3,6 +3,7 @@ import ContentCheck
 import Foundation
 import Logging
 import PhotoValidation
+import ValidationWorkers
 import VipsDecoder
 
 /// `photo-validator validate`: checks files and folders in parallel and prints one record each.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Configuration
 import Foundation
 import PhotoValidation
+import ValidatorConfiguration
 
 /// Flags that set the thresholds and limits of the checks; each overrides its environment variable.
 struct CheckOptions: ParsableArguments {

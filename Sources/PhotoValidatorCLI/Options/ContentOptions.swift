@@ -2,6 +2,7 @@ import ArgumentParser
 import Configuration
 import ContentCheck
 import PhotoValidation
+import ValidatorConfiguration
 
 /// Flags of the content check; each overrides its environment variable. The API key is never a
 /// flag (it would show in `ps`): it comes from the environment, a file or systemd credentials.

@@ -3,6 +3,7 @@ import Configuration
 import Foundation
 import PhotoValidation
 import PhotoValidatorServer
+import ValidatorConfiguration
 
 /// The daemon's flags; each overrides its `PHOTO_VALIDATOR_*` variable, which overrides the JSON
 /// configuration file, which overrides the built-in default.
@@ -105,18 +106,8 @@ struct ServeOptions: ParsableArguments {
     /// The configuration these flags, `environment` and the configuration file resolve to, and the
     /// audit of where each value came from.
     func resolve(environment: [String: String]) async throws -> (ServiceConfiguration, ConfigurationAudit) {
-        let audit = ConfigurationAudit()
         do {
-            var file: (any ConfigProvider)?
-            if let path = config ?? environment[ConfigurationSources.configFileVariable] {
-                file = try await ConfigurationSources.jsonFile(at: path)
-            }
-            let manager = ServiceManagerEnvironment(environment: environment)
-            let reader = ConfigurationSources.reader(flags: configurationValues, environment: environment, credentials: try manager.credentials(),
-                                                     file: file, fallback: manager.defaults, audit: audit)
-            let configuration = try ServiceConfiguration(reader: reader)
-            try audit.checkConversions()
-            return (configuration, audit)
+            return try await ServiceConfiguration.resolve(flags: configurationValues, configFile: config, environment: environment)
         } catch {
             throw ValidationError(error.description)
         }

@@ -1,3 +1,4 @@
+import BlurTuning
 import Foundation
 import PhotoValidation
 import SwiftCSV

@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import PhotoValidation
 import Synchronization
+import ValidationWorkers
 
 /// Validates request bodies on the worker pool, with the daemon's limits, timeouts and metrics.
 public struct PhotoValidationService: Sendable {

@@ -5,10 +5,11 @@ import Logging
 import NIOCore
 import PhotoValidation
 import ServiceLifecycle
+import ValidationWorkers
 import VipsDecoder
 
-/// The composition root: builds the daemon from a resolved configuration, for `serve` and for the
-/// tests alike.
+/// The daemon's parts, built from a resolved configuration by `buildApplication(configuration:logger:)`
+/// for `serve` and for the tests alike; its long-lived resources start when it runs.
 public struct PhotoValidatorApp: Sendable {
     /// The configuration the daemon was built from.
     public let configuration: ServiceConfiguration
@@ -26,8 +27,9 @@ public struct PhotoValidatorApp: Sendable {
     public let routes: RouteTable
     private let responder: RouterResponder<ValidationRequestContext>
 
-    /// Builds the daemon: libvips, metrics, the outbox, the content check, the worker pool (started
-    /// last, once nothing can fail) and the router.
+    /// Builds the daemon: libvips, metrics, the outbox, the content check, the worker pool and the
+    /// router. Nothing is started: the pool's threads start in `WorkerPoolService.run`, so a
+    /// failure here (the outbox cannot be opened) leaves nothing running.
     ///
     /// - Throws: `DecodeFailure` when libvips cannot be initialised, `OutboxError` when the
     ///   outbox cannot be opened.
@@ -53,8 +55,6 @@ public struct PhotoValidatorApp: Sendable {
         self.service = service
         self.state = state
         self.forwarder = forwarder
-        // Started only once nothing above can fail, so a failed start leaves no threads behind.
-        pool.start()
 
         let router = Router(context: ValidationRequestContext.self)
         let routeTable = RouteTableBox()

@@ -1,14 +1,17 @@
 import Logging
 import PhotoValidation
 import ServiceLifecycle
+import ValidationWorkers
 
-/// Runs the worker pool as a service: on graceful shutdown it finishes queued validations, then
-/// stops the threads (threads stuck past their deadline are not waited for).
+/// Runs the worker pool as a service: starts its threads (validations submitted earlier wait in
+/// its queue), and on graceful shutdown finishes queued validations, then stops the threads
+/// (threads stuck past their deadline are not waited for).
 struct WorkerPoolService: Service {
     let pool: ValidationWorkerPool
     let logger: Logger
 
     func run() async throws {
+        pool.start()
         try? await gracefulShutdown()
         logger.info("stopping workers", metadata: ["in_flight": .stringConvertible(pool.inFlight)])
         await pool.shutdown()

@@ -3,6 +3,7 @@ import ContentCheck
 import Foundation
 import Logging
 import PhotoValidation
+import ValidatorConfiguration
 
 /// Everything `serve` needs, resolved once from flags, environment, file and defaults; immutable.
 public struct ServiceConfiguration: Sendable {

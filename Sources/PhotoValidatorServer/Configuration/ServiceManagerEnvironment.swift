@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import PhotoValidation
+import ValidatorConfiguration
 
 /// What a service manager (systemd) hands the daemon through its environment: a state directory
 /// that holds the outbox, and a credentials directory whose files are secret settings.

@@ -1,6 +1,7 @@
 import Foundation
 import PhotoValidation
 import SignalForwarding
+import ValidatorConfiguration
 
 /// Where `photo_added` signals go and how the outbox behaves.
 public struct SignalConfiguration: Sendable {

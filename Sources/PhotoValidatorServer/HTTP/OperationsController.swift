@@ -30,13 +30,12 @@ struct OperationsController {
         let health = service.pool.health
         let limit = service.configuration.stuckWorkerUnhealthyAfter
         if let overdue = health.longestOverdue, overdue >= limit {
-            return try Response.json([
-                "status": "unhealthy",
-                "reasons": "\(health.overdueJobs) worker(s) stuck in a decoder, the oldest for \(Int(overdue.seconds)) s past its deadline "
-                    + "(limit \(Int(limit.seconds)) s); restart the process",
-            ], status: .serviceUnavailable)
+            let reasons = "\(health.overdueJobs) worker(s) stuck in a decoder, the oldest for \(Int(overdue.seconds)) s past its deadline "
+                + "(limit \(Int(limit.seconds)) s); restart the process"
+            return try EditedResponse(status: .serviceUnavailable, response: StatusAnswer(status: "unhealthy", reasons: reasons))
+                .response(from: request, context: context)
         }
-        return try Response.json(["status": "ok"])
+        return try StatusAnswer(status: "ok").response(from: request, context: context)
     }
 
     /// 200 when the daemon can take work: not draining, the worker pool running with its full
@@ -60,9 +59,10 @@ struct OperationsController {
             }
         }
         if reasons.isEmpty {
-            return try Response.json(["status": "ready"])
+            return try StatusAnswer(status: "ready").response(from: request, context: context)
         }
-        return try Response.json(["status": "not_ready", "reasons": reasons.joined(separator: "; ")], status: .serviceUnavailable)
+        return try EditedResponse(status: .serviceUnavailable, response: StatusAnswer(status: "not_ready", reasons: reasons.joined(separator: "; ")))
+            .response(from: request, context: context)
     }
 
 }

@@ -27,8 +27,14 @@ struct OutboxController {
         }
     }
 
+    /// The answer of `POST /v1/outbox/retry`.
+    struct Requeued: ResponseEncodable {
+        /// Dead letters put back in the queue.
+        let requeued: Int
+    }
+
     /// The admin view.
-    struct View: Encodable {
+    struct View: ResponseEncodable {
         let target: String
         let outbox: String
         let counts: OutboxCounts
@@ -53,7 +59,7 @@ struct OutboxController {
         }
         let view = View(target: forwarder.delivery.target.name, outbox: forwarder.outbox.path,
                         counts: try await forwarder.outbox.counts(), deadLetters: dead)
-        return try Response.json(view)
+        return try view.response(from: request, context: context)
     }
 
     /// `POST /v1/outbox/retry[?photo_id=…]`: requeues dead letters (all, or one) with a fresh age window.
@@ -61,6 +67,6 @@ struct OutboxController {
         guard let forwarder else { throw APIError.outboxDisabled }
         let requeued = try await forwarder.outbox.retryDeadLetters(photoID: request.uri.queryParameters.get("photo_id"))
         forwarder.delivery.signalEnqueued()
-        return try Response.json(["requeued": requeued])
+        return try Requeued(requeued: requeued).response(from: request, context: context)
     }
 }

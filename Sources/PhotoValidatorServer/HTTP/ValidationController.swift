@@ -35,7 +35,7 @@ struct ValidationController {
             let output = try await service.admitted(record: context.record) { slot in
                 try await service.validate(image, as: photoType, in: slot, record: context.record)
             }
-            return try Response.json(output)
+            return try output.response(from: request, context: context)
         }
     }
 
@@ -62,12 +62,12 @@ struct ValidationController {
         }
         let key = try IdempotencyKey(request.headers[.idempotencyKey])
         return try await service.receiving(request) { body in
-            try await upload(body, contentType: request.headers[.contentType]!, context: context, projectID: projectID, key: key)
+            try await upload(body, request: request, context: context, projectID: projectID, key: key)
         }
     }
 
-    private func upload(_ body: ByteBuffer, contentType: String, context: ValidationRequestContext, projectID: String, key: IdempotencyKey?) async throws -> Response {
-        let form = try Self.form(body, contentType: contentType)
+    private func upload(_ body: ByteBuffer, request: Request, context: ValidationRequestContext, projectID: String, key: IdempotencyKey?) async throws -> Response {
+        let form = try Self.form(body, contentType: request.headers[.contentType]!)
         guard let file = form["file"] else {
             throw APIError.validationError("the multipart body has no 'file' part")
         }
@@ -83,14 +83,14 @@ struct ValidationController {
             try await service.validate(file.body, as: upload.photoType, in: slot, record: context.record)
         }
         let answer = UploadAnswer(photoID: photoID, validation: output)
-        guard let forwarder else { return try Response.json(answer) }
+        guard let forwarder else { return try answer.response(from: request, context: context) }
         let photo = PhotoData(photoID: photoID, storageKey: upload.storageKey(photoID: photoID), photoType: upload.photoType.rawValue, note: upload.note)
         let promises = upload.promisesSignal(for: output)
         // The signal is on disk before the answer: a 200 for a passed photo is a promise.
         do {
             if let key, let digest {
                 let stored = try await forwarder.record(
-                    IdempotentUpload(projectID: projectID, key: key.value, requestDigest: digest, photoID: photoID, answer: try Response.jsonText(answer)),
+                    IdempotentUpload(projectID: projectID, key: key.value, requestDigest: digest, photoID: photoID, answer: try AnswerEncoder.text(answer)),
                     promising: promises ? photo : nil
                 )
                 if stored.photoID != photoID { return try Self.replay(stored, digest: digest) }
@@ -101,7 +101,7 @@ struct ValidationController {
             context.record.errorCause = error.description
             throw APIError.outboxUnavailable(retryAfter: service.configuration.retryAfterSeconds)
         }
-        return try Response.json(answer)
+        return try answer.response(from: request, context: context)
     }
 
     /// The answer stored for `key`, or nil; a 503 when the outbox cannot be read.
@@ -117,7 +117,7 @@ struct ValidationController {
     /// The stored answer again, marked as a replay; 422 when the key answered a different upload.
     private static func replay(_ earlier: IdempotentUpload, digest: String) throws -> Response {
         guard earlier.requestDigest == digest else { throw APIError.idempotencyKeyReused }
-        return Response.jsonBody(ByteBuffer(string: earlier.answer), headers: [.idempotentReplayed: "true"])
+        return AnswerEncoder.response(json: ByteBuffer(string: earlier.answer), headers: [.idempotentReplayed: "true"])
     }
 
 

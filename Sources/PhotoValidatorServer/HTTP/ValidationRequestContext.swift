@@ -15,6 +15,9 @@ public struct ValidationRequestContext: RequestContext {
         self.record = RequestRecord()
     }
 
+    /// Every answer's JSON encoding.
+    public var responseEncoder: AnswerEncoder { AnswerEncoder() }
+
     /// The request id (from `X-Request-ID` or generated).
     public var requestID: String {
         record.requestID

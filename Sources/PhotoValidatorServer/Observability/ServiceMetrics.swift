@@ -1,6 +1,7 @@
 import PhotoValidation
 import Prometheus
 import SignalForwarding
+import ValidationWorkers
 
 /// The daemon's Prometheus metrics, registered in one registry that `/metrics` renders.
 public final class ServiceMetrics: Sendable {

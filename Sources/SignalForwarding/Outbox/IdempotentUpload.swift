@@ -1,8 +1,10 @@
 import Foundation
+import GRDB
 
 /// The answer given to an upload that carried an `Idempotency-Key`, kept so a repeat of the same
-/// upload gets the same answer and promises no second signal.
-public struct IdempotentUpload: Sendable, Equatable {
+/// upload gets the same answer and promises no second signal: a row of the `idempotent_upload`
+/// table, read and written as a GRDB record.
+public struct IdempotentUpload: Sendable, Equatable, Codable, FetchableRecord, PersistableRecord {
     /// The workflow (project) the upload was for; keys are scoped to it.
     public let projectID: String
     /// The client's idempotency key.
@@ -24,5 +26,20 @@ public struct IdempotentUpload: Sendable, Equatable {
         self.photoID = photoID
         self.answer = answer
         self.createdAt = createdAt
+    }
+
+    /// The table.
+    public static let databaseTableName = "idempotent_upload"
+    /// Times are stored as seconds since 1970.
+    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .timeIntervalSince1970 }
+    /// Times are stored as seconds since 1970.
+    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { .timeIntervalSince1970 }
+
+    enum CodingKeys: String, CodingKey {
+        case key, answer
+        case projectID = "project_id"
+        case requestDigest = "request_digest"
+        case photoID = "photo_id"
+        case createdAt = "created_at"
     }
 }

@@ -1,7 +1,9 @@
 import Foundation
+import GRDB
 
-/// One promised signal in the outbox.
-public struct OutboxEntry: Sendable, Equatable {
+/// One promised signal in the outbox: a row of its `signal` table, read as a GRDB record (the
+/// payload column holds the `PhotoData` as JSON; times are seconds since 1970).
+public struct OutboxEntry: Sendable, Equatable, Decodable, FetchableRecord {
     /// Where a signal is in its life.
     public enum State: String, Sendable, Codable {
         /// Waiting for (another) delivery attempt.
@@ -34,4 +36,19 @@ public struct OutboxEntry: Sendable, Equatable {
     public let deadReason: String?
     /// When it was delivered or given up, or nil.
     public let finishedAt: Date?
+
+    /// Times are stored as seconds since 1970.
+    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .timeIntervalSince1970 }
+
+    enum CodingKeys: String, CodingKey {
+        case id, state, attempts
+        case workflowID = "workflow_id"
+        case signalName = "signal_name"
+        case photo = "payload"
+        case enqueuedAt = "enqueued_at"
+        case ageFrom = "age_from"
+        case lastError = "last_error"
+        case deadReason = "dead_reason"
+        case finishedAt = "finished_at"
+    }
 }

@@ -102,8 +102,8 @@ public final class SignalOutbox: Sendable {
     public func idempotentUpload(projectID: String, key: String, window: TimeInterval = idempotencyWindow, now: Date = Date()) async throws(OutboxError) -> IdempotentUpload? {
         do {
             return try await database.read { db in
-                try Row.fetchOne(db, sql: "SELECT * FROM idempotent_upload WHERE project_id = ? AND key = ? AND created_at >= ?",
-                                 arguments: [projectID, key, now.timeIntervalSince1970 - window]).map(Self.idempotentUpload)
+                try IdempotentUpload.fetchOne(db, sql: "SELECT * FROM idempotent_upload WHERE project_id = ? AND key = ? AND created_at >= ?",
+                                              arguments: [projectID, key, now.timeIntervalSince1970 - window])
             }
         } catch {
             throw .unavailable("cannot read the outbox at \(path): \(error)")
@@ -122,13 +122,12 @@ public final class SignalOutbox: Sendable {
             let payload = try signal.map { String(decoding: try encoder.encode($0.photo), as: UTF8.self) }
             return try await database.write { db in
                 let time = upload.createdAt.timeIntervalSince1970
-                if let earlier = try Row.fetchOne(db, sql: "SELECT * FROM idempotent_upload WHERE project_id = ? AND key = ?",
-                                                  arguments: [upload.projectID, upload.key]).map(Self.idempotentUpload) {
+                if let earlier = try IdempotentUpload.fetchOne(db, sql: "SELECT * FROM idempotent_upload WHERE project_id = ? AND key = ?",
+                                                               arguments: [upload.projectID, upload.key]) {
                     if earlier.createdAt.timeIntervalSince1970 >= time - window { return earlier }
                     try db.execute(sql: "DELETE FROM idempotent_upload WHERE project_id = ? AND key = ?", arguments: [upload.projectID, upload.key])
                 }
-                try db.execute(sql: "INSERT INTO idempotent_upload (project_id, key, request_digest, photo_id, answer, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                               arguments: [upload.projectID, upload.key, upload.requestDigest, upload.photoID, upload.answer, time])
+                try upload.insert(db)
                 if let signal, let payload {
                     try Self.insertSignal(db, workflowID: signal.workflowID, signalName: signal.signalName, photoID: signal.photo.photoID, payload: payload, time: time)
                 }
@@ -148,7 +147,7 @@ public final class SignalOutbox: Sendable {
             var entries: [OutboxEntry] = []
             for row in rows {
                 do {
-                    entries.append(try Self.entry(row))
+                    entries.append(try OutboxEntry(row: row))
                 } catch {
                     try db.execute(sql: "UPDATE signal SET state = 'dead', dead_reason = ?, finished_at = ? WHERE id = ?",
                                    arguments: ["unreadable payload in the outbox: \(error)", now.timeIntervalSince1970, row["id"] as Int64])
@@ -229,14 +228,14 @@ public final class SignalOutbox: Sendable {
     /// The most recent dead letters, newest first.
     public func deadLetters(limit: Int = 20) async throws -> [OutboxEntry] {
         try await database.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM signal WHERE state = 'dead' ORDER BY finished_at DESC, id DESC LIMIT ?", arguments: [limit]).map(Self.entry)
+            try OutboxEntry.fetchAll(db, sql: "SELECT * FROM signal WHERE state = 'dead' ORDER BY finished_at DESC, id DESC LIMIT ?", arguments: [limit])
         }
     }
 
     /// The entry for `photoID`, or nil.
     public func entry(photoID: String) async throws -> OutboxEntry? {
         try await database.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM signal WHERE photo_id = ?", arguments: [photoID]).map(Self.entry)
+            try OutboxEntry.fetchOne(db, sql: "SELECT * FROM signal WHERE photo_id = ?", arguments: [photoID])
         }
     }
 
@@ -285,28 +284,6 @@ public final class SignalOutbox: Sendable {
                 VALUES (?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [photoID, workflowID, signalName, payload, time, time, time]
-        )
-    }
-
-    private static func idempotentUpload(_ row: Row) -> IdempotentUpload {
-        IdempotentUpload(projectID: row["project_id"], key: row["key"], requestDigest: row["request_digest"], photoID: row["photo_id"],
-                         answer: row["answer"], createdAt: Date(timeIntervalSince1970: row["created_at"]))
-    }
-
-    private static func entry(_ row: Row) throws -> OutboxEntry {
-        let payload: String = row["payload"]
-        return OutboxEntry(
-            id: row["id"],
-            workflowID: row["workflow_id"],
-            signalName: row["signal_name"],
-            photo: try JSONDecoder().decode(PhotoData.self, from: Data(payload.utf8)),
-            state: OutboxEntry.State(rawValue: row["state"]) ?? .pending,
-            attempts: row["attempts"],
-            enqueuedAt: Date(timeIntervalSince1970: row["enqueued_at"]),
-            ageFrom: Date(timeIntervalSince1970: row["age_from"]),
-            lastError: row["last_error"],
-            deadReason: row["dead_reason"],
-            finishedAt: (row["finished_at"] as Double?).map(Date.init(timeIntervalSince1970:))
         )
     }
 }

@@ -1,3 +1,5 @@
+import PhotoValidation
+
 /// A labelled photo and its blur score.
 public struct ScoredPhoto: Sendable, Equatable, Codable {
     /// The file.

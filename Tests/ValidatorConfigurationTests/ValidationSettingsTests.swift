@@ -1,7 +1,8 @@
 import BlurMetrics
 import Configuration
 import Testing
-@testable import PhotoValidation
+import PhotoValidation
+@testable import ValidatorConfiguration
 
 /// Resolves settings from environment variables alone.
 func settings(environment: [String: String], flags: [String: ConfigContent] = [:]) throws -> ValidationSettings {

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import TestFixtures
 import Testing
-@testable import PhotoValidation
+@testable import ValidationWorkers
 
 @Suite("Worker pool", .timeLimit(.minutes(1)))
 struct ValidationWorkerPoolTests {
@@ -16,6 +16,29 @@ struct ValidationWorkerPoolTests {
         }
         #expect(results.sorted() == [0, 2, 4, 6])
         await pool.shutdown()
+    }
+
+    @Test("work submitted before start() waits in the queue for the threads; a pool shut down unstarted ends it")
+    func submittedBeforeStart() async throws {
+        let pool = ValidationWorkerPool(threadCount: 1, queueLimit: 2)
+        async let early = pool.run { 42 }
+        while pool.queued < 1 { try await Task.sleep(for: .milliseconds(5)) }
+        pool.start()
+        #expect(try await early == 42)
+        await pool.shutdown()
+
+        let unstarted = ValidationWorkerPool(threadCount: 1, queueLimit: 2)
+        async let stranded = unstarted.run { 1 }
+        while unstarted.queued < 1 { try await Task.sleep(for: .milliseconds(5)) }
+        await unstarted.shutdown()
+        var strandedError: (any Error)?
+        do {
+            _ = try await stranded
+        } catch {
+            strandedError = error
+        }
+        #expect(strandedError is WorkerPoolError, "a job queued in a pool shut down unstarted must end with a pool error")
+        await #expect(throws: WorkerPoolError.notRunning) { try await unstarted.run { 1 } }
     }
 
     @Test("refuses work at once when every thread is busy and the queue is full")

@@ -1,3 +1,5 @@
+import PhotoValidation
+
 /// Counts of "blurry" detection at one threshold (a photo is called blurry when its score is below it).
 public struct ConfusionMatrix: Sendable, Equatable, Codable {
     /// The threshold.

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoValidation
 
 /// How well a blur threshold separates labelled photos, and which threshold to recommend.
 public struct ThresholdAnalysis: Sendable {

@@ -1,3 +1,5 @@
+import PhotoValidation
+
 /// A photo with a human blur label, for tuning.
 public struct LabelledPhoto: Sendable, Equatable {
     /// The two labels.

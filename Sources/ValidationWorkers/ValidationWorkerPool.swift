@@ -31,6 +31,8 @@ public final class ValidationWorkerPool: Sendable {
     nonisolated(unsafe) private var state = State()
     private let admitted = Atomic<Int>(0)
     private let running = Atomic<Bool>(false)
+    /// Set by `shutdown()`: from then on no job is admitted (before `start()` jobs are queued).
+    private let stopped = Atomic<Bool>(false)
     private let nextJobID = Atomic<Int>(0)
     /// How often the watchdog looks for expired deadlines.
     private let tick: Duration
@@ -50,11 +52,10 @@ public final class ValidationWorkerPool: Sendable {
         self.tick = tick
     }
 
-    /// Starts the threads and the watchdog.
+    /// Starts the threads and the watchdog (once; not after `shutdown()`).
     public func start() {
-        guard !running.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard !stopped.load(ordering: .acquiring), !running.exchange(true, ordering: .acquiringAndReleasing) else { return }
         condition.withLock {
-            state.accepting = true
             for _ in 0..<threadCount { startThread() }
         }
         let watchdog = Thread { [self] in watch() }
@@ -106,7 +107,7 @@ public final class ValidationWorkerPool: Sendable {
     /// - Throws: `WorkerPoolError.overloaded` at once when `threadCount + queueLimit` slots are
     ///   taken, `WorkerPoolError.notRunning` when the pool is stopped, or what `operation` throws.
     public func withSlot<Result>(_ operation: (Slot) async throws -> Result) async throws -> Result {
-        guard running.load(ordering: .acquiring) else { throw WorkerPoolError.notRunning }
+        guard !stopped.load(ordering: .acquiring) else { throw WorkerPoolError.notRunning }
         let capacity = threadCount + queueLimit
         let now = admitted.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
         defer { admitted.wrappingSubtract(1, ordering: .acquiringAndReleasing) }
@@ -129,8 +130,15 @@ public final class ValidationWorkerPool: Sendable {
     /// calling task is cancelled first, then lets the threads go, releasing libvips' per-thread
     /// state. Threads held by overdue jobs are left to the process's exit.
     public func shutdown() async {
+        stopped.store(true, ordering: .releasing)
+        let stranded = condition.withLock {
+            state.accepting = false
+            // A pool that never started has no thread to run what was queued: those jobs end now.
+            defer { if !running.load(ordering: .acquiring) { state.queue.removeAll() } }
+            return running.load(ordering: .acquiring) ? [] : state.queue
+        }
+        stranded.forEach { $0.expire() }
         guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
-        condition.withLock { state.accepting = false }
         // Cancellation (the service group's grace period running out) ends the wait too.
         while !Task.isCancelled, condition.withLock({ !state.queue.isEmpty || state.running.values.contains { !$0.overdue } }) {
             try? await Task.sleep(for: .milliseconds(5))
@@ -220,7 +228,7 @@ public final class ValidationWorkerPool: Sendable {
 
     private func watch() {
         while true {
-            Thread.sleep(forTimeInterval: tick.seconds)
+            Thread.sleep(forTimeInterval: tick / .seconds(1))
             var expired: [Job] = []
             var overdue: [@Sendable () -> Void] = []
             let stop: Bool = condition.withLock {
@@ -252,7 +260,9 @@ public final class ValidationWorkerPool: Sendable {
     private struct State {
         var queue: [Job] = []
         var running: [Int: RunningJob] = [:]
-        var accepting = false
+        // Jobs are queued from the start, so work submitted before `start()` (a request that
+        // races the worker service's start) waits for the threads instead of being refused.
+        var accepting = true
         var stopping = false
         var threads = 0
         var replacements = 0

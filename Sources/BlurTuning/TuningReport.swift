@@ -1,3 +1,5 @@
+import PhotoValidation
+
 /// What `photo-validator tune` found, per photo type.
 public struct TuningReport: Sendable, Codable {
     /// The findings for one photo type.

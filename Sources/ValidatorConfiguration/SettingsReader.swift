@@ -1,5 +1,6 @@
 import Foundation
 import Configuration
+import PhotoValidation
 
 /// Typed, range-checked reads from a `ConfigReader`, with errors that name the key.
 public struct SettingsReader: Sendable {

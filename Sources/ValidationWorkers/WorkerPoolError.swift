@@ -16,7 +16,7 @@ public enum WorkerPoolError: Error, Sendable, Equatable, CustomStringConvertible
         case .notRunning:
             "the worker pool is not running (shutting down or not started)"
         case .timedOut(let after):
-            "the job did not finish within \(after.seconds) s"
+            "the job did not finish within \(after / .seconds(1)) s"
         }
     }
 }

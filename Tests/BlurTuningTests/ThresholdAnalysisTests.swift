@@ -1,5 +1,6 @@
 import Testing
-@testable import PhotoValidation
+import PhotoValidation
+@testable import BlurTuning
 
 private func scored(_ label: LabelledPhoto.Label, _ scores: [Double]) -> [ScoredPhoto] {
     scores.enumerated().map { ScoredPhoto(path: "\(label)-\($0.offset)", label: label, score: $0.element) }

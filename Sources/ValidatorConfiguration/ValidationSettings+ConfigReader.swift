@@ -1,5 +1,6 @@
 import BlurMetrics
 import Configuration
+import PhotoValidation
 
 extension ValidationSettings {
     /// The configuration keys of the checks, with what each sets. Environment variables are the key

@@ -1,0 +1,9 @@
+import Hummingbird
+
+/// The body of `/healthz` and `/readyz`: a status word and, when not fine, the reasons.
+struct StatusAnswer: ResponseEncodable, Sendable, Equatable {
+    /// `ok`, `ready`, `unhealthy` or `not_ready`.
+    let status: String
+    /// Why the status is not fine, for the operator; absent when it is.
+    var reasons: String?
+}
