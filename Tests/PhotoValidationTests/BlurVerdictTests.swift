@@ -30,9 +30,11 @@ struct BlurVerdictTests {
     /// generating the held part again: `PHOTO_VALIDATOR_LABELLED_SET=.build/labelled`.
     static let existingSet = ProcessInfo.processInfo.environment["PHOTO_VALIDATOR_LABELLED_SET"]
 
-    /// Generates the held-aside part once and validates every photo with the default settings.
-    static let verdicts: Result<[Verdict], any Error> = {
-        Result {
+    /// Generates the held-aside part once and validates every photo with the default settings, on a
+    /// thread of its own: the minute it takes must not hold the cooperative threads other suites'
+    /// servers and timers need.
+    static let verdicts = Task<[Verdict], any Error> {
+        try await offloaded {
             if let existingSet { return try validateHeld(in: URL(fileURLWithPath: existingSet)) }
             let out = FileManager.default.temporaryDirectory.appendingPathComponent("photo-validator-held-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: out) }
@@ -46,7 +48,7 @@ struct BlurVerdictTests {
             guard process.terminationStatus == 0 else { throw CocoaError(.fileReadUnknown) }
             return try validateHeld(in: out)
         }
-    }()
+    }
 
     /// Validates the held-aside photos of the labelled set in `folder`.
     private static func validateHeld(in folder: URL) throws -> [Verdict] {
@@ -63,14 +65,14 @@ struct BlurVerdictTests {
         }
     }
 
-    private func held() throws -> [Verdict] {
+    private func held() async throws -> [Verdict] {
         try #require(peersPresent, "../shared/rooms and .venv are required (PHOTO_VALIDATOR_REQUIRE_PEERS=1)")
-        return try Self.verdicts.get()
+        return try await Self.verdicts.value
     }
 
     @Test("rooms: balanced accuracy at least 0.97 and no sharp room rejected")
-    func rooms() throws {
-        let photos = try held().filter { $0.photoType == .room }
+    func rooms() async throws {
+        let photos = try await held().filter { $0.photoType == .room }
         let sharp = photos.filter { $0.label == "sharp" }, blurry = photos.filter { $0.label == "blurry" }
         try #require(sharp.count > 50 && blurry.count > 50)
         let rejected = sharp.filter(\.blurry)
@@ -83,8 +85,8 @@ struct BlurVerdictTests {
     }
 
     @Test("rooms: motion blur of 9 px or more is caught at every angle, also after upscaling")
-    func motionBlur() throws {
-        let moved = try held().filter { $0.photoType == .room && $0.label == "blurry" }
+    func motionBlur() async throws {
+        let moved = try await held().filter { $0.photoType == .room && $0.label == "blurry" }
             .filter { ($0.variant == "motion" && ($0.strength ?? 0) >= 9) || $0.variant == "motion-11-at" }
         try #require(moved.count >= 40)
         let missed = moved.filter { !$0.blurry }
@@ -92,8 +94,8 @@ struct BlurVerdictTests {
     }
 
     @Test("the verdict for one photo at 4032, 2016 and 1024 px is the same")
-    func scaleInvariance() throws {
-        let photos = try held().filter { $0.photoType == .room }
+    func scaleInvariance() async throws {
+        let photos = try await held().filter { $0.photoType == .room }
         let bySource = Dictionary(grouping: photos, by: \.source)
         var compared = 0
         for (source, variants) in bySource {
@@ -110,8 +112,8 @@ struct BlurVerdictTests {
     }
 
     @Test("inspiration: a sharp subject on a soft background passes, globally blurred photos fail")
-    func inspiration() throws {
-        let photos = try held().filter { $0.photoType == .inspiration }
+    func inspiration() async throws {
+        let photos = try await held().filter { $0.photoType == .inspiration }
         let bokeh = photos.filter { $0.variant == "bokeh" || $0.source.hasPrefix("rooms/") }
         let global = photos.filter { $0.label == "blurry" && $0.variant != "real" }
         try #require(bokeh.count >= 3 && global.count >= 7)

@@ -22,27 +22,27 @@ func mutatedFiles(_ classes: String, count: Int = 0, seed: Int = 1, photos: [Str
 @Suite("Hostile uploads", .timeLimit(.minutes(5)))
 struct HostileUploadTests {
     @Test("the 22-byte gzip upload that hung libvips is invalid_image (unsupported_format) at once")
-    func gzipIsRefusedBySniffing() throws {
-        let output = try validate(Fixtures.testdataFile("hostile/gzip-trailing-byte.jpg"), as: .room)
+    func gzipIsRefusedBySniffing() async throws {
+        let output = try await validate(Fixtures.testdataFile("hostile/gzip-trailing-byte.jpg"), as: .room)
         #expect(output.failures == [.invalidImage])
         #expect(output.details.error == "unsupported_format")
         #expect(output.details.format == nil)
     }
 
     @Test("a frame header declaring four times the rows the data holds is corrupt_pixels")
-    func declaredRowsMissing() throws {
-        let output = try validate(Fixtures.testdataFile("hostile/cups-height-x4.jpg"), as: .room)
+    func declaredRowsMissing() async throws {
+        let output = try await validate(Fixtures.testdataFile("hostile/cups-height-x4.jpg"), as: .room)
         #expect(output.failures == [.invalidImage])
         #expect(output.details.error == "corrupt_pixels")
     }
 
     @Test("random bytes in a DC refinement scan cannot be seen by any decoder: the file decodes, as a photo")
-    func undetectableRefinementBits() throws {
+    func undetectableRefinementBits() async throws {
         // The bytes landed in the scan that carries one raw bit per block (no Huffman code, no
         // marker): every bit pattern is valid there, and the pixels differ from the original by at
         // most 3 grey levels. Calling it broken would mean calling valid JPEGs broken.
-        let original = try validate(Fixtures.testdataFile("photos/cups.jpg"), as: .room)
-        let mutated = try validate(Fixtures.testdataFile("hostile/cups-512-random-bytes-mid-scan.jpg"), as: .room)
+        let original = try await validate(Fixtures.testdataFile("photos/cups.jpg"), as: .room)
+        let mutated = try await validate(Fixtures.testdataFile("hostile/cups-512-random-bytes-mid-scan.jpg"), as: .room)
         #expect(mutated.failures == original.failures)
         let scores = (try #require(original.details.blurScore), try #require(mutated.details.blurScore))
         #expect(abs(scores.0 - scores.1) / scores.0 < 0.01)
@@ -57,7 +57,7 @@ struct HostileUploadTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(rows.count >= 20)
         for row in rows {
-            let output = try validate(folder.appendingPathComponent(row["file"]!), as: .room)
+            let output = try await validate(folder.appendingPathComponent(row["file"]!), as: .room)
             #expect(output.failures == [.invalidImage], "\(row["class"]!) of \(row["source"]!) gave \(output.failures) \(output.details.error ?? "")")
         }
     }
@@ -70,7 +70,7 @@ struct HostileUploadTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(rows.count >= 6)
         for row in rows {
-            let output = try validate(folder.appendingPathComponent(row["file"]!), as: .room)
+            let output = try await validate(folder.appendingPathComponent(row["file"]!), as: .room)
             #expect(output.failures == [.invalidImage], "\(row["class"]!) of \(row["source"]!) gave \(output.failures)")
         }
     }

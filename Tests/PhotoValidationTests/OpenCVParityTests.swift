@@ -27,7 +27,7 @@ struct OpenCVParityTests {
         var settings = ValidationSettings()
         settings.analysisScale = .native
         for path in paths {
-            let ours = try validate(URL(fileURLWithPath: path), as: .room, settings: settings).details.laplacianVariance
+            let ours = try await validate(URL(fileURLWithPath: path), as: .room, settings: settings).details.laplacianVariance
             let theirs = try #require(reference[path])
             let relative = abs((ours ?? .nan) - theirs) / theirs
             #expect(relative < 1e-6, "\(path): ours \(String(describing: ours)), OpenCV \(theirs)")

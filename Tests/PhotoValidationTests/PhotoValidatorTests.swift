@@ -6,13 +6,13 @@ import Testing
 @Suite("Photo validator on real photos", .timeLimit(.minutes(10)))
 struct PhotoValidatorTests {
     @Test("every photo in testdata/manifest.csv gets its displayed size and resolution verdict")
-    func testdataManifest() throws {
+    func testdataManifest() async throws {
         let manifest = try CSVTable(contentsOf: Fixtures.testdataFile("manifest.csv"))
         #expect(manifest.rows.count >= 20)
         for row in manifest.rows {
             let url = Fixtures.testdataFile(row["file"]!)
             for photoType in PhotoType.allCases {
-                let output = try validate(url, as: photoType)
+                let output = try await validate(url, as: photoType)
                 if row["file"] == "odd-bad-exif.jpg" {
                     // Pillow's hopper_bad_exif.jpg also has damaged entropy-coded data (libjpeg: bad
                     // Huffman code; the picture decodes as streaks of garbage): corrupt pixels are
@@ -33,13 +33,13 @@ struct PhotoValidatorTests {
 
     @Test("every photo in ../shared/photos/manifest.csv gets its displayed size and resolution verdict",
           .enabled(if: Fixtures.sharedRequiredOrPresent, "needs ../shared/ beside the checkout (its photos may not be copied into the repository)"))
-    func sharedManifest() throws {
+    func sharedManifest() async throws {
         let manifest = try CSVTable(contentsOf: try #require(Fixtures.sharedFile("photos/manifest.csv")))
         #expect(manifest.rows.count == 33)
         for row in manifest.rows {
             let url = try #require(Fixtures.sharedFile("photos/\(row["file"]!)"))
             for photoType in PhotoType.allCases {
-                let output = try validate(url, as: photoType)
+                let output = try await validate(url, as: photoType)
                 if row["file"] == "odd-bad-exif.jpg" {
                     // Pillow's hopper_bad_exif.jpg also has damaged entropy-coded data (libjpeg: bad
                     // Huffman code; the picture decodes as streaks of garbage): corrupt pixels are
@@ -59,11 +59,11 @@ struct PhotoValidatorTests {
 
     @Test("with the default thresholds, sharp real photos pass the blur check and real blurry ones fail it",
           .enabled(if: Fixtures.sharedRequiredOrPresent, "needs ../shared/ beside the checkout (its photos may not be copied into the repository)"))
-    func sharedBlurLabels() throws {
+    func sharedBlurLabels() async throws {
         let manifest = try CSVTable(contentsOf: try #require(Fixtures.sharedFile("photos/manifest.csv")))
         var checked = 0
         for row in manifest.rows {
-            let output = try validate(try #require(Fixtures.sharedFile("photos/\(row["file"]!)")), as: .room)
+            let output = try await validate(try #require(Fixtures.sharedFile("photos/\(row["file"]!)")), as: .room)
             let shortest = min(Int(row["width"]!)!, Int(row["height"]!)!)
             switch row["blur"] {
             case "blurry" where row["file"] == "blur-real-text-motion.jpg":
@@ -88,9 +88,12 @@ struct PhotoValidatorTests {
     }
 
     @Test("the same photo as JPEG, PNG, WebP and HEIC gets the same verdicts and close scores", arguments: ["same-room", "same-small"])
-    func formatsAgree(stem: String) throws {
+    func formatsAgree(stem: String) async throws {
         for photoType in PhotoType.allCases {
-            let outputs = try ["jpg", "png", "webp", "heic"].map { try validate(Fixtures.testdataFile("variants/\(stem).\($0)"), as: photoType) }
+            var outputs: [ValidatePhotoOutput] = []
+            for format in ["jpg", "png", "webp", "heic"] {
+                outputs.append(try await validate(Fixtures.testdataFile("variants/\(stem).\(format)"), as: photoType))
+            }
             #expect(Set(outputs.map(\.failures)).count == 1, "\(stem) as \(photoType): \(outputs.map(\.failures))")
             #expect(Set(outputs.compactMap(\.details.format)) == ["jpeg", "png", "webp", "heif"])
             let scores = outputs.compactMap(\.details.blurScore)
@@ -104,9 +107,9 @@ struct PhotoValidatorTests {
     }
 
     @Test("EXIF-rotated photos report rotated sizes and score as unrotated", arguments: ["rotated-6.jpg", "rotated-8.jpg"])
-    func rotated(file: String) throws {
-        let output = try validate(Fixtures.testdataFile("variants/\(file)"), as: .inspiration)
-        let unrotated = try validate(Fixtures.testdataFile("variants/rotated-3.jpg"), as: .inspiration)
+    func rotated(file: String) async throws {
+        let output = try await validate(Fixtures.testdataFile("variants/\(file)"), as: .inspiration)
+        let unrotated = try await validate(Fixtures.testdataFile("variants/rotated-3.jpg"), as: .inspiration)
         #expect(output.details.width == unrotated.details.height)
         #expect(output.details.height == unrotated.details.width)
         // The stored pixels are the same; only the EXIF tag differs, so the scores are equal.
@@ -116,8 +119,8 @@ struct PhotoValidatorTests {
 
     @Test("a file whose header is fine but whose data is cut off is invalid_image alone",
           arguments: ["variants/truncated-room.jpg", "variants/truncated-room.png", "variants/truncated-room.webp"])
-    func truncated(file: String) throws {
-        let output = try validate(Fixtures.testdataFile(file), as: .room)
+    func truncated(file: String) async throws {
+        let output = try await validate(Fixtures.testdataFile(file), as: .room)
         #expect(output.failures == [.invalidImage])
         #expect(output.messages == [FailureCode.invalidImage.message(for: .room, minimumShortSide: 1024)])
         #expect(output.details.error == "corrupt_pixels" || output.details.error == "unreadable_header")
@@ -125,53 +128,54 @@ struct PhotoValidatorTests {
     }
 
     @Test("the resolution check is inclusive at the configured minimum")
-    func resolutionBoundary() throws {
+    func resolutionBoundary() async throws {
         // small-coffee.png is 600x400.
         var settings = ValidationSettings()
         settings.inspirationMinimumShortSide = 400
-        #expect(!(try validate(Fixtures.testdataFile("photos/small-coffee.png"), as: .inspiration, settings: settings)).failures.contains(.lowResolution))
+        let allowed = try await validate(Fixtures.testdataFile("photos/small-coffee.png"), as: .inspiration, settings: settings)
+        #expect(!allowed.failures.contains(.lowResolution))
         settings.inspirationMinimumShortSide = 401
-        let output = try validate(Fixtures.testdataFile("photos/small-coffee.png"), as: .inspiration, settings: settings)
+        let output = try await validate(Fixtures.testdataFile("photos/small-coffee.png"), as: .inspiration, settings: settings)
         #expect(output.failures.contains(.lowResolution))
         #expect(output.messages.first == "This inspiration photo is too small (minimum 401px). Please choose a larger image.")
     }
 
     @Test("one answer carries both low_resolution and blurry")
-    func bothFailures() throws {
+    func bothFailures() async throws {
         var settings = ValidationSettings()
         settings.roomBlurThreshold = 1e9
-        let output = try validate(Fixtures.testdataFile("photos/small-coffee.png"), as: .room, settings: settings)
+        let output = try await validate(Fixtures.testdataFile("photos/small-coffee.png"), as: .room, settings: settings)
         #expect(output.failures == [.lowResolution, .blurry])
         #expect(output.messages.count == 2)
     }
 
     @Test("blur is measured at the analysis scale, never above the photo's own size")
-    func analysisScale() throws {
-        let large = try validate(Fixtures.testdataFile("photos/room-living-wine.jpg"), as: .room)
+    func analysisScale() async throws {
+        let large = try await validate(Fixtures.testdataFile("photos/room-living-wine.jpg"), as: .room)
         #expect(large.details.analysisWidth == 1024)
         #expect(large.details.analysisHeight == 1535)
         #expect(large.details.decodeScale == 0.5)
-        let small = try validate(Fixtures.testdataFile("photos/small-coffee.png"), as: .room)
+        let small = try await validate(Fixtures.testdataFile("photos/small-coffee.png"), as: .room)
         #expect(small.details.analysisWidth == 600 && small.details.analysisHeight == 400)
         var native = ValidationSettings()
         native.analysisScale = .native
-        let full = try validate(Fixtures.testdataFile("photos/room-living-wine.jpg"), as: .room, settings: native)
+        let full = try await validate(Fixtures.testdataFile("photos/room-living-wine.jpg"), as: .room, settings: native)
         #expect(full.details.analysisWidth == 2560 && full.details.decodeScale == 1)
     }
 
     @Test("a photo whose decode would need more than the memory budget is refused before decoding")
-    func memoryBudget() throws {
+    func memoryBudget() async throws {
         var settings = ValidationSettings()
         settings.decodeMemoryBudget = 4 << 20
         // 2560 x 3837: the 1024 px analysis plane alone is about 4.7 MiB with its denoised copy.
-        let output = try validate(Fixtures.testdataFile("photos/room-living-wine.jpg"), as: .room, settings: settings)
+        let output = try await validate(Fixtures.testdataFile("photos/room-living-wine.jpg"), as: .room, settings: settings)
         #expect(output.failures == [.invalidImage])
         #expect(output.details.error == "memory_limit_exceeded")
         #expect(output.details.errorDetail?.contains("decode_memory_mib") == true)
     }
 
     @Test("a decode that did not finish in time is invalid_image with the reason decode_timeout")
-    func timedOut() throws {
+    func timedOut() async throws {
         let validator = try PhotoValidator(settings: ValidationSettings())
         let output = validator.timedOut(as: .inspiration, after: .seconds(2))
         #expect(output.failures == [.invalidImage] && !output.passed)
@@ -180,10 +184,10 @@ struct PhotoValidatorTests {
     }
 
     @Test("a decompression bomb is refused from the header, with nothing decoded")
-    func bomb() throws {
+    func bomb() async throws {
         var settings = ValidationSettings()
         settings.pixelLimit = 5_000_000
-        let output = try validate(Fixtures.testdataFile("photos/room-living-wine.jpg"), as: .room, settings: settings)
+        let output = try await validate(Fixtures.testdataFile("photos/room-living-wine.jpg"), as: .room, settings: settings)
         #expect(output.failures == [.invalidImage])
         #expect(output.details.error == "pixel_limit_exceeded")
         #expect(output.details.errorDetail?.contains("2560x3837") == true)
@@ -194,12 +198,12 @@ struct PhotoValidatorTests {
 @Suite("Hostile inputs answered as the contract says", .enabled(if: Fixtures.sharedRequiredOrPresent, "needs ../shared/ beside the checkout (its photos may not be copied into the repository)"), .timeLimit(.minutes(10)))
 struct HostileValidationTests {
     @Test("every file in ../shared/bad-inputs gets its listed outcome")
-    func badInputs() throws {
+    func badInputs() async throws {
         let folder = try #require(Fixtures.sharedFile("bad-inputs"))
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0 != "ATTRIBUTION.md" }.sorted()
         #expect(files.count == 16)
         for file in files {
-            let output = try validate(folder.appendingPathComponent(file), as: .room)
+            let output = try await validate(folder.appendingPathComponent(file), as: .room)
             if file == "png-named.jpg" {
                 #expect(output.failures.filter { $0 != .blurry } == [.lowResolution])
                 #expect(output.details.format == "png")
@@ -211,8 +215,8 @@ struct HostileValidationTests {
     }
 
     @Test("giant headers are refused before any pixel is decoded", arguments: ["giant-280mp.jpg", "huge-200mp.heic"])
-    func giantHeaders(file: String) throws {
-        let output = try validate(try #require(Fixtures.sharedFile("bad-inputs/\(file)")), as: .room)
+    func giantHeaders(file: String) async throws {
+        let output = try await validate(try #require(Fixtures.sharedFile("bad-inputs/\(file)")), as: .room)
         #expect(output.details.error == "pixel_limit_exceeded")
         #expect(output.details.timingsMs.decode == 0)
     }

@@ -2,11 +2,14 @@ import Foundation
 import PhotoValidation
 import TestFixtures
 
-/// Validates the file at `url` with `settings`.
-func validate(_ url: URL, as photoType: PhotoType, settings: ValidationSettings = ValidationSettings()) throws -> ValidatePhotoOutput {
-    let validator = try PhotoValidator(settings: settings)
-    let data = try Data(contentsOf: url)
-    return data.withUnsafeBytes { validator.validate($0, as: photoType) }
+/// Validates the file at `url` with `settings`, on a thread of its own (decoding must not hold the
+/// cooperative threads that other suites' servers and timers need).
+func validate(_ url: URL, as photoType: PhotoType, settings: ValidationSettings = ValidationSettings()) async throws -> ValidatePhotoOutput {
+    try await offloaded {
+        let validator = try PhotoValidator(settings: settings)
+        let data = try Data(contentsOf: url)
+        return data.withUnsafeBytes { validator.validate($0, as: photoType) }
+    }
 }
 
 /// The failures a manifest cell such as `low_resolution+blurry` or `pass` names, keeping only the

@@ -103,7 +103,8 @@ struct LimitsTests {
     func bodyBelowMinimumRate() async throws {
         try await withLiveApp({ $0.bodyRateGrace = .milliseconds(300); $0.minimumBodyRate = 64 << 10 }) { client, _ in
             let port = try #require(client.port)
-            let answer = try await RawHTTP.firstResponse(port: port, sending: "POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\npartial")
+            let answer = try await RawHTTP.firstResponse(port: port, sending: "POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\npartial",
+                                                          timeout: 60)
             #expect(answer.hasPrefix("HTTP/1.1 408"))
             #expect(answer.contains("under the minimum of 64 KiB/s"))
             let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
@@ -116,7 +117,8 @@ struct LimitsTests {
         try await withLiveApp({ $0.requestTimeout = .milliseconds(300) }) { client, _ in
             let port = try #require(client.port)
             // Keep-alive on purpose: after the 408 the server itself reads what is left of the body.
-            let answer = try await RawHTTP.firstResponse(port: port, sending: "POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\npartial")
+            let answer = try await RawHTTP.firstResponse(port: port, sending: "POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\npartial",
+                                                          timeout: 60)
             #expect(answer.hasPrefix("HTTP/1.1 408"))
             #expect(answer.contains("\"error\":\"request_timeout\""))
             // A request without a body: the 300 ms request timeout would make an upload's answer
