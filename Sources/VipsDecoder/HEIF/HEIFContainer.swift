@@ -20,6 +20,10 @@ struct HEIFContainer: Equatable {
     /// tiny tiles would make the per-tile overhead the cost.
     static let maximumTiles = 4096
 
+    /// The largest tile side accepted: above HEVC's largest picture (level 6.2 allows about
+    /// 8,444 x 4,222 luma samples, or 16,888 on a side for a narrow picture).
+    static let maximumTileSide = 16_888
+
     /// Width of the picture the tiles form (cropped to the grid's output size), before rotation.
     let width: Int
     /// Height of the picture the tiles form, before rotation.
@@ -167,6 +171,10 @@ struct HEIFContainer: Equatable {
                       let extentCount = reader.uint16() else {
                     throw Unsupported("the iloc box is short")
                 }
+                // Extents of zero bytes each would let a few bytes stand for 65,535 of them.
+                guard indexSize + offsetSize + lengthSize > 0 || extentCount <= 1 else {
+                    throw Unsupported("the iloc box declares many extents of no size")
+                }
                 var extents: [(offset: Int, length: Int)] = []
                 for _ in 0..<extentCount {
                     guard reader.uint(indexSize) != nil, let offset = reader.uint(offsetSize), let length = reader.uint(lengthSize) else {
@@ -284,12 +292,16 @@ struct HEIFContainer: Equatable {
             default: throw Unsupported("item \(id)'s data is constructed in a way this reader does not follow")
             }
             var ranges: [Range<Int>] = []
+            var total = 0
             for extent in location.extents {
                 let (start, overflow) = container.lowerBound.addingReportingOverflow(extent.offset)
                 guard !overflow, extent.length > 0, start <= container.upperBound, extent.length <= container.upperBound - start else {
                     throw Unsupported("item \(id)'s data lies outside the file (truncated?)")
                 }
                 ranges.append(start..<(start + extent.length))
+                // Overlapping extents could add up to far more than the file: no real item does.
+                total += extent.length
+                guard total <= bytes.count else { throw Unsupported("item \(id)'s extents add up to more than the file") }
             }
             return ranges
         }
@@ -348,6 +360,9 @@ struct HEIFContainer: Equatable {
                     guard !tileProperties.contains(where: { $0.type == "irot" }) else { throw Unsupported("tile \(id) is rotated") }
                 }
                 let size = try spatialExtent(id, tileProperties)
+                guard size.width <= HEIFContainer.maximumTileSide, size.height <= HEIFContainer.maximumTileSide else {
+                    throw Unsupported("tile \(id) declares \(size.width)x\(size.height), larger than any HEVC picture")
+                }
                 guard tileSize == nil || tileSize! == size else { throw Unsupported("the tiles differ in size") }
                 tileSize = size
                 guard let hvcC = tileProperties.first(where: { $0.type == "hvcC" }) else { throw Unsupported("tile \(id) has no hvcC") }
