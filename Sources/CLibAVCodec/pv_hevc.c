@@ -14,6 +14,8 @@ struct pv_hevc {
     AVCodecContext *context;
     AVPacket *packet;
     AVFrame *frame;
+    /* Receives what a drained decoder still holds after the picture: there must be nothing. */
+    AVFrame *spare;
     pv_hevc_status status;
     char message[256];
 };
@@ -64,7 +66,9 @@ pv_hevc *pv_hevc_open(const uint8_t *configuration, size_t configuration_length,
     decoder->context = avcodec_alloc_context3(codec);
     decoder->packet = av_packet_alloc();
     decoder->frame = av_frame_alloc();
-    if (decoder->context == NULL || decoder->packet == NULL || decoder->frame == NULL || configuration_length > (1 << 20)) {
+    decoder->spare = av_frame_alloc();
+    if (decoder->context == NULL || decoder->packet == NULL || decoder->frame == NULL || decoder->spare == NULL
+        || configuration_length > (1 << 20)) {
         pv_fail(decoder, PV_HEVC_MEMORY, "no memory for an HEVC decoder");
         return decoder;
     }
@@ -98,7 +102,8 @@ size_t pv_hevc_padding(void) {
     return AV_INPUT_BUFFER_PADDING_SIZE;
 }
 
-static int pv_copy_luma(pv_hevc *decoder, uint8_t *destination, size_t destination_stride, int copy_width, int copy_height) {
+static int pv_copy_luma(pv_hevc *decoder, uint8_t *destination, size_t destination_stride, int copy_width, int copy_height,
+                        int honour_stream_range) {
     const AVFrame *frame = decoder->frame;
     const AVPixFmtDescriptor *descriptor = av_pix_fmt_desc_get((enum AVPixelFormat) frame->format);
     if (descriptor == NULL || (descriptor->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BE | AV_PIX_FMT_FLAG_BITSTREAM))
@@ -110,6 +115,14 @@ static int pv_copy_luma(pv_hevc *decoder, uint8_t *destination, size_t destinati
     const uint8_t *source = frame->data[0];
     ptrdiff_t source_stride = frame->linesize[0];
     int depth = descriptor->comp[0].depth;
+    /* Limited-range luma (16-235) is stretched to full range, as libheif does when it converts
+     * such a picture to RGB. */
+    int expand = honour_stream_range && frame->color_range == AVCOL_RANGE_MPEG;
+    uint8_t table[256];
+    for (int value = 0; value < 256; value++) {
+        int full = ((value - 16) * 255 + 109) / 219;
+        table[value] = (uint8_t) (value <= 16 ? 0 : (full > 255 ? 255 : full));
+    }
     for (int row = 0; row < copy_height; row++) {
         const uint8_t *from = source + (ptrdiff_t) row * source_stride;
         uint8_t *to = destination + (size_t) row * destination_stride;
@@ -121,13 +134,18 @@ static int pv_copy_luma(pv_hevc *decoder, uint8_t *destination, size_t destinati
                 to[column] = (uint8_t) (wide[column] >> (depth - 8));
             }
         }
+        if (expand) {
+            for (int column = 0; column < copy_width; column++) {
+                to[column] = table[to[column]];
+            }
+        }
     }
     return 0;
 }
 
 int pv_hevc_decode_luma(pv_hevc *decoder, const uint8_t *data, size_t length,
                         uint8_t *destination, size_t destination_stride, int copy_width, int copy_height,
-                        int *width, int *height) {
+                        int honour_stream_range, int *width, int *height) {
     if (decoder->status != PV_HEVC_OK) {
         return -1;
     }
@@ -157,13 +175,17 @@ int pv_hevc_decode_luma(pv_hevc *decoder, const uint8_t *data, size_t length,
         result = pv_fail(decoder, PV_HEVC_CORRUPT, "a tile's HEVC data does not decode to a picture");
     } else if (decoder->frame->decode_error_flags != 0 || (decoder->frame->flags & AV_FRAME_FLAG_CORRUPT)) {
         result = pv_fail(decoder, PV_HEVC_CORRUPT, "the HEVC data of a tile is corrupt");
+    } else if (avcodec_receive_frame(decoder->context, decoder->spare) != AVERROR_EOF) {
+        /* Another viewer may show a later picture of the tile than the first: refuse to guess. */
+        av_frame_unref(decoder->spare);
+        result = pv_fail(decoder, PV_HEVC_CORRUPT, "a tile holds more than one picture");
     } else {
         *width = decoder->frame->width;
         *height = decoder->frame->height;
         if (decoder->frame->width < copy_width || decoder->frame->height < copy_height) {
             result = pv_fail(decoder, PV_HEVC_CORRUPT, "a tile decodes to a smaller picture than the file declares");
         } else {
-            result = pv_copy_luma(decoder, destination, destination_stride, copy_width, copy_height);
+            result = pv_copy_luma(decoder, destination, destination_stride, copy_width, copy_height, honour_stream_range);
         }
     }
     av_frame_unref(decoder->frame);
@@ -176,6 +198,7 @@ void pv_hevc_close(pv_hevc *decoder) {
         return;
     }
     av_frame_free(&decoder->frame);
+    av_frame_free(&decoder->spare);
     av_packet_free(&decoder->packet);
     /* Frees the extradata too. */
     avcodec_free_context(&decoder->context);

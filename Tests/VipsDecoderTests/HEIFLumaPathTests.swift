@@ -145,6 +145,21 @@ struct HEIFLumaPathTests {
         }
     }
 
+    @Test("a tile carrying parameter sets of its own, or two pictures, is left to libvips (FFmpeg and libheif would read it differently)")
+    func ambiguousTiles() throws {
+        let original = try bytes(Fixtures.testdataFile("variants/same-room.heic"))
+        // same-room.heic's one tile starts at byte 0x168 (iloc): a 4-byte length, then the NAL header.
+        let header = 0x168 + 4
+        try #require(Int(original[header] >> 1) & 0x3F < 32, "the first NAL unit is not a coded slice")
+        var withParameterSet = original
+        withParameterSet[header] = 33 << 1
+        #expect(throws: HEIFContainer.Unsupported("tile 1 carries parameter sets of its own")) {
+            try withParameterSet.withUnsafeBytes { try HEIFContainer.read($0) }
+        }
+        let image = try withParameterSet.withUnsafeBytes { try ImageDecoder().open($0) }
+        #expect(image.plan(targetShortSide: 1024).decoder == .libvips)
+    }
+
     @Test("mutated containers never trap the reader, and every range it returns lies inside the file")
     func mutatedContainers() throws {
         var generator = SplitMix64(state: 0x4845_4946)

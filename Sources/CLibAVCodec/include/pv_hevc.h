@@ -34,14 +34,16 @@ pv_hevc_status pv_hevc_status_of(const pv_hevc *decoder);
 /* What went wrong, for people: FFmpeg's own last error line where it gave one. */
 const char *pv_hevc_message(const pv_hevc *decoder);
 
-/* Decodes one picture from `data` (length-prefixed NAL units as stored in the file; the buffer
- * must have `PV_HEVC_PADDING` readable zero bytes after `length`) and copies the top-left
- * `copy_width` x `copy_height` luma samples (8-bit; deeper samples are shifted down) to
- * `destination`, rows `destination_stride` bytes apart. The decoded size is written to `*width`
- * and `*height`; a picture smaller than the copy is corrupt. Returns 0, or -1 with a status set. */
+/* Decodes the one picture in `data` (length-prefixed NAL units as stored in the file; the buffer
+ * must have `pv_hevc_padding()` readable zero bytes after `length`) and copies the top-left
+ * `copy_width` x `copy_height` luma samples (8-bit; deeper samples are shifted down; with
+ * `honour_stream_range`, limited-range samples are stretched to full range) to `destination`,
+ * rows `destination_stride` bytes apart. The decoded size is written to `*width` and `*height`; a
+ * picture smaller than the copy, or more than one picture, is corrupt. Returns 0, or -1 with a
+ * status set. */
 int pv_hevc_decode_luma(pv_hevc *decoder, const uint8_t *data, size_t length,
                         uint8_t *destination, size_t destination_stride, int copy_width, int copy_height,
-                        int *width, int *height);
+                        int honour_stream_range, int *width, int *height);
 
 /* The zero bytes that must follow each tile's data (FFmpeg's bitstream readers over-read). */
 size_t pv_hevc_padding(void);

@@ -42,6 +42,9 @@ struct HEIFContainer: Equatable {
     let configuration: Range<Int>
     /// Quarter turns anticlockwise to apply after assembly (`irot`), 0 to 3.
     let quarterTurns: Int
+    /// True when the file describes its colour (`nclx`, full range, BT.601-like); otherwise the
+    /// bitstream's own description decides, as it does for libheif (limited-range luma is expanded).
+    var describesColour = false
 
     /// The displayed width, after rotation.
     var displayedWidth: Int { quarterTurns % 2 == 0 ? width : height }
@@ -80,6 +83,9 @@ struct HEIFContainer: Equatable {
         var associations: [Int: [(index: Int, essential: Bool)]] = [:]
         var itemData: Range<Int>?
 
+        /// Boxes that may appear once in `meta` (and `ipco`/`ipma` once in `iprp`).
+        static let singular: Set<String> = ["hdlr", "pitm", "iinf", "iloc", "iref", "iprp", "idat", "ipco", "ipma"]
+
         init(bytes: UnsafeRawBufferPointer) {
             self.bytes = bytes
         }
@@ -90,15 +96,21 @@ struct HEIFContainer: Equatable {
             while top.remaining > 0 {
                 guard let box = top.box() else { throw Unsupported("a top-level box runs past the end of the file") }
                 if box.type == "meta" {
+                    // Readers differ on which of two meta boxes counts: such a file is not read here.
+                    guard meta == nil else { throw Unsupported("the file has more than one meta box") }
                     meta = box.payload
-                    break
                 }
             }
             guard let meta, var reader = HEIFByteReader(bytes, meta), reader.versionAndFlags() != nil else {
                 throw Unsupported("no meta box")
             }
+            var seen: Set<String> = []
             while reader.remaining > 0 {
                 guard let box = reader.box() else { throw Unsupported("a box in meta runs past its end") }
+                // A repeated box (two pitm, two iloc...) is read differently by different readers.
+                guard seen.insert(box.type).inserted || !Self.singular.contains(box.type) else {
+                    throw Unsupported("the meta box has more than one \(box.type)")
+                }
                 try readMetaChild(box.type, box.payload)
             }
             return try resolvePrimary()
@@ -113,8 +125,8 @@ struct HEIFContainer: Equatable {
                 }
                 guard handler == "pict" else { throw Unsupported("the meta handler is \(handler), not pict") }
             case "pitm":
-                guard let (version, _) = reader.versionAndFlags(), let id = reader.uint(version == 0 ? 2 : 4) else {
-                    throw Unsupported("the pitm box is short")
+                guard let (version, _) = reader.versionAndFlags(), version <= 1, let id = reader.uint(version == 0 ? 2 : 4) else {
+                    throw Unsupported("the pitm box is short or of an unknown version")
                 }
                 primary = id
             case "iinf":
@@ -141,11 +153,11 @@ struct HEIFContainer: Equatable {
                       let (version, _) = infe.versionAndFlags() else {
                     throw Unsupported("an item info entry is unreadable")
                 }
-                guard version >= 2 else { throw Unsupported("item info entries of version \(version)") }
+                guard version == 2 || version == 3 else { throw Unsupported("item info entries of version \(version)") }
                 guard let id = infe.uint(version == 2 ? 2 : 4), let protection = infe.uint16(), let type = infe.fourCC() else {
                     throw Unsupported("an item info entry is short")
                 }
-                itemTypes[id] = type
+                guard itemTypes.updateValue(type, forKey: id) == nil else { throw Unsupported("item \(id) is described twice") }
                 if protection != 0 {
                     protectedItems.insert(id)
                 }
@@ -185,12 +197,14 @@ struct HEIFContainer: Equatable {
                     extents.append((sum, length))
                 }
                 // Data in other files (a data reference) is never followed.
-                locations[id] = (dataReference == 0 ? method : -1, extents)
+                guard locations.updateValue((dataReference == 0 ? method : -1, extents), forKey: id) == nil else {
+                    throw Unsupported("item \(id) is located twice")
+                }
             }
         }
 
         private mutating func readReferences(_ reader: inout HEIFByteReader) throws(Unsupported) {
-            guard let (version, _) = reader.versionAndFlags() else { throw Unsupported("the iref box is short") }
+            guard let (version, _) = reader.versionAndFlags(), version <= 1 else { throw Unsupported("the iref box is short or of an unknown version") }
             let idSize = version == 0 ? 2 : 4
             while reader.remaining > 0 {
                 guard let box = reader.box(), var entry = HEIFByteReader(bytes, box.payload),
@@ -203,23 +217,25 @@ struct HEIFContainer: Equatable {
                     guard let to = entry.uint(idSize) else { throw Unsupported("an item reference is short") }
                     targets.append(to)
                 }
-                derivations[from] = targets
+                guard derivations.updateValue(targets, forKey: from) == nil else { throw Unsupported("item \(from) is derived twice") }
             }
         }
 
         private mutating func readProperties(_ reader: inout HEIFByteReader) throws(Unsupported) {
+            var seen: Set<String> = []
             while reader.remaining > 0 {
                 guard let box = reader.box(), var inner = HEIFByteReader(bytes, box.payload) else {
                     throw Unsupported("a box in iprp runs past its end")
                 }
+                guard seen.insert(box.type).inserted else { throw Unsupported("the iprp box has more than one \(box.type)") }
                 if box.type == "ipco" {
                     while inner.remaining > 0 {
                         guard let property = inner.box() else { throw Unsupported("a property runs past the end of ipco") }
                         properties.append(property)
                     }
                 } else if box.type == "ipma" {
-                    guard let (version, flags) = inner.versionAndFlags(), let count = inner.uint32() else {
-                        throw Unsupported("the ipma box is short")
+                    guard let (version, flags) = inner.versionAndFlags(), version <= 1, let count = inner.uint32() else {
+                        throw Unsupported("the ipma box is short or of an unknown version")
                     }
                     let wide = flags & 1 != 0
                     for _ in 0..<count {
@@ -232,7 +248,7 @@ struct HEIFContainer: Equatable {
                             let bits = wide ? 15 : 7
                             list.append((value & (1 << bits - 1), value >> bits != 0))
                         }
-                        associations[id, default: []].append(contentsOf: list)
+                        guard associations.updateValue(list, forKey: id) == nil else { throw Unsupported("item \(id) has properties twice") }
                     }
                 }
             }
@@ -265,7 +281,9 @@ struct HEIFContainer: Equatable {
 
         /// Refuses colour descriptions under which the luma plane is not what libheif's RGB would
         /// give back: limited range, or a matrix other than BT.601's (libheif's default).
-        private func checkColour(_ id: Int, _ itemProperties: [Property]) throws(Unsupported) {
+        @discardableResult
+        private func checkColour(_ id: Int, _ itemProperties: [Property]) throws(Unsupported) -> Bool {
+            var described = false
             for colour in itemProperties where colour.type == "colr" {
                 guard var reader = HEIFByteReader(bytes, colour.payload), let kind = reader.fourCC() else {
                     throw Unsupported("item \(id) has a short colr property")
@@ -277,7 +295,9 @@ struct HEIFContainer: Equatable {
                 guard range & 0x80 != 0, [2, 5, 6].contains(matrix) else {
                     throw Unsupported("item \(id) uses colour matrix \(matrix)\(range & 0x80 == 0 ? " in limited range" : "")")
                 }
+                described = true
             }
+            return described
         }
 
         /// The byte ranges of an item's data, checked to lie inside the file.
@@ -306,11 +326,41 @@ struct HEIFContainer: Equatable {
             return ranges
         }
 
+        /// Checks a tile's NAL units (with 4-byte lengths, as the hvcC must declare): exactly one
+        /// coded picture and no parameter sets, so that FFmpeg (one decoder for every tile, first
+        /// picture) and libheif (a decoder per tile, last picture) decode the same thing.
+        private func checkPictureUnits(_ extents: [Range<Int>], tile: Int) throws(Unsupported) {
+            var data: [UInt8] = []
+            for extent in extents {
+                data.append(contentsOf: bytes[extent])
+            }
+            var offset = 0
+            var pictures = 0
+            while offset < data.count {
+                guard data.count - offset >= 6 else { throw Unsupported("tile \(tile + 1)'s NAL units are cut short") }
+                let length = Int(data[offset]) << 24 | Int(data[offset + 1]) << 16 | Int(data[offset + 2]) << 8 | Int(data[offset + 3])
+                offset += 4
+                guard length >= 2, length <= data.count - offset else { throw Unsupported("tile \(tile + 1) has a NAL unit of impossible length") }
+                let type = Int(data[offset] >> 1) & 0x3F
+                switch type {
+                case 32, 33, 34:
+                    throw Unsupported("tile \(tile + 1) carries parameter sets of its own")
+                case 0...31:
+                    // A coded slice: the first bit after the 2-byte header starts a new picture.
+                    if length >= 3, data[offset + 2] & 0x80 != 0 { pictures += 1 }
+                default:
+                    break
+                }
+                offset += length
+            }
+            guard pictures == 1 else { throw Unsupported("tile \(tile + 1) holds \(pictures) coded pictures") }
+        }
+
         private func resolvePrimary() throws(Unsupported) -> HEIFContainer {
             guard let primary, let type = itemTypes[primary] else { throw Unsupported("no primary item") }
             guard !protectedItems.contains(primary) else { throw Unsupported("the primary item is protected") }
             let primaryProperties = try propertiesOf(primary)
-            try checkColour(primary, primaryProperties)
+            var describesColour = try checkColour(primary, primaryProperties)
             var quarterTurns = 0
             for rotation in primaryProperties where rotation.type == "irot" {
                 guard var reader = HEIFByteReader(bytes, rotation.payload), let angle = reader.uint8() else {
@@ -319,6 +369,8 @@ struct HEIFContainer: Equatable {
                 quarterTurns = (quarterTurns + angle & 3) % 4
             }
             let (width, height) = try spatialExtent(primary, primaryProperties)
+            // Far past any pixel limit (libvips refuses such a header anyway); keeps the sums below exact.
+            guard width <= 1 << 20, height <= 1 << 20 else { throw Unsupported("the image declares \(width)x\(height)") }
             let tileIDs: [Int]
             var columns = 1, rows = 1
             var outputWidth = width, outputHeight = height
@@ -356,7 +408,7 @@ struct HEIFContainer: Equatable {
                 guard itemTypes[id] == "hvc1", !protectedItems.contains(id) else { throw Unsupported("tile \(id) is not an HEVC image") }
                 let tileProperties = id == primary ? primaryProperties : try propertiesOf(id)
                 if id != primary {
-                    try checkColour(id, tileProperties)
+                    describesColour = try checkColour(id, tileProperties) || describesColour
                     guard !tileProperties.contains(where: { $0.type == "irot" }) else { throw Unsupported("tile \(id) is rotated") }
                 }
                 let size = try spatialExtent(id, tileProperties)
@@ -373,7 +425,24 @@ struct HEIFContainer: Equatable {
                 configuration = hvcC.payload
                 tiles.append(try dataRanges(id))
             }
+            // Tiles sharing their data would make one file cost thousands of copies and parses.
+            guard tiles.joined().reduce(0, { $0 + $1.count }) <= bytes.count else {
+                throw Unsupported("the tiles' data adds up to more than the file")
+            }
+            for (index, tile) in tiles.enumerated() {
+                try checkPictureUnits(tile, tile: index)
+            }
             guard let tileSize, let configuration else { throw Unsupported("the image has no tiles") }
+            // FFmpeg and libheif must read the same stream: configuration version 1 with 4-byte NAL
+            // lengths (what libheif 1.15 assumes), at least the 23-byte fixed part.
+            guard configuration.count >= 23, bytes[configuration.lowerBound] == 1, bytes[configuration.lowerBound + 21] & 3 == 3 else {
+                throw Unsupported("the hvcC decoder configuration is not version 1 with 4-byte NAL lengths")
+            }
+            // Tiles may overhang the picture by less than a tile; the area decoded stays within
+            // a small multiple of the picture's.
+            guard rows * columns * tileSize.width * tileSize.height <= 4 * width * height + (1 << 20) else {
+                throw Unsupported("\(rows)x\(columns) tiles of \(tileSize.width)x\(tileSize.height) decode far more than \(width)x\(height)")
+            }
             // Every tile must overlap the picture, and the tiles must cover it.
             guard tileSize.width * columns >= width, tileSize.height * rows >= height,
                   tileSize.width * (columns - 1) < width, tileSize.height * (rows - 1) < height else {
@@ -382,7 +451,7 @@ struct HEIFContainer: Equatable {
             return HEIFContainer(
                 width: width, height: height, columns: columns, rows: rows,
                 tileWidth: tileSize.width, tileHeight: tileSize.height,
-                tiles: tiles, configuration: configuration, quarterTurns: quarterTurns
+                tiles: tiles, configuration: configuration, quarterTurns: quarterTurns, describesColour: describesColour
             )
         }
     }

@@ -25,6 +25,7 @@ struct HEIFLumaDecoder {
         begin: (PixelGeometry) throws -> Void,
         body: (_ strip: UnsafePointer<UInt8>, _ firstRow: Int, _ rowCount: Int, _ rowStride: Int) throws -> Void
     ) throws {
+        precondition(rowsPerStrip > 0, "strips need at least one row")
         let width = container.width, height = container.height
         let plane = UnsafeMutablePointer<UInt8>.allocate(capacity: width * height)
         defer { plane.deallocate() }
@@ -59,6 +60,8 @@ struct HEIFLumaDecoder {
         // A bitstream may not declare a picture much larger than its tile (coded sizes round up
         // to whole coding blocks).
         let pixelCap = (container.tileWidth + 64) * (container.tileHeight + 64)
+        // One decoder for every tile: the reader has checked that no tile carries parameter sets
+        // of its own, so each decodes with the configuration's, as libheif decodes it.
         guard let decoder = pv_hevc_open(base + configuration.lowerBound, configuration.count, pixelCap) else {
             throw DecodeFailure(.memoryLimitExceeded, "no memory for an HEVC decoder")
         }
@@ -81,7 +84,7 @@ struct HEIFLumaDecoder {
             var decodedWidth: Int32 = 0, decodedHeight: Int32 = 0
             guard pv_hevc_decode_luma(
                 decoder, buffer, length, plane + top * container.width + left, container.width,
-                Int32(copyWidth), Int32(copyHeight), &decodedWidth, &decodedHeight
+                Int32(copyWidth), Int32(copyHeight), container.describesColour ? 0 : 1, &decodedWidth, &decodedHeight
             ) == 0 else {
                 throw failure(decoder, tile: index)
             }
