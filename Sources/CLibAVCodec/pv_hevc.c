@@ -119,7 +119,7 @@ static int pv_copy_luma(pv_hevc *decoder, uint8_t *destination, size_t destinati
      * such a picture to RGB. */
     int expand = honour_stream_range && frame->color_range == AVCOL_RANGE_MPEG;
     uint8_t table[256];
-    for (int value = 0; value < 256; value++) {
+    for (int value = 0; expand && value < 256; value++) {
         int full = ((value - 16) * 255 + 109) / 219;
         table[value] = (uint8_t) (value <= 16 ? 0 : (full > 255 ? 255 : full));
     }

@@ -131,11 +131,12 @@ public final class ValidationWorkerPool: Sendable {
     /// state. Threads held by overdue jobs are left to the process's exit.
     public func shutdown() async {
         stopped.store(true, ordering: .releasing)
-        let stranded = condition.withLock {
+        let stranded: [Job] = condition.withLock {
             state.accepting = false
             // A pool that never started has no thread to run what was queued: those jobs end now.
-            defer { if !running.load(ordering: .acquiring) { state.queue.removeAll() } }
-            return running.load(ordering: .acquiring) ? [] : state.queue
+            guard !running.load(ordering: .acquiring) else { return [] }
+            defer { state.queue.removeAll() }
+            return state.queue
         }
         stranded.forEach { $0.expire() }
         guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }

@@ -43,10 +43,6 @@ public final class EncodedImage {
         }
     }
 
-    /// True when a resampled analysis of this photo decodes luma only through FFmpeg rather than
-    /// RGB through libvips (a HEIC photo whose container the Swift reader handles).
-    public var hasHEIFLumaPath: Bool { heif != nil }
-
     deinit {
         pv_object_unref(image)
         data.deallocate()

@@ -330,24 +330,29 @@ struct HEIFContainer: Equatable {
         /// coded picture and no parameter sets, so that FFmpeg (one decoder for every tile, first
         /// picture) and libheif (a decoder per tile, last picture) decode the same thing.
         private func checkPictureUnits(_ extents: [Range<Int>], tile: Int) throws(Unsupported) {
-            var data: [UInt8] = []
-            for extent in extents {
-                data.append(contentsOf: bytes[extent])
+            // Only NAL headers are read, in place: the tile's extents read as one stream.
+            let count = extents.reduce(0) { $0 + $1.count }
+            func byte(_ offset: Int) -> Int {
+                var offset = offset
+                for extent in extents {
+                    if offset < extent.count { return Int(bytes[extent.lowerBound + offset]) }
+                    offset -= extent.count
+                }
+                return 0
             }
             var offset = 0
             var pictures = 0
-            while offset < data.count {
-                guard data.count - offset >= 6 else { throw Unsupported("tile \(tile + 1)'s NAL units are cut short") }
-                let length = Int(data[offset]) << 24 | Int(data[offset + 1]) << 16 | Int(data[offset + 2]) << 8 | Int(data[offset + 3])
+            while offset < count {
+                guard count - offset >= 6 else { throw Unsupported("tile \(tile + 1)'s NAL units are cut short") }
+                let length = byte(offset) << 24 | byte(offset + 1) << 16 | byte(offset + 2) << 8 | byte(offset + 3)
                 offset += 4
-                guard length >= 2, length <= data.count - offset else { throw Unsupported("tile \(tile + 1) has a NAL unit of impossible length") }
-                let type = Int(data[offset] >> 1) & 0x3F
-                switch type {
+                guard length >= 2, length <= count - offset else { throw Unsupported("tile \(tile + 1) has a NAL unit of impossible length") }
+                switch (byte(offset) >> 1) & 0x3F {
                 case 32, 33, 34:
                     throw Unsupported("tile \(tile + 1) carries parameter sets of its own")
                 case 0...31:
                     // A coded slice: the first bit after the 2-byte header starts a new picture.
-                    if length >= 3, data[offset + 2] & 0x80 != 0 { pictures += 1 }
+                    if length >= 3, byte(offset + 2) & 0x80 != 0 { pictures += 1 }
                 default:
                     break
                 }
