@@ -20,7 +20,7 @@ public struct SignalForwarder: Sendable {
         // The outbox first: an HTTP client must be shut down, so it is made only once nothing can fail.
         let outbox = try SignalOutbox(path: configuration.outboxPath, minimumFreeBytes: configuration.outboxMinimumFreeBytes)
         let target: any SignalTarget
-        let client = { HTTPClient(eventLoopGroupProvider: .singleton) }
+        let client = makeClient
         switch configuration.target {
         case .none:
             return nil
@@ -34,6 +34,16 @@ public struct SignalForwarder: Sendable {
             metrics.recordDelivery(event)
         }
         return SignalForwarder(outbox: outbox, delivery: delivery, signalName: configuration.name)
+    }
+
+    /// A client for delivery on the shared event loop group. A refused connection fails the attempt
+    /// at once and the outbox's backoff applies: the pool's own retries would hold each attempt
+    /// until its 10-second deadline, one signal after another while the target is down.
+    static func makeClient() -> HTTPClient {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout = .init(connect: .seconds(5))
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
     /// Commits the signal for `photo` to the project's workflow, then wakes delivery.
