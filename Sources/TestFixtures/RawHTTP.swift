@@ -100,6 +100,23 @@ public enum RawHTTP {
         }
     }
 
+    /// Reads from `socket` up to the end of one response head (an interim one such as
+    /// `100 Continue`), or what arrived before the server closed or the receive timeout passed.
+    public static func readHead(_ socket: Int32) async throws -> String {
+        try await offloaded { blockingReadHead(socket) }
+    }
+
+    private static func blockingReadHead(_ socket: Int32) -> String {
+        // A byte at a time: whatever follows the head is left for the next read.
+        var received: [UInt8] = []
+        let end = Array("\r\n\r\n".utf8)
+        var byte: UInt8 = 0
+        while !received.suffix(4).elementsEqual(end), recv(socket, &byte, 1, 0) == 1 {
+            received.append(byte)
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
     /// Reads from `socket` until the server closes it (or the receive timeout passes).
     public static func readAll(_ socket: Int32) async throws -> String {
         try await offloaded { blockingReadAll(socket) }

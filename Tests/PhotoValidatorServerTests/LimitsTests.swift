@@ -24,6 +24,30 @@ struct LimitsTests {
         }
     }
 
+    @Test("a client waiting on Expect: 100-continue is asked for its photo and answered; one refused before its body is not")
+    func expectContinue() async throws {
+        try await withLiveApp({ $0.bodyLimit = 1 << 20 }) { client, _ in
+            let port = try #require(client.port)
+            let photo = Array(try testdataBytes("photos/cups.jpg").readableBytesView)
+            // Reads give up after 30 s: without an interim answer the head read comes back empty.
+            let socket = try await RawHTTP.connect(port: port, timeout: 30)
+            defer { close(socket) }
+            try await RawHTTP.write(socket, RawHTTP.head(method: "POST", path: "/v1/validate?photo_type=room",
+                                                         headers: ["Content-Type: image/jpeg", "Expect: 100-continue"], length: photo.count))
+            let interim = try await RawHTTP.readHead(socket)
+            #expect(interim.hasPrefix("HTTP/1.1 100 Continue\r\n"), "\(interim)")
+            try await RawHTTP.write(socket, photo)
+            let answer = try await RawHTTP.readAll(socket)
+            #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer.prefix(200))")
+            #expect(answer.contains("\"passed\":true"))
+
+            // Over the limit: the final answer comes instead of 100 Continue, and no body is needed.
+            let refused = try await RawHTTP.firstResponse(port: port, sending: "POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Type: image/jpeg\r\nExpect: 100-continue\r\nContent-Length: 52428800\r\n\r\n",
+                                                          timeout: 30)
+            #expect(refused.hasPrefix("HTTP/1.1 413"), "\(refused.prefix(200))")
+        }
+    }
+
     @Test("a chunked body that grows past the limit is refused with 413")
     func streamedTooLarge() async throws {
         try await withLiveApp({ $0.bodyLimit = 1 << 20 }) { client, _ in

@@ -22,13 +22,13 @@ public struct PhotoValidationService: Sendable {
     public let uploads: UploadMemoryBudget
 
     /// Reserves room for the body of `request` in the upload budget (waiting, body unread, while
-    /// there is none), receives the body and runs `operation` with it; the room is given back when
-    /// `operation` returns.
+    /// there is none), asks a client waiting on `Expect: 100-continue` for the body, receives it
+    /// and runs `operation` with it; the room is given back when `operation` returns.
     ///
     /// A declared `Content-Length` over the body limit is refused before any byte is read.
     ///
     /// - Throws: `APIError` 413, 408 or 503, or what `operation` throws.
-    func receiving<Result>(_ request: Request, _ operation: (ByteBuffer) async throws -> Result) async throws -> Result {
+    func receiving<Result>(_ request: Request, context: ValidationRequestContext, _ operation: (ByteBuffer) async throws -> Result) async throws -> Result {
         let limit = configuration.bodyLimit
         let declared = request.headers[.contentLength].flatMap(Int.init)
         if let declared, declared > limit {
@@ -51,6 +51,7 @@ public struct PhotoValidationService: Sendable {
             }
         }
         defer { reservation.release() }
+        context.wantBody()
         let body = try await receiveBody(of: request, limit: limit, declared: declared)
         return try await operation(body)
     }

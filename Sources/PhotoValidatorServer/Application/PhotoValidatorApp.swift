@@ -112,7 +112,7 @@ public struct PhotoValidatorApp: Sendable {
             responder: responder,
             // Connections that send nothing (or idle keep-alives) are closed rather than held forever.
             server: .http1(configuration: .init(
-                additionalChannelHandlers: [RequestHeadDeadlineHandler(deadline: TimeAmount(headDeadline))],
+                additionalChannelHandlers: [RequestHeadDeadlineHandler(deadline: TimeAmount(headDeadline)), ExpectContinueHandler()],
                 idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds))
             )),
             configuration: .init(address: address, serverName: "photo-validator",

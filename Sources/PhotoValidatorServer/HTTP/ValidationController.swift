@@ -20,7 +20,7 @@ struct ValidationController {
         let queryType = request.uri.queryParameters.get("photo_type").map { String($0) }
         // Checked before the body is read; a form's own photo_type field, when present, wins.
         let queryPhotoType = try Self.photoType(queryType)
-        return try await service.receiving(request) { body in
+        return try await service.receiving(request, context: context) { body in
             let image: ByteBuffer
             let photoType: PhotoType
             if isMultipart {
@@ -61,7 +61,7 @@ struct ValidationController {
             throw APIError.validationError("the upload must be multipart/form-data with a 'file' part")
         }
         let key = try IdempotencyKey(request.headers[.idempotencyKey])
-        return try await service.receiving(request) { body in
+        return try await service.receiving(request, context: context) { body in
             try await upload(body, request: request, context: context, projectID: projectID, key: key)
         }
     }

@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import NIOCore
 
 /// The per-request context: Hummingbird's core storage, the request id, and the record that the
 /// request log line and metrics are written from.
@@ -8,11 +9,18 @@ public struct ValidationRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// What the handler learned, read by the observability middleware after the response.
     public let record: RequestRecord
+    private let channel: any Channel
 
     /// Creates a context for a new request.
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.record = RequestRecord()
+        self.channel = source.channel
+    }
+
+    /// Tells a client waiting on `Expect: 100-continue` to send its body; nothing for others.
+    func wantBody() {
+        channel.triggerUserOutboundEvent(ExpectContinueHandler.BodyWanted(), promise: nil)
     }
 
     /// Every answer's JSON encoding.
