@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <libavcodec/avcodec.h>
+#include <libavutil/common.h>
 #include <libavutil/log.h>
 #include <libavutil/pixdesc.h>
 
@@ -102,22 +103,88 @@ size_t pv_hevc_padding(void) {
     return AV_INPUT_BUFFER_PADDING_SIZE;
 }
 
-static int pv_copy_luma(pv_hevc *decoder, uint8_t *destination, size_t destination_stride, int copy_width, int copy_height,
-                        int honour_stream_range) {
+int pv_hevc_decode(pv_hevc *decoder, const uint8_t *data, size_t length, int *width, int *height) {
+    if (decoder->status != PV_HEVC_OK) {
+        return -1;
+    }
+    pv_last_log[0] = 0;
+    if (length == 0 || length > 0x7fffffff) {
+        return pv_fail(decoder, PV_HEVC_CORRUPT, "a tile has no coded data");
+    }
+    decoder->packet->data = (uint8_t *) data;
+    decoder->packet->size = (int) length;
+    int sent = avcodec_send_packet(decoder->context, decoder->packet);
+    decoder->packet->data = NULL;
+    decoder->packet->size = 0;
+    if (sent == AVERROR(ENOMEM)) {
+        return pv_fail(decoder, PV_HEVC_MEMORY, "the HEVC picture needs more memory than allowed");
+    }
+    if (sent < 0) {
+        return pv_fail(decoder, PV_HEVC_CORRUPT, "the HEVC data of a tile is corrupt");
+    }
+    /* A still picture: drain the decoder so it gives the picture up now; pv_hevc_release resets
+     * it for the next tile. */
+    int drained = avcodec_send_packet(decoder->context, NULL);
+    int received = avcodec_receive_frame(decoder->context, decoder->frame);
+    if (received == AVERROR(ENOMEM)) {
+        return pv_fail(decoder, PV_HEVC_MEMORY, "the HEVC picture needs more memory than allowed");
+    }
+    if (drained < 0 || received < 0) {
+        return pv_fail(decoder, PV_HEVC_CORRUPT, "a tile's HEVC data does not decode to a picture");
+    }
+    if (decoder->frame->decode_error_flags != 0 || (decoder->frame->flags & AV_FRAME_FLAG_CORRUPT)) {
+        return pv_fail(decoder, PV_HEVC_CORRUPT, "the HEVC data of a tile is corrupt");
+    }
+    if (avcodec_receive_frame(decoder->context, decoder->spare) != AVERROR_EOF) {
+        av_frame_unref(decoder->spare);
+        return pv_fail(decoder, PV_HEVC_CORRUPT, "a tile holds more than one picture");
+    }
+    const AVPixFmtDescriptor *descriptor = av_pix_fmt_desc_get((enum AVPixelFormat) decoder->frame->format);
+    if (descriptor == NULL || (descriptor->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BE | AV_PIX_FMT_FLAG_BITSTREAM))
+        || !(descriptor->flags & AV_PIX_FMT_FLAG_PLANAR || descriptor->nb_components == 1)) {
+        return pv_fail(decoder, PV_HEVC_UNSUPPORTED, "the HEVC picture's pixel format is not planar YCbCr");
+    }
+    for (int component = 0; component < descriptor->nb_components && component < 3; component++) {
+        const AVComponentDescriptor *c = &descriptor->comp[component];
+        if (c->plane != component || c->offset != 0 || c->shift != 0 || c->depth < 8 || c->depth > 16
+            || c->step != (c->depth > 8 ? 2 : 1)) {
+            return pv_fail(decoder, PV_HEVC_UNSUPPORTED, "the HEVC picture's pixel format has no plain planes");
+        }
+    }
+    *width = decoder->frame->width;
+    *height = decoder->frame->height;
+    return 0;
+}
+
+void pv_hevc_frame_info(const pv_hevc *decoder, pv_hevc_frame_info_t *info) {
     const AVFrame *frame = decoder->frame;
     const AVPixFmtDescriptor *descriptor = av_pix_fmt_desc_get((enum AVPixelFormat) frame->format);
-    if (descriptor == NULL || (descriptor->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BE | AV_PIX_FMT_FLAG_BITSTREAM))
-        || descriptor->comp[0].plane != 0 || descriptor->comp[0].offset != 0 || descriptor->comp[0].shift != 0
-        || descriptor->comp[0].depth < 8 || descriptor->comp[0].depth > 16
-        || descriptor->comp[0].step != (descriptor->comp[0].depth > 8 ? 2 : 1)) {
-        return pv_fail(decoder, PV_HEVC_UNSUPPORTED, "the HEVC picture's pixel format has no plain luma plane");
+    info->has_chroma = descriptor != NULL && descriptor->nb_components >= 3;
+    info->chroma_shift_x = descriptor != NULL ? descriptor->log2_chroma_w : 0;
+    info->chroma_shift_y = descriptor != NULL ? descriptor->log2_chroma_h : 0;
+    info->matrix = (int) frame->colorspace;
+    /* Unspecified counts as full range, as libheif assumes when nothing describes the colour. */
+    info->full_range = frame->color_range != AVCOL_RANGE_MPEG;
+}
+
+int pv_hevc_copy_plane(pv_hevc *decoder, int plane, uint8_t *destination, size_t destination_stride,
+                       int copy_width, int copy_height, int expand_limited) {
+    const AVFrame *frame = decoder->frame;
+    const AVPixFmtDescriptor *descriptor = av_pix_fmt_desc_get((enum AVPixelFormat) frame->format);
+    if (descriptor == NULL || plane < 0 || plane >= descriptor->nb_components || plane > 2) {
+        return pv_fail(decoder, PV_HEVC_UNSUPPORTED, "the HEVC picture has no such plane");
     }
-    const uint8_t *source = frame->data[0];
-    ptrdiff_t source_stride = frame->linesize[0];
-    int depth = descriptor->comp[0].depth;
+    int plane_width = plane == 0 ? frame->width : AV_CEIL_RSHIFT(frame->width, descriptor->log2_chroma_w);
+    int plane_height = plane == 0 ? frame->height : AV_CEIL_RSHIFT(frame->height, descriptor->log2_chroma_h);
+    if (copy_width > plane_width || copy_height > plane_height || copy_width < 0 || copy_height < 0) {
+        return pv_fail(decoder, PV_HEVC_CORRUPT, "a tile decodes to a smaller picture than the file declares");
+    }
+    const uint8_t *source = frame->data[plane];
+    ptrdiff_t source_stride = frame->linesize[plane];
+    int depth = descriptor->comp[plane].depth;
     /* Limited-range luma (16-235) is stretched to full range, as libheif does when it converts
-     * such a picture to RGB. */
-    int expand = honour_stream_range && frame->color_range == AVCOL_RANGE_MPEG;
+     * such a picture to RGB; chroma is scaled with the colour conversion. */
+    int expand = expand_limited && plane == 0;
     uint8_t table[256];
     for (int value = 0; expand && value < 256; value++) {
         int full = ((value - 16) * 255 + 109) / 219;
@@ -143,54 +210,9 @@ static int pv_copy_luma(pv_hevc *decoder, uint8_t *destination, size_t destinati
     return 0;
 }
 
-int pv_hevc_decode_luma(pv_hevc *decoder, const uint8_t *data, size_t length,
-                        uint8_t *destination, size_t destination_stride, int copy_width, int copy_height,
-                        int honour_stream_range, int *width, int *height) {
-    if (decoder->status != PV_HEVC_OK) {
-        return -1;
-    }
-    pv_last_log[0] = 0;
-    if (length == 0 || length > 0x7fffffff) {
-        return pv_fail(decoder, PV_HEVC_CORRUPT, "a tile has no coded data");
-    }
-    decoder->packet->data = (uint8_t *) data;
-    decoder->packet->size = (int) length;
-    int sent = avcodec_send_packet(decoder->context, decoder->packet);
-    decoder->packet->data = NULL;
-    decoder->packet->size = 0;
-    if (sent == AVERROR(ENOMEM)) {
-        return pv_fail(decoder, PV_HEVC_MEMORY, "the HEVC picture needs more memory than allowed");
-    }
-    if (sent < 0) {
-        return pv_fail(decoder, PV_HEVC_CORRUPT, "the HEVC data of a tile is corrupt");
-    }
-    /* A still picture: drain the decoder so it gives the picture up now, then reset it for the
-     * next tile. */
-    int drained = avcodec_send_packet(decoder->context, NULL);
-    int received = avcodec_receive_frame(decoder->context, decoder->frame);
-    int result = 0;
-    if (received == AVERROR(ENOMEM)) {
-        result = pv_fail(decoder, PV_HEVC_MEMORY, "the HEVC picture needs more memory than allowed");
-    } else if (drained < 0 || received < 0) {
-        result = pv_fail(decoder, PV_HEVC_CORRUPT, "a tile's HEVC data does not decode to a picture");
-    } else if (decoder->frame->decode_error_flags != 0 || (decoder->frame->flags & AV_FRAME_FLAG_CORRUPT)) {
-        result = pv_fail(decoder, PV_HEVC_CORRUPT, "the HEVC data of a tile is corrupt");
-    } else if (avcodec_receive_frame(decoder->context, decoder->spare) != AVERROR_EOF) {
-        /* Another viewer may show a later picture of the tile than the first: refuse to guess. */
-        av_frame_unref(decoder->spare);
-        result = pv_fail(decoder, PV_HEVC_CORRUPT, "a tile holds more than one picture");
-    } else {
-        *width = decoder->frame->width;
-        *height = decoder->frame->height;
-        if (decoder->frame->width < copy_width || decoder->frame->height < copy_height) {
-            result = pv_fail(decoder, PV_HEVC_CORRUPT, "a tile decodes to a smaller picture than the file declares");
-        } else {
-            result = pv_copy_luma(decoder, destination, destination_stride, copy_width, copy_height, honour_stream_range);
-        }
-    }
+void pv_hevc_release(pv_hevc *decoder) {
     av_frame_unref(decoder->frame);
     avcodec_flush_buffers(decoder->context);
-    return result;
 }
 
 void pv_hevc_close(pv_hevc *decoder) {

@@ -177,8 +177,15 @@ int pv_jpeg_start(pv_jpeg *decoder, int luma, int scale_num) {
         decoder->status = PV_JPEG_UNSUPPORTED;
         return -1;
     }
-    /* Grey files stay grey at any scale: the same values OpenCV gets from its three equal channels. */
-    decoder->cinfo.out_color_space = (luma || space == JCS_GRAYSCALE) ? JCS_GRAYSCALE : JCS_RGB;
+    /* Grey files stay grey at any scale: the same values OpenCV gets from its three equal channels.
+     * Mode 2 keeps a YCbCr file's own samples (chroma upsampled): Y is exactly the luma mode's. */
+    if (space == JCS_GRAYSCALE || luma == 1) {
+        decoder->cinfo.out_color_space = JCS_GRAYSCALE;
+    } else if (luma == 2 && space == JCS_YCbCr) {
+        decoder->cinfo.out_color_space = JCS_YCbCr;
+    } else {
+        decoder->cinfo.out_color_space = JCS_RGB;
+    }
     decoder->cinfo.scale_num = (unsigned int) (scale_num < 1 ? 1 : (scale_num > 8 ? 8 : scale_num));
     decoder->cinfo.scale_denom = 8;
     decoder->cinfo.dct_method = JDCT_ISLOW;

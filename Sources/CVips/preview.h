@@ -26,13 +26,6 @@ static inline int pv_preview_webpload(void *data, size_t length, double scale, V
         NULL);
 }
 
-static inline int pv_preview_heifload(void *data, size_t length, VipsImage **out) {
-    return vips_heifload_buffer(data, length, out,
-        "fail_on", VIPS_FAIL_ON_TRUNCATED,
-        "thumbnail", FALSE,
-        NULL);
-}
-
 /* Lanczos3 resize by `scale` (below 1). */
 static inline int pv_preview_resize(VipsImage *in, VipsImage **out, double scale) {
     return vips_resize(in, out, scale, NULL);
@@ -75,6 +68,75 @@ static inline int pv_preview_jpegsave(VipsImage *in, void **buffer, size_t *leng
 
 static inline int pv_preview_has_alpha(VipsImage *image) {
     return vips_image_hasalpha(image);
+}
+
+/* Previews made from pixels already decoded (one decode serves the blur check and the preview):
+ * the planes are the caller's memory, borrowed for as long as the images live. */
+
+/* A `width` x `height` image of `bands` interleaved 8-bit samples per pixel, rows `stride` bytes
+ * apart (only `stride == width * bands` is supported by libvips: pass packed rows). */
+static inline VipsImage *pv_preview_from_memory(const void *data, int width, int height, int bands) {
+    return vips_image_new_from_memory(data, (size_t) width * (size_t) height * (size_t) bands,
+        width, height, bands, VIPS_FORMAT_UCHAR);
+}
+
+static inline int pv_preview_extract_area(VipsImage *in, VipsImage **out, int left, int top, int width, int height) {
+    return vips_extract_area(in, out, left, top, width, height, NULL);
+}
+
+/* Lanczos3 resize by separate horizontal and vertical factors. */
+static inline int pv_preview_resize_xy(VipsImage *in, VipsImage **out, double hscale, double vscale) {
+    return vips_resize(in, out, hscale, "vscale", vscale, NULL);
+}
+
+static inline int pv_preview_join(VipsImage **images, int count, VipsImage **out) {
+    return vips_bandjoin(images, out, count, NULL);
+}
+
+/* YCbCr (Y full range; chroma full range or, with `chroma_gain` 255/224, limited) to RGB with the
+ * matrix of `kr` and `kb`, as floats clipped to 8 bits by the cast that follows. */
+static inline int pv_preview_ycbcr_to_rgb(VipsImage *in, VipsImage **out, double kr, double kb, double chroma_gain) {
+    double a[3] = { 1.0, chroma_gain, chroma_gain };
+    double b[3] = { 0.0, -128.0 * chroma_gain, -128.0 * chroma_gain };
+    VipsImage *centred = NULL;
+    if (vips_linear(in, &centred, a, b, 3, NULL) != 0) {
+        return -1;
+    }
+    double kg = 1.0 - kr - kb;
+    VipsImage *matrix = vips_image_new_matrixv(3, 3,
+        1.0, 0.0, 2.0 * (1.0 - kr),
+        1.0, -2.0 * kb * (1.0 - kb) / kg, -2.0 * kr * (1.0 - kr) / kg,
+        1.0, 2.0 * (1.0 - kb), 0.0);
+    if (matrix == NULL) {
+        g_object_unref(centred);
+        return -1;
+    }
+    VipsImage *rgb = NULL;
+    int status = vips_recomb(centred, &rgb, matrix, NULL);
+    g_object_unref(centred);
+    g_object_unref(matrix);
+    if (status != 0) {
+        return -1;
+    }
+    status = vips_cast(rgb, out, VIPS_FORMAT_UCHAR, NULL);
+    g_object_unref(rgb);
+    return status;
+}
+
+/* Turns by 0, 90, 180 or 270 degrees clockwise. */
+static inline int pv_preview_rotate(VipsImage *in, VipsImage **out, int degrees) {
+    VipsAngle angle = degrees == 90 ? VIPS_ANGLE_D90 : degrees == 180 ? VIPS_ANGLE_D180 : degrees == 270 ? VIPS_ANGLE_D270 : VIPS_ANGLE_D0;
+    return vips_rot(in, out, angle, NULL);
+}
+
+/* Mirrors left to right. */
+static inline int pv_preview_flip_horizontal(VipsImage *in, VipsImage **out) {
+    return vips_flip(in, out, VIPS_DIRECTION_HORIZONTAL, NULL);
+}
+
+/* Marks 3 bands as sRGB (and 1 as grey) so the JPEG writer stores them as such. */
+static inline int pv_preview_mark_srgb(VipsImage *in, VipsImage **out) {
+    return vips_copy(in, out, "interpretation", vips_image_get_bands(in) >= 3 ? VIPS_INTERPRETATION_sRGB : VIPS_INTERPRETATION_B_W, NULL);
 }
 
 #endif

@@ -10,7 +10,7 @@
  * options photo-validator needs and nothing else. */
 
 /* The formats photo-validator decodes, as FormatSniffer names them from the bytes. */
-enum { PV_FORMAT_JPEG = 0, PV_FORMAT_PNG = 1, PV_FORMAT_WEBP = 2, PV_FORMAT_HEIF = 3 };
+enum { PV_FORMAT_JPEG = 0, PV_FORMAT_PNG = 1, PV_FORMAT_WEBP = 2 };
 
 /* Opens `data` with exactly one loader, chosen by the caller from the magic bytes: libvips' own
  * loader search (vips_image_new_from_buffer) runs every loader's sniffer, including ones that
@@ -27,10 +27,6 @@ static inline VipsImage *pv_load_buffer(int format, void *data, size_t length, i
         break;
     case PV_FORMAT_WEBP:
         status = vips_webpload_buffer(data, length, &out, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", fail_on, NULL);
-        break;
-    case PV_FORMAT_HEIF:
-        status = vips_heifload_buffer(data, length, &out, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", fail_on,
-            "thumbnail", FALSE, NULL);
         break;
     default:
         break;

@@ -5,9 +5,9 @@ public struct DecodePlan: Sendable, Equatable {
     public enum Decoder: String, Sendable, Codable {
         /// libjpeg-turbo directly (JPEG in grey, YCbCr or RGB).
         case libjpeg
-        /// FFmpeg's HEVC decoder on the tiles, after the Swift HEIF reader (HEIC, luma only).
+        /// FFmpeg's HEVC decoder on the tiles, after the Swift HEIF reader (every HEIC).
         case ffmpegHEVC = "ffmpeg-hevc"
-        /// libvips and the format's library behind it (PNG, WebP, other HEIC, CMYK JPEG).
+        /// libvips and the format's library behind it (PNG, WebP, CMYK JPEG).
         case libvips
     }
 
@@ -19,6 +19,17 @@ public struct DecodePlan: Sendable, Equatable {
     public let luma: Bool
     /// The decoder's own working memory beyond the strips handed out, in bytes.
     public let estimatedBytes: Int
+    /// True when the decode keeps its colour pixels for the content check's preview.
+    public var keepsPreview = false
+
+    /// Creates a plan.
+    public init(decoder: Decoder, scaleNumerator: Int, luma: Bool, estimatedBytes: Int, keepsPreview: Bool = false) {
+        self.decoder = decoder
+        self.scaleNumerator = scaleNumerator
+        self.luma = luma
+        self.estimatedBytes = estimatedBytes
+        self.keepsPreview = keepsPreview
+    }
 
     /// The decode scale as a fraction, such as 0.375 for 3/8.
     public var scale: Double { Double(scaleNumerator) / 8 }

@@ -3,59 +3,75 @@ import CVips
 /// A photo whose header has been read; its pixels are decoded on demand, strip by strip.
 ///
 /// Owns a copy of the encoded bytes (libvips, libjpeg and FFmpeg borrow them for as long as the
-/// image lives), the libvips image and, for JPEG, the libjpeg decoder. Use it on one thread.
+/// image lives), the libvips image (JPEG, PNG, WebP) or the Swift-read HEIF container (HEIC, which
+/// libvips never sees), and, for JPEG, the libjpeg decoder. Use it on one thread.
 public final class EncodedImage {
     /// The container format.
     public let format: ImageFormat
     /// What the header declares.
     public let header: ImageHeader
-    private let image: UnsafeMutablePointer<VipsImage>
+    /// libvips' image of a JPEG, PNG or WebP; nil for HEIC.
+    private let image: UnsafeMutablePointer<VipsImage>?
     private let data: UnsafeMutableRawBufferPointer
     /// The libjpeg decoder for JPEGs in a colour space it handles; nil for CMYK/YCCK and other formats.
     private let jpeg: LibJPEGDecoder?
-    /// The luma path for HEIC photos whose container it reads; nil sends them through libvips.
-    private let heif: HEIFLumaDecoder?
+    /// The FFmpeg path of every HEIC photo.
+    private let heif: HEIFDecoder?
     private var consumed = false
+    /// The pixels the decode kept for the content check's preview, when its plan asked.
+    private var previewPixels: PreviewPixels?
     /// This photo's claim on libvips' error text, held from the header read until `deinit`.
-    private let errorTicket: VipsErrorAttribution.Ticket
+    private let errorTicket: VipsErrorAttribution.Ticket?
 
     init(
         image: UnsafeMutablePointer<VipsImage>, data: UnsafeMutableRawBufferPointer, format: ImageFormat,
-        jpeg: LibJPEGDecoder?, heif: HEIFContainer?, errorTicket: VipsErrorAttribution.Ticket
+        jpeg: LibJPEGDecoder?, errorTicket: VipsErrorAttribution.Ticket
     ) {
         self.image = image
         self.errorTicket = errorTicket
         self.data = data
         self.format = format
         self.jpeg = jpeg
+        self.heif = nil
         self.header = ImageHeader(
             format: format,
             storedWidth: Int(vips_image_get_width(image)),
             storedHeight: Int(vips_image_get_height(image)),
             orientation: Int(pv_image_get_orientation(image))
         )
-        // The luma path must see the picture libheif describes; if the two readers disagree on its
-        // size, libvips decodes it as before.
-        if let heif, heif.displayedWidth == header.storedWidth, heif.displayedHeight == header.storedHeight {
-            self.heif = HEIFLumaDecoder(container: heif)
-        } else {
-            self.heif = nil
-        }
+    }
+
+    /// A HEIC photo: its header is the container's displayed picture (turns and mirrors are
+    /// applied by the decode, so the orientation is 1).
+    init(heif: HEIFContainer, data: UnsafeMutableRawBufferPointer) {
+        self.image = nil
+        self.errorTicket = nil
+        self.data = data
+        self.format = .heif
+        self.jpeg = nil
+        self.heif = HEIFDecoder(container: heif)
+        self.header = ImageHeader(format: .heif, storedWidth: heif.displayedWidth, storedHeight: heif.displayedHeight, orientation: 1)
     }
 
     deinit {
-        pv_object_unref(image)
+        if let image { pv_object_unref(image) }
         data.deallocate()
-        VipsErrorAttribution.end(errorTicket)
+        if let errorTicket { VipsErrorAttribution.end(errorTicket) }
     }
 
     /// The plan for measuring at `targetShortSide` (nil: native scale, full RGB for parity with
     /// OpenCV). JPEG is decoded at the smallest DCT scale M/8 that keeps the shortest side at or
     /// above the target, as luma only when the plane is resampled anyway; HEIC as luma through
-    /// FFmpeg in that case too, when its container is one the Swift reader handles.
-    /// `lumaPaths: false` decodes RGB (libjpeg for JPEG, libvips for the rest) even when luma would
-    /// do: what the fidelity tests and `bench --compare-paths` measure the luma paths against.
-    public func plan(targetShortSide: Int?, lumaPaths: Bool = true) -> DecodePlan {
+    /// FFmpeg always. With `preview`, JPEG (YCbCr or grey) and HEIC keep the decoded colour for the
+    /// preview, a JPEG at a scale that serves both; PNG and WebP are decoded again for it.
+    /// `lumaPaths: false` decodes RGB (libjpeg for JPEG, libvips for PNG and WebP) even when luma
+    /// would do: what the fidelity tests and `bench --compare-paths` measure the luma paths against.
+    public func plan(targetShortSide: Int?, lumaPaths: Bool = true, preview: PreviewEncoder? = nil) -> DecodePlan {
+        if let heif {
+            let keep = preview != nil
+            return DecodePlan(decoder: .ffmpegHEVC, scaleNumerator: 8, luma: true, estimatedBytes: heif.estimatedBytes(keepingChroma: keep), keepsPreview: keep)
+        }
+        guard let image else { preconditionFailure("an image is either HEIC or read by libvips") }
         let pixels = header.pixelCount
         let bands = Int(vips_image_get_bands(image))
         let sampleBytes = vips_image_get_format(image) == VIPS_FORMAT_USHORT ? 2 : 1
@@ -64,9 +80,22 @@ public final class EncodedImage {
         switch format {
         case .jpeg:
             if let jpeg {
-                let numerator = Self.smallestScaleNumerator(shortestSide: header.shortestSide, target: targetShortSide, powersOfTwo: false)
+                var numerator = Self.smallestScaleNumerator(shortestSide: header.shortestSide, target: targetShortSide, powersOfTwo: false)
                 let luma = targetShortSide != nil && lumaPaths
-                return DecodePlan(decoder: .libjpeg, scaleNumerator: numerator, luma: luma, estimatedBytes: jpeg.estimatedMemory(luma: luma, scaleNumerator: numerator))
+                guard let preview, luma, jpeg.keepsPreviewColour else {
+                    return DecodePlan(decoder: .libjpeg, scaleNumerator: numerator, luma: luma, estimatedBytes: jpeg.estimatedMemory(luma: luma, scaleNumerator: numerator))
+                }
+                // The preview may want more pixels than the analysis: decode at the larger scale.
+                let scale = preview.fittingScale(width: header.storedWidth, height: header.storedHeight)
+                let wanted = (width: Int((Double(header.storedWidth) * scale).rounded()), height: Int((Double(header.storedHeight) * scale).rounded()))
+                while numerator < 8, (header.storedWidth * numerator + 7) / 8 < wanted.width || (header.storedHeight * numerator + 7) / 8 < wanted.height {
+                    numerator += 1
+                }
+                let kept = ((header.storedWidth * numerator + 7) / 8) * ((header.storedHeight * numerator + 7) / 8) * 3
+                return DecodePlan(
+                    decoder: .libjpeg, scaleNumerator: numerator, luma: true,
+                    estimatedBytes: jpeg.estimatedMemory(luma: false, scaleNumerator: numerator) + kept, keepsPreview: true
+                )
             }
             // CMYK and YCCK go through libvips, whose shrink-on-load takes powers of two only.
             let numerator = Self.smallestScaleNumerator(shortestSide: header.shortestSide, target: targetShortSide, powersOfTwo: true)
@@ -76,10 +105,7 @@ public final class EncodedImage {
         case .webp:
             return DecodePlan(decoder: .libvips, scaleNumerator: 8, luma: false, estimatedBytes: pixels * 4 + streamingRows)
         case .heif:
-            if let heif, targetShortSide != nil, lumaPaths {
-                return DecodePlan(decoder: .ffmpegHEVC, scaleNumerator: 8, luma: true, estimatedBytes: heif.estimatedBytes)
-            }
-            return DecodePlan(decoder: .libvips, scaleNumerator: 8, luma: false, estimatedBytes: pixels * 6 + streamingRows)
+            preconditionFailure("HEIC is planned above")
         }
     }
 
@@ -112,11 +138,14 @@ public final class EncodedImage {
         precondition(!consumed, "an EncodedImage decodes once: its decoders read it sequentially")
         consumed = true
         if let jpeg {
-            try jpeg.decode(luma: plan.luma, scaleNumerator: plan.scaleNumerator, rowsPerStrip: rowsPerStrip, begin: begin, body: body)
+            previewPixels = try jpeg.decode(
+                luma: plan.luma, scaleNumerator: plan.scaleNumerator, keepingPreview: plan.keepsPreview,
+                orientation: header.orientation, fullSize: (header.width, header.height), rowsPerStrip: rowsPerStrip, begin: begin, body: body
+            )
             return
         }
-        if plan.luma, let heif {
-            try heif.decode(UnsafeRawBufferPointer(data), rowsPerStrip: rowsPerStrip, begin: begin, body: body)
+        if let heif {
+            previewPixels = try heif.decode(UnsafeRawBufferPointer(data), rowsPerStrip: rowsPerStrip, keepingPreview: plan.keepsPreview, begin: begin, body: body)
             return
         }
         let loaded = try loadedImage(shrink: 8 / plan.scaleNumerator)
@@ -145,12 +174,23 @@ public final class EncodedImage {
         }
     }
 
-    /// Reads a string field of the header, or nil when it is absent.
-    func stringField(_ name: String) -> String? {
-        pv_image_get_string(image, name).map { String(cString: $0) }
+    /// The preview JPEG for the content check: from the pixels the decode kept when its plan
+    /// said so (JPEG, HEIC), otherwise decoded again by the format's libvips loader (PNG, WebP,
+    /// CMYK JPEG).
+    ///
+    /// - Throws: `DecodeFailure` when the preview cannot be decoded or encoded.
+    public func preview(using encoder: PreviewEncoder) throws(DecodeFailure) -> PreviewImage {
+        if let previewPixels {
+            return try encoder.preview(from: previewPixels)
+        }
+        guard heif == nil else {
+            throw DecodeFailure(.libraryFailure, "the HEIC decode kept no pixels for the preview: plan it with the preview encoder")
+        }
+        return try encoder.preview(of: UnsafeRawBufferPointer(data), format: format)
     }
 
     private func loadedImage(shrink: Int) throws(DecodeFailure) -> UnsafeMutablePointer<VipsImage> {
+        guard let image else { throw DecodeFailure(.libraryFailure, "libvips has no image of this photo") }
         // A JPEG that reaches libvips (CMYK, YCCK) is loaded again, strictly: libvips cannot tell
         // corrupt-data warnings from benign ones, and such files do not come from phone cameras.
         guard format == .jpeg else {
@@ -194,6 +234,7 @@ public final class EncodedImage {
     }
 
     private func corruptPixels() -> DecodeFailure {
-        DecodeFailure(.corruptPixels, "the \(format.rawValue) pixel data is truncated or corrupt: \(VipsErrorAttribution.message(for: errorTicket))")
+        let detail = errorTicket.map { VipsErrorAttribution.message(for: $0) } ?? "no detail"
+        return DecodeFailure(.corruptPixels, "the \(format.rawValue) pixel data is truncated or corrupt: \(detail)")
     }
 }

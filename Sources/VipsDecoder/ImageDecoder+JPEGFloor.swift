@@ -11,7 +11,7 @@ extension ImageDecoder {
         let decoder = try LibJPEGDecoder(bytes: bytes, memoryLimit: memoryLimit)
         var geometry = PixelGeometry(width: 0, height: 0, bands: 0)
         do {
-            try decoder.decode(luma: true, scaleNumerator: 1, rowsPerStrip: 64) { geometry = $0 } body: { _, _, _, _ in }
+            _ = try decoder.decode(luma: true, scaleNumerator: 1, rowsPerStrip: 64) { geometry = $0 } body: { _, _, _, _ in }
         } catch let failure as DecodeFailure {
             throw failure
         } catch {

@@ -30,7 +30,8 @@ public struct ImageDecoder: Sendable {
     /// Reads the header of `bytes` (the bytes are copied) and checks the format and pixel limit.
     ///
     /// The format is decided from the magic bytes first and only that format's loader sees the
-    /// bytes. No pixel is decoded here: a decompression bomb costs a header parse.
+    /// bytes; a HEIC's container is read in Swift alone (no HEIC reaches libvips or libheif). No
+    /// pixel is decoded here: a decompression bomb costs a header parse.
     public func open(_ bytes: UnsafeRawBufferPointer) throws(DecodeFailure) -> EncodedImage {
         guard bytes.baseAddress != nil, bytes.count > 0 else {
             throw DecodeFailure(.emptyInput, "the upload is empty (0 bytes)")
@@ -42,6 +43,9 @@ public struct ImageDecoder: Sendable {
         }
         let owned = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 16)
         owned.copyMemory(from: bytes)
+        if format == .heif {
+            return try openHEIF(owned)
+        }
         // The ticket passes to the image, which ends it when it is freed.
         let ticket = VipsErrorAttribution.begin()
         guard let image = pv_load_buffer(format.loaderIndex, owned.baseAddress, owned.count, Int32(Self.failOn(format).rawValue)) else {
@@ -62,12 +66,45 @@ public struct ImageDecoder: Sendable {
                 throw DecodeFailure(.unreadableHeader, "the jpeg header is unreadable: \(error.message)")
             }
         }
-        // A HEIC container the Swift reader does not handle is left to libvips alone.
-        let heif = format == .heif ? try? HEIFContainer.read(UnsafeRawBufferPointer(owned)) : nil
-        let encoded = EncodedImage(image: image, data: owned, format: format, jpeg: jpeg, heif: heif, errorTicket: ticket)
-        if format == .heif, let compression = encoded.stringField("heif-compression"), compression != "hevc" {
-            throw DecodeFailure(.unsupportedFormat, "HEIF with \(compression) coding (for example AVIF) is not accepted; only HEIC")
+        return try checked(EncodedImage(image: image, data: owned, format: format, jpeg: jpeg, errorTicket: ticket))
+    }
+
+    /// Reads a HEIC's container in Swift; a file it refuses is refused, and no C library has
+    /// seen its bytes.
+    private func openHEIF(_ owned: UnsafeMutableRawBufferPointer) throws(DecodeFailure) -> EncodedImage {
+        let container: HEIFContainer
+        do {
+            container = try HEIFContainer.read(UnsafeRawBufferPointer(owned))
+        } catch {
+            owned.deallocate()
+            switch error.kind {
+            case .malformed:
+                throw DecodeFailure(.unreadableHeader, "the heif container is malformed: \(error.reason)")
+            case .unsupported:
+                throw DecodeFailure(.unsupportedFormat, "this HEIF is not accepted: \(error.reason); only HEIC photos as phones and cameras write them are")
+            }
         }
+        guard container.width * container.height <= pixelLimit else {
+            owned.deallocate()
+            throw DecodeFailure(
+                .pixelLimitExceeded,
+                "the image declares \(container.width)x\(container.height) pixels, over the limit of \(pixelLimit)"
+            )
+        }
+        // The tiles decode more than the picture when they overhang it: that area counts too.
+        let decoded = container.rows * container.columns * container.tileWidth * container.tileHeight
+        guard decoded <= 2 * pixelLimit else {
+            owned.deallocate()
+            throw DecodeFailure(
+                .pixelLimitExceeded,
+                "the image's tiles declare \(decoded) pixels, over the limit of \(pixelLimit)"
+            )
+        }
+        return try checked(EncodedImage(heif: container, data: owned))
+    }
+
+    /// Checks the header's size against the pixel limit.
+    private func checked(_ encoded: EncodedImage) throws(DecodeFailure) -> EncodedImage {
         let header = encoded.header
         guard header.storedWidth > 0, header.storedHeight > 0 else {
             throw DecodeFailure(.unreadableHeader, "the header declares an empty image")

@@ -1,4 +1,5 @@
-/// The image formats photo-validator accepts; every other libvips loader is blocked.
+/// The image formats photo-validator accepts; every other libvips loader is blocked, HEIF's too
+/// (HEIC is read in Swift and decoded by FFmpeg).
 public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     /// JPEG (baseline and progressive).
     case jpeg
@@ -9,23 +10,24 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     /// HEIF with HEVC coding (HEIC); AVIF is refused.
     case heif
 
-    /// The loader index `pv_load_buffer` takes.
+    /// The loader index `pv_load_buffer` takes (HEIC has none).
     var loaderIndex: Int32 {
         switch self {
         case .jpeg: 0
         case .png: 1
         case .webp: 2
-        case .heif: 3
+        case .heif: -1
         }
     }
 
-    /// The libvips loader class for the format: the only loaders left unblocked.
-    var vipsLoader: String {
+    /// The libvips loader class for the format: the only loaders left unblocked. None for HEIC:
+    /// libheif never sees an upload.
+    var vipsLoader: String? {
         switch self {
         case .jpeg: "VipsForeignLoadJpeg"
         case .png: "VipsForeignLoadPng"
         case .webp: "VipsForeignLoadWebp"
-        case .heif: "VipsForeignLoadHeif"
+        case .heif: nil
         }
     }
 }

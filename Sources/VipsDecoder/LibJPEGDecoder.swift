@@ -31,6 +31,13 @@ final class LibJPEGDecoder {
         pv_jpeg_color_space(decoder) != PV_JPEG_SPACE_OTHER
     }
 
+    /// True for YCbCr and grey files, whose decode can keep its colour for the preview and still
+    /// hand out exactly the luma of a luma-only decode.
+    var keepsPreviewColour: Bool {
+        let space = pv_jpeg_color_space(decoder)
+        return space == PV_JPEG_SPACE_YCC || space == PV_JPEG_SPACE_GRAY
+    }
+
     /// libjpeg's working memory for a decode at `scaleNumerator`/8, in bytes.
     func estimatedMemory(luma: Bool, scaleNumerator: Int) -> Int {
         pv_jpeg_estimated_memory(decoder, luma ? 1 : 0, Int32(scaleNumerator))
@@ -38,34 +45,64 @@ final class LibJPEGDecoder {
 
     /// Decodes the whole image at `scaleNumerator`/8 as luma (1 band) or RGB (3 bands), handing
     /// strips of at most `rowsPerStrip` rows to `body`, then reads on to the end marker so that
-    /// damage after the last row counts too.
+    /// damage after the last row counts too. With `keepingPreview` (luma only, on a file where
+    /// `keepsPreviewColour`), the decode keeps every YCbCr sample and returns them for the
+    /// preview, shown as EXIF `orientation` says; `body` still receives luma alone.
     func decode(
         luma: Bool,
         scaleNumerator: Int,
+        keepingPreview: Bool = false,
+        orientation: Int = 1,
+        fullSize: (width: Int, height: Int)? = nil,
         rowsPerStrip: Int,
         begin: (PixelGeometry) throws -> Void,
         body: (_ strip: UnsafePointer<UInt8>, _ firstRow: Int, _ rowCount: Int, _ rowStride: Int) throws -> Void
-    ) throws {
-        guard pv_jpeg_start(decoder, luma ? 1 : 0, Int32(scaleNumerator)) == 0 else { throw failure() }
-        let geometry = PixelGeometry(
-            width: Int(pv_jpeg_output_width(decoder)),
-            height: Int(pv_jpeg_output_height(decoder)),
-            bands: Int(pv_jpeg_output_bands(decoder))
-        )
-        try begin(geometry)
-        let stride = geometry.width * geometry.bands
-        let strip = UnsafeMutablePointer<UInt8>.allocate(capacity: stride * rowsPerStrip)
-        defer { strip.deallocate() }
-        var top = 0
-        while top < geometry.height {
-            let rows = pv_jpeg_read_rows(decoder, strip, stride, Int32(rowsPerStrip))
-            guard rows > 0 else {
-                throw failure()
+    ) throws -> PreviewPixels? {
+        let keeping = keepingPreview && luma && keepsPreviewColour
+        guard pv_jpeg_start(decoder, keeping ? 2 : (luma ? 1 : 0), Int32(scaleNumerator)) == 0 else { throw failure() }
+        let width = Int(pv_jpeg_output_width(decoder)), height = Int(pv_jpeg_output_height(decoder))
+        let bands = Int(pv_jpeg_output_bands(decoder))
+        try begin(PixelGeometry(width: width, height: height, bands: keeping ? 1 : bands))
+        let stride = width * bands
+        guard keeping else {
+            let strip = UnsafeMutablePointer<UInt8>.allocate(capacity: stride * rowsPerStrip)
+            defer { strip.deallocate() }
+            var top = 0
+            while top < height {
+                let rows = pv_jpeg_read_rows(decoder, strip, stride, Int32(rowsPerStrip))
+                guard rows > 0 else { throw failure() }
+                try body(strip, top, Int(rows), stride)
+                top += Int(rows)
             }
-            try body(strip, top, Int(rows), stride)
-            top += Int(rows)
+            guard pv_jpeg_finish(decoder) == 0 else { throw failure() }
+            return nil
+        }
+        let samples = UnsafeMutablePointer<UInt8>.allocate(capacity: stride * height)
+        let kept = PreviewPixels(layout: .interleaved(bands: bands), width: width, height: height, samples: samples)
+        kept.orientation = PreviewPixels.orientation(exif: orientation)
+        kept.fullSize = fullSize
+        // Y is taken out of the YCbCr rows for the blur check.
+        let luma = bands == 1 ? nil : UnsafeMutablePointer<UInt8>.allocate(capacity: width * rowsPerStrip)
+        defer { luma?.deallocate() }
+        var top = 0
+        while top < height {
+            let rows = Int(pv_jpeg_read_rows(decoder, samples + top * stride, stride, Int32(min(rowsPerStrip, height - top))))
+            guard rows > 0 else { throw failure() }
+            if let luma {
+                for row in 0..<rows {
+                    let source = samples + (top + row) * stride, target = luma + row * width
+                    for x in 0..<width {
+                        target[x] = source[x * 3]
+                    }
+                }
+                try body(luma, top, rows, width)
+            } else {
+                try body(samples + top * stride, top, rows, stride)
+            }
+            top += rows
         }
         guard pv_jpeg_finish(decoder) == 0 else { throw failure() }
+        return kept
     }
 
     /// The failure the C decoder recorded (every C call that returns an error records one).

@@ -83,13 +83,18 @@ public struct PreviewEncoder: Sendable {
     /// for libvips rounding each side to the nearest pixel.
     func fittingScale(width: Int, height: Int) -> Double {
         let long = Double(max(width, height))
-        var scale = min(1, Double(maximumLongEdge) / long, (Double(maximumPixels) / Double(width * height)).squareRoot())
-        while scale < 1 {
-            let w = (Double(width) * scale).rounded(), h = (Double(height) * scale).rounded()
-            if max(w, h) <= Double(maximumLongEdge), w * h <= Double(maximumPixels) { break }
-            scale *= 0.999
+        let scale = min(1, Double(maximumLongEdge) / long, (Double(maximumPixels) / Double(width * height)).squareRoot())
+        guard scale < 1 else { return 1 }
+        // The largest whole width whose rounded height keeps both bounds, so every path that
+        // fits the same picture lands on the same size.
+        var target = Int((Double(width) * scale).rounded(.down))
+        while target > 1 {
+            let fitted = Double(target) / Double(width)
+            let h = (Double(height) * fitted).rounded()
+            if max(Double(target), h) <= Double(maximumLongEdge), Double(target) * h <= Double(maximumPixels) { return fitted }
+            target -= 1
         }
-        return scale
+        return 1 / Double(width)
     }
 
     /// Opens the photo with its format's loader, shrinking while decoding where the format allows.
@@ -115,7 +120,8 @@ public struct PreviewEncoder: Sendable {
             pv_object_unref(header)
             status = pv_preview_webpload(data, count, scale, &image)
         case .heif:
-            status = pv_preview_heifload(data, count, &image)
+            // HEIC previews come from the FFmpeg decode's kept planes (`preview(from:)`).
+            throw DecodeFailure(.unsupportedFormat, "a HEIC preview is made from its decode, never by libheif")
         }
         guard status == 0, let image else { throw failure("decoding") }
         return image

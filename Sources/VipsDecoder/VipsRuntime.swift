@@ -4,13 +4,13 @@ import Foundation
 /// Process-wide libvips set-up: one initialisation, only the allowed loaders, no operation cache.
 public enum VipsRuntime {
     /// The libvips loader classes left unblocked; everything else that loads is refused.
-    static let allowedLoaders = ImageFormat.allCases.map(\.vipsLoader)
+    static let allowedLoaders = ImageFormat.allCases.compactMap(\.vipsLoader)
 
     private static let initialization: Result<Void, DecodeFailure> = {
         guard vips_init("photo-validator") == 0 else {
             return .failure(DecodeFailure(.libraryFailure, "libvips failed to initialise: \(takeErrorMessage())"))
         }
-        // A daemon decodes untrusted bytes: block every loader, then allow exactly the four formats.
+        // A daemon decodes untrusted bytes: block every loader, then allow exactly JPEG, PNG and WebP.
         pv_silence_warnings()
         // 4 MiB: decoder frames stay mmapped, upload copies of a few MiB stay cheap. Measured:
         // validate --jobs 2 over ../shared/photos, peak RSS 241 -> 164 MiB.

@@ -93,7 +93,7 @@ struct ImageDecoderTests {
 
     @Test("a failure alone carries libvips' own text about its own loader; one that overlapped another says it was withheld")
     func failureDetailAlone() async throws {
-        let url = try Fixtures.testdataFile("variants/truncated-room.png")
+        let url = Fixtures.testdataFile("variants/truncated-room.png")
         // Other suites decode in this process at the same time (one of them for half a minute), so a
         // failure is alone only some of the time: keep trying for up to a minute.
         var messages: [String] = []
@@ -109,7 +109,7 @@ struct ImageDecoderTests {
 
     @Test("concurrent failures never carry another photo's libvips error text")
     func failureDetailIsPerRequest() throws {
-        let png = try Fixtures.testdataFile("variants/truncated-room.png"), webp = try Fixtures.testdataFile("variants/truncated-room.webp")
+        let png = Fixtures.testdataFile("variants/truncated-room.png"), webp = Fixtures.testdataFile("variants/truncated-room.webp")
         let messages = Mutex([(isPNG: Bool, message: String)]())
         DispatchQueue.concurrentPerform(iterations: 48) { index in
             let isPNG = index % 2 == 0

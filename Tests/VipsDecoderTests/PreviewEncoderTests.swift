@@ -3,13 +3,17 @@ import TestFixtures
 import Testing
 @testable import VipsDecoder
 
-/// The preview of the file at `url`, whose format the decoder reads from its header, and that header.
+/// The preview of the file at `url` as the validator makes it (from the blur check's decode for
+/// JPEG and HEIC, decoded again for PNG and WebP), and its header.
 func preview(_ url: URL) async throws -> (PreviewImage, ImageHeader) {
     try await offloaded {
         let data = try Data(contentsOf: url)
-        let header = try open(url).header
-        let preview = try data.withUnsafeBytes { try PreviewEncoder().preview(of: $0, format: header.format) }
-        return (preview, header)
+        return try data.withUnsafeBytes { bytes in
+            let image = try ImageDecoder().open(bytes)
+            let encoder = try PreviewEncoder()
+            try image.decodeStrips(plan: image.plan(targetShortSide: 1024, preview: encoder)) { _ in } body: { _, _, _, _ in }
+            return (try image.preview(using: encoder), image.header)
+        }
     }
 }
 

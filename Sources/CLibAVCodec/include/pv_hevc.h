@@ -6,7 +6,7 @@
 
 /* An HEVC still-picture decoder over FFmpeg's libavcodec for photo-validator: one thread, every
  * bitstream error fatal, a cap on the picture size the bitstream may declare, and only the luma
- * plane copied out. It decodes the tiles of one HEIC image one after another; the caller parses
+ * planes copied out. It decodes the tiles of one HEIC image one after another; the caller parses
  * the HEIF container (in Swift) and hands over the decoder configuration (the `hvcC` box's payload)
  * and each tile's length-prefixed NAL units. Imported only by VipsDecoder. */
 
@@ -34,16 +34,38 @@ pv_hevc_status pv_hevc_status_of(const pv_hevc *decoder);
 /* What went wrong, for people: FFmpeg's own last error line where it gave one. */
 const char *pv_hevc_message(const pv_hevc *decoder);
 
+/* What the decoded picture's planes hold. */
+typedef struct {
+    /* 1 when the picture has Cb and Cr planes (0 for monochrome). */
+    int has_chroma;
+    /* log2 of the chroma subsampling across and down (1 and 1 for 4:2:0). */
+    int chroma_shift_x;
+    int chroma_shift_y;
+    /* The bitstream's matrix coefficients (ITU-T H.273; 2 when unspecified). */
+    int matrix;
+    /* 1 unless the bitstream says limited range. */
+    int full_range;
+} pv_hevc_frame_info_t;
+
 /* Decodes the one picture in `data` (length-prefixed NAL units as stored in the file; the buffer
- * must have `pv_hevc_padding()` readable zero bytes after `length`) and copies the top-left
- * `copy_width` x `copy_height` luma samples (8-bit; deeper samples are shifted down; with
- * `honour_stream_range`, limited-range samples are stretched to full range) to `destination`,
- * rows `destination_stride` bytes apart. The decoded size is written to `*width` and `*height`; a
- * picture smaller than the copy, or more than one picture, is corrupt. Returns 0, or -1 with a
+ * must have `pv_hevc_padding()` readable zero bytes after `length`) and keeps it until
+ * `pv_hevc_release`. Its size is written to `*width` and `*height`; more than one picture, or a
+ * pixel format that is not planar YCbCr of 8 to 16 bits, is a failure. Returns 0, or -1 with a
  * status set. */
-int pv_hevc_decode_luma(pv_hevc *decoder, const uint8_t *data, size_t length,
-                        uint8_t *destination, size_t destination_stride, int copy_width, int copy_height,
-                        int honour_stream_range, int *width, int *height);
+int pv_hevc_decode(pv_hevc *decoder, const uint8_t *data, size_t length, int *width, int *height);
+
+/* Describes the picture decoded last. */
+void pv_hevc_frame_info(const pv_hevc *decoder, pv_hevc_frame_info_t *info);
+
+/* Copies the top-left `copy_width` x `copy_height` samples of plane 0 (Y), 1 (Cb) or 2 (Cr) of
+ * the picture decoded last as 8 bits (deeper samples are shifted down; with `expand_limited`,
+ * limited-range luma is stretched to full range) to `destination`, rows `destination_stride`
+ * bytes apart. A plane smaller than the copy is corrupt. Returns 0, or -1 with a status set. */
+int pv_hevc_copy_plane(pv_hevc *decoder, int plane, uint8_t *destination, size_t destination_stride,
+                       int copy_width, int copy_height, int expand_limited);
+
+/* Lets the picture go and resets the decoder for the next tile. */
+void pv_hevc_release(pv_hevc *decoder);
 
 /* The zero bytes that must follow each tile's data (FFmpeg's bitstream readers over-read). */
 size_t pv_hevc_padding(void);

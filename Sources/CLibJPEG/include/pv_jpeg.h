@@ -56,8 +56,9 @@ int pv_jpeg_is_progressive(const pv_jpeg *decoder);
  * arrays for multi-scan files, a few rows of blocks otherwise. */
 long pv_jpeg_estimated_memory(const pv_jpeg *decoder, int luma, int scale_num);
 
-/* Starts decompression to 1 band of luma (luma != 0) or 3 bands of RGB, at scale `scale_num`/8
- * (1 to 8). Returns 0, or -1 with the status set. */
+/* Starts decompression to 1 band of luma (luma 1), 3 bands of RGB (luma 0) or, for a YCbCr file,
+ * 3 bands of its own YCbCr samples (luma 2; grey files give 1 band of grey in every mode), at
+ * scale `scale_num`/8 (1 to 8). Returns 0, or -1 with the status set. */
 int pv_jpeg_start(pv_jpeg *decoder, int luma, int scale_num);
 
 /* Output size and bands after pv_jpeg_start. */

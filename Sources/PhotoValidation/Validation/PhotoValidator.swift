@@ -34,6 +34,15 @@ public struct PhotoValidator: Sendable {
 
     /// Validates the encoded photo in `bytes` as a photo of `photoType`.
     public func validate(_ bytes: UnsafeRawBufferPointer, as photoType: PhotoType) -> ValidatePhotoOutput {
+        check(bytes, as: photoType, previews: nil).output
+    }
+
+    /// Runs the checks and, when `previews` is given and the photo passed them (or decoded at all,
+    /// with `evenIfFailed`), makes its preview from the same decode (JPEG, HEIC) or a second one
+    /// (PNG, WebP).
+    func check(
+        _ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, previews: PreviewEncoder?, evenIfFailed: Bool = false
+    ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?) {
         let clock = ContinuousClock()
         let start = clock.now
         let minimumShortSide = settings.minimumShortSide(for: photoType)
@@ -44,10 +53,10 @@ public struct PhotoValidator: Sendable {
             details.timingsMs.total = (clock.now - start).milliseconds
             return ValidatePhotoOutput(failures: failures, photoType: photoType, minimumShortSide: minimumShortSide, details: details)
         }
-        func invalid(_ failure: DecodeFailure) -> ValidatePhotoOutput {
+        func invalid(_ failure: DecodeFailure) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?) {
             details.error = failure.reason.rawValue
             details.errorDetail = failure.message
-            return answer([.invalidImage])
+            return (answer([.invalidImage]), nil)
         }
 
         let image: EncodedImage
@@ -70,7 +79,7 @@ public struct PhotoValidator: Sendable {
         }
         // Pixels are decoded even for a low-resolution photo: a truncated file must be
         // `invalid_image` alone, and one answer may carry both resolution and blur failures.
-        let plan = image.plan(targetShortSide: settings.analysisScale.targetShortestSide)
+        let plan = image.plan(targetShortSide: settings.analysisScale.targetShortestSide, preview: previews)
         let needed = plan.estimatedBytes + BlurMeasurement.estimatedBytes(width: header.storedWidth, height: header.storedHeight, scale: settings.analysisScale)
         guard needed <= memoryBudget.limit else {
             return invalid(DecodeFailure(
@@ -100,6 +109,13 @@ public struct PhotoValidator: Sendable {
         if measurement.blurScore < threshold {
             failures.append(.blurry)
         }
-        return answer(failures)
+        guard let previews, failures.isEmpty || evenIfFailed else {
+            return (answer(failures), nil)
+        }
+        // Only a photo that passed is shown to the content check.
+        let previewStart = clock.now
+        let preview = Result { () throws(DecodeFailure) in try image.preview(using: previews) }
+        details.timingsMs.contentPreview = (clock.now - previewStart).milliseconds
+        return (answer(failures), preview)
     }
 }

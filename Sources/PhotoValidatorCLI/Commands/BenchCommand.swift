@@ -57,17 +57,16 @@ struct BenchCommand: AsyncParsableCommand {
                     let floor = try? bytes.withUnsafeBytes { bytes throws(DecodeFailure) in try decoder.decodeJPEGLumaFloor(bytes) }
                     if floor != nil, iteration > 0 { floors.append((ContinuousClock.now - start).milliseconds) }
                 }
-                let output = bytes.withUnsafeBytes { validator.validate($0, as: photoType.value) }
-                var timings = output.details.timingsMs
-                if let previews, let format = output.details.format.flatMap(ImageFormat.init(rawValue:)) {
-                    // Timed whether or not the photo passed, so every photo gets the figure.
-                    let start = ContinuousClock.now
-                    let preview = try bytes.withUnsafeBytes { try previews.preview(of: $0, format: format) }
-                    timings.contentPreview = (ContinuousClock.now - start).milliseconds
-                    timings.total += timings.contentPreview ?? 0
-                    if iteration == 0 {
-                        StandardStreams.error("\(file): preview \(preview.width)x\(preview.height), \(preview.jpeg.count) bytes")
-                    }
+                // With the preview, made whether or not the photo passed so every photo gets the
+                // figure, from the same decode (JPEG, HEIC) as the service makes it.
+                let (output, preview) = bytes.withUnsafeBytes { bytes in
+                    previews.map { validator.validateAndPreview(bytes, as: photoType.value, previews: $0) }
+                        ?? (validator.validate(bytes, as: photoType.value), nil)
+                }
+                let timings = output.details.timingsMs
+                if let preview, iteration == 0 {
+                    let made = try preview.get()
+                    StandardStreams.error("\(file): preview \(made.width)x\(made.height), \(made.jpeg.count) bytes")
                 }
                 if iteration > 0 { runs.append(timings) }
                 last = output

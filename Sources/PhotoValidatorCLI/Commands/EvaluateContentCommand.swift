@@ -100,14 +100,14 @@ struct EvaluateContentCommand: AsyncParsableCommand {
             return .failure(DecodeFailure(.emptyInput, "cannot read \(url.path)"))
         }
         return data.withUnsafeBytes { bytes in
-            // The validator's header check says which loader the preview may use.
-            let output = validator.validate(bytes, as: .inspiration)
-            guard let format = output.details.format.flatMap(ImageFormat.init(rawValue:)) else {
+            // The preview comes from the validator's own decode, as the service makes it.
+            let (output, preview) = validator.validateAndPreview(bytes, as: .inspiration, previews: previews)
+            guard let preview else {
                 // The validator's own reason, so a corrupt photo is not reported as a wrong format.
                 let reason = output.details.error.flatMap(DecodeFailure.Reason.init(rawValue:)) ?? .unsupportedFormat
                 return .failure(DecodeFailure(reason, output.details.errorDetail ?? "not a photo"))
             }
-            return Result { () throws(DecodeFailure) in try previews.preview(of: bytes, format: format) }
+            return preview
         }
     }
 

@@ -1,19 +1,41 @@
-/// What a luma decode of a HEIC photo's primary image needs from the file's `meta` box: the tiles'
-/// coded data, the grid they form, the decoder configuration and the rotation.
+/// What a decode of a HEIC photo's primary image needs from the file's `meta` box: the tiles'
+/// coded data, the grid they form, their decoder configurations, the crop, turns and mirrors, and
+/// the colour description.
 ///
-/// Read in Swift, with every offset checked, so that no C parser sees the container on this path
-/// (the HEVC bitstream itself goes to FFmpeg). Anything this reader does not handle (a `clap` crop,
-/// a mirror, overlays, an essential property it does not know, a colour matrix other than
-/// BT.601's) is `Unsupported`, and the photo goes through libvips and libheif as before.
+/// Read in Swift, with every offset checked, before any C library sees the bytes: the HEVC
+/// bitstream alone goes to FFmpeg, and only after every sequence parameter set has been read here
+/// and found to declare the size the container gives. No HEIC reaches libheif. A file this reader
+/// refuses is refused: `malformed` when it contradicts itself (reference cycles, missing items,
+/// more tiles than cells, a bitstream larger than its `ispe`), `unsupported` when it uses a
+/// construct no phone or camera writes (overlays, protected items, data in other files).
 struct HEIFContainer: Equatable {
-    /// Why a file cannot take this path; the photo is then decoded by libvips instead.
+    /// Why a file is refused.
     struct Unsupported: Error, Equatable {
-        /// What this reader does not handle or could not find.
-        let reason: String
-
-        init(_ reason: String) {
-            self.reason = reason
+        /// Whether the file lies about itself or only uses a construct this reader does not read.
+        enum Kind: Equatable {
+            /// The container or bitstream contradicts itself or is cut short.
+            case malformed
+            /// A construct this reader does not take.
+            case unsupported
         }
+
+        /// What this reader found.
+        let reason: String
+        /// Which kind of refusal.
+        let kind: Kind
+
+        init(_ reason: String, kind: Kind = .malformed) {
+            self.reason = reason
+            self.kind = kind
+        }
+    }
+
+    /// The colour description of an `nclx` box.
+    struct Colour: Equatable {
+        /// ITU-T H.273 matrix coefficients (1 BT.709, 5 and 6 BT.601, 9 BT.2020).
+        let matrix: Int
+        /// True for full-range samples.
+        let fullRange: Bool
     }
 
     /// More tiles than this are left to libvips: a real 100 MP photo has a few hundred, while
@@ -24,9 +46,10 @@ struct HEIFContainer: Equatable {
     /// 8,444 x 4,222 luma samples, or 16,888 on a side for a narrow picture).
     static let maximumTileSide = 16_888
 
-    /// Width of the picture the tiles form (cropped to the grid's output size), before rotation.
+    /// Width of the picture the tiles form (cropped to the grid's output size), before any `clap`,
+    /// `irot` or `imir`.
     let width: Int
-    /// Height of the picture the tiles form, before rotation.
+    /// Height of the picture the tiles form, before any `clap`, `irot` or `imir`.
     let height: Int
     /// Tiles per row.
     let columns: Int
@@ -38,18 +61,19 @@ struct HEIFContainer: Equatable {
     let tileHeight: Int
     /// Each tile's coded data, row by row: the byte ranges of its extents in the file.
     let tiles: [[Range<Int>]]
-    /// The `hvcC` payload the tiles share (FFmpeg's decoder configuration).
-    let configuration: Range<Int>
-    /// Quarter turns anticlockwise to apply after assembly (`irot`), 0 to 3.
-    let quarterTurns: Int
-    /// True when the file describes its colour (`nclx`, full range, BT.601-like); otherwise the
-    /// bitstream's own description decides, as it does for libheif (limited-range luma is expanded).
-    var describesColour = false
+    /// Each tile's `hvcC` payload (FFmpeg's decoder configuration), row by row.
+    let configurations: [Range<Int>]
+    /// The crop, turns and mirrors from the assembled picture to the displayed one.
+    let transform: PixelTransform
+    /// The file's `nclx` colour description; nil leaves it to the bitstream, as libheif does.
+    var colour: Colour?
+    /// 0 monochrome, 1 4:2:0, 2 4:2:2, 3 4:4:4, as the sequence parameter sets declare.
+    var chromaFormat = 1
 
-    /// The displayed width, after rotation.
-    var displayedWidth: Int { quarterTurns % 2 == 0 ? width : height }
-    /// The displayed height, after rotation.
-    var displayedHeight: Int { quarterTurns % 2 == 0 ? height : width }
+    /// The displayed width, after crop and rotation.
+    var displayedWidth: Int { transform.width }
+    /// The displayed height, after crop and rotation.
+    var displayedHeight: Int { transform.height }
     /// The largest tile's coded size in bytes.
     var largestTileBytes: Int { tiles.map { $0.reduce(0) { $0 + $1.count } }.max() ?? 0 }
 
@@ -63,7 +87,7 @@ struct HEIFContainer: Equatable {
 
     /// Properties a reader must understand when marked essential; unknown essential ones make the
     /// file unsupported, unknown inessential ones are ignored (as the HEIF standard says).
-    private static let understood: Set<String> = ["hvcC", "ispe", "colr", "pixi", "irot"]
+    private static let understood: Set<String> = ["hvcC", "ispe", "colr", "pixi", "irot", "imir", "clap"]
 
     /// Reads the container of `bytes`, a file already sniffed as HEIF.
     static func read(_ bytes: UnsafeRawBufferPointer) throws(Unsupported) -> HEIFContainer {
@@ -79,6 +103,8 @@ struct HEIFContainer: Equatable {
         var protectedItems: Set<Int> = []
         var locations: [Int: (method: Int, extents: [(offset: Int, length: Int)])] = [:]
         var derivations: [Int: [Int]] = [:]
+        /// Items that the file marks as a thumbnail or auxiliary image of another (`thmb`, `auxl`).
+        var describes: [Int: Int] = [:]
         var properties: [(type: String, payload: Range<Int>)] = []
         var associations: [Int: [(index: Int, essential: Bool)]] = [:]
         var itemData: Range<Int>?
@@ -123,7 +149,7 @@ struct HEIFContainer: Equatable {
                 guard reader.versionAndFlags() != nil, reader.skip(4), let handler = reader.fourCC() else {
                     throw Unsupported("the hdlr box is short")
                 }
-                guard handler == "pict" else { throw Unsupported("the meta handler is \(handler), not pict") }
+                guard handler == "pict" else { throw Unsupported("the meta handler is \(handler), not pict", kind: .unsupported) }
             case "pitm":
                 guard let (version, _) = reader.versionAndFlags(), version <= 1, let id = reader.uint(version == 0 ? 2 : 4) else {
                     throw Unsupported("the pitm box is short or of an unknown version")
@@ -197,7 +223,7 @@ struct HEIFContainer: Equatable {
                     extents.append((sum, length))
                 }
                 // Data in other files (a data reference) is never followed.
-                guard locations.updateValue((dataReference == 0 ? method : -1, extents), forKey: id) == nil else {
+                guard locations.updateValue((dataReference == 0 ? method : -2, extents), forKey: id) == nil else {
                     throw Unsupported("item \(id) is located twice")
                 }
             }
@@ -211,11 +237,15 @@ struct HEIFContainer: Equatable {
                       let from = entry.uint(idSize), let count = entry.uint16() else {
                     throw Unsupported("an item reference is unreadable")
                 }
-                guard box.type == "dimg" else { continue }
+                guard ["dimg", "thmb", "auxl"].contains(box.type) else { continue }
                 var targets: [Int] = []
                 for _ in 0..<count {
                     guard let to = entry.uint(idSize) else { throw Unsupported("an item reference is short") }
                     targets.append(to)
+                }
+                guard box.type == "dimg" else {
+                    if let first = targets.first { describes[from] = first }
+                    continue
                 }
                 guard derivations.updateValue(targets, forKey: from) == nil else { throw Unsupported("item \(from) is derived twice") }
             }
@@ -260,10 +290,7 @@ struct HEIFContainer: Equatable {
                 guard index <= properties.count else { throw Unsupported("item \(id) names property \(index) of \(properties.count)") }
                 let property = properties[index - 1]
                 if essential && !understood.contains(property.type) {
-                    throw Unsupported("item \(id) has an essential \(property.type) property")
-                }
-                if property.type == "clap" || property.type == "imir" {
-                    throw Unsupported("item \(id) is cropped or mirrored (\(property.type))")
+                    throw Unsupported("item \(id) has an essential \(property.type) property, which this reader does not know", kind: .unsupported)
                 }
                 result.append(Property(type: property.type, payload: property.payload, essential: essential, index: index))
             }
@@ -279,11 +306,9 @@ struct HEIFContainer: Equatable {
             return (width, height)
         }
 
-        /// Refuses colour descriptions under which the luma plane is not what libheif's RGB would
-        /// give back: limited range, or a matrix other than BT.601's (libheif's default).
-        @discardableResult
-        private func checkColour(_ id: Int, _ itemProperties: [Property]) throws(Unsupported) -> Bool {
-            var described = false
+        /// The item's `nclx` colour description, if it has one.
+        private func colour(_ id: Int, _ itemProperties: [Property]) throws(Unsupported) -> Colour? {
+            var found: Colour?
             for colour in itemProperties where colour.type == "colr" {
                 guard var reader = HEIFByteReader(bytes, colour.payload), let kind = reader.fourCC() else {
                     throw Unsupported("item \(id) has a short colr property")
@@ -292,12 +317,9 @@ struct HEIFContainer: Equatable {
                 guard reader.skip(4), let matrix = reader.uint16(), let range = reader.uint8() else {
                     throw Unsupported("item \(id) has a short nclx colour description")
                 }
-                guard range & 0x80 != 0, [2, 5, 6].contains(matrix) else {
-                    throw Unsupported("item \(id) uses colour matrix \(matrix)\(range & 0x80 == 0 ? " in limited range" : "")")
-                }
-                described = true
+                found = Colour(matrix: matrix, fullRange: range & 0x80 != 0)
             }
-            return described
+            return found
         }
 
         /// The byte ranges of an item's data, checked to lie inside the file.
@@ -309,7 +331,7 @@ struct HEIFContainer: Equatable {
             case 1:
                 guard let itemData else { throw Unsupported("item \(id) lies in a missing idat box") }
                 container = itemData
-            default: throw Unsupported("item \(id)'s data is constructed in a way this reader does not follow")
+            default: throw Unsupported("item \(id)'s data is constructed in a way this reader does not follow", kind: .unsupported)
             }
             var ranges: [Range<Int>] = []
             var total = 0
@@ -327,29 +349,35 @@ struct HEIFContainer: Equatable {
         }
 
         /// Checks a tile's NAL units (with 4-byte lengths, as the hvcC must declare): exactly one
-        /// coded picture and no parameter sets, so that FFmpeg (one decoder for every tile, first
-        /// picture) and libheif (a decoder per tile, last picture) decode the same thing.
-        private func checkPictureUnits(_ extents: [Range<Int>], tile: Int) throws(Unsupported) {
+        /// coded picture, so the decode is never a guess between pictures; returns the sequence
+        /// parameter sets it carries, to be checked against the container like the hvcC's.
+        private func pictureUnits(_ extents: [Range<Int>], tile: Int) throws(Unsupported) -> [HEVCSequenceParameters] {
             // Only NAL headers are read, in place: the tile's extents read as one stream.
             let count = extents.reduce(0) { $0 + $1.count }
-            func byte(_ offset: Int) -> Int {
+            func byte(_ offset: Int) -> UInt8 {
                 var offset = offset
                 for extent in extents {
-                    if offset < extent.count { return Int(bytes[extent.lowerBound + offset]) }
+                    if offset < extent.count { return bytes[extent.lowerBound + offset] }
                     offset -= extent.count
                 }
                 return 0
             }
             var offset = 0
             var pictures = 0
+            var sequences: [HEVCSequenceParameters] = []
             while offset < count {
                 guard count - offset >= 6 else { throw Unsupported("tile \(tile + 1)'s NAL units are cut short") }
-                let length = byte(offset) << 24 | byte(offset + 1) << 16 | byte(offset + 2) << 8 | byte(offset + 3)
+                let length = Int(byte(offset)) << 24 | Int(byte(offset + 1)) << 16 | Int(byte(offset + 2)) << 8 | Int(byte(offset + 3))
                 offset += 4
                 guard length >= 2, length <= count - offset else { throw Unsupported("tile \(tile + 1) has a NAL unit of impossible length") }
                 switch (byte(offset) >> 1) & 0x3F {
-                case 32, 33, 34:
-                    throw Unsupported("tile \(tile + 1) carries parameter sets of its own")
+                case 33:
+                    guard sequences.count < 16 else { throw Unsupported("tile \(tile + 1) carries more than 16 sequence parameter sets") }
+                    let start = offset
+                    guard let sequence = HEVCSequenceParameters.parse((0..<min(length, 400)).lazy.map { byte(start + $0) }) else {
+                        throw Unsupported("tile \(tile + 1) carries a sequence parameter set that cannot be read")
+                    }
+                    sequences.append(sequence)
                 case 0...31:
                     // A coded slice: the first bit after the 2-byte header starts a new picture.
                     if length >= 3, byte(offset + 2) & 0x80 != 0 { pictures += 1 }
@@ -358,23 +386,96 @@ struct HEIFContainer: Equatable {
                 }
                 offset += length
             }
-            guard pictures == 1 else { throw Unsupported("tile \(tile + 1) holds \(pictures) coded pictures") }
+            guard pictures == 1 else { throw Unsupported("tile \(tile + 1) holds \(pictures) coded pictures, not one") }
+            return sequences
+        }
+
+        /// The sequence parameter sets in an `hvcC` payload (which must be version 1 with 4-byte
+        /// NAL lengths, at least its 23-byte fixed part).
+        private func configurationSequences(_ configuration: Range<Int>) throws(Unsupported) -> [HEVCSequenceParameters] {
+            guard configuration.count >= 23, bytes[configuration.lowerBound] == 1, bytes[configuration.lowerBound + 21] & 3 == 3,
+                  var reader = HEIFByteReader(bytes, configuration), reader.skip(22), let arrays = reader.uint8() else {
+                throw Unsupported("the hvcC decoder configuration is not version 1 with 4-byte NAL lengths")
+            }
+            var sequences: [HEVCSequenceParameters] = []
+            for _ in 0..<arrays {
+                guard let type = reader.uint8(), let count = reader.uint16() else { throw Unsupported("the hvcC decoder configuration is cut short") }
+                for _ in 0..<count {
+                    guard let length = reader.uint16(), length >= 2, reader.remaining >= length else {
+                        throw Unsupported("the hvcC decoder configuration is cut short")
+                    }
+                    let start = reader.offset
+                    _ = reader.skip(length)
+                    guard type & 0x3F == 33 else { continue }
+                    guard sequences.count < 16, let sequence = HEVCSequenceParameters.parse(bytes[start..<(start + length)]) else {
+                        throw Unsupported("the hvcC holds a sequence parameter set that cannot be read")
+                    }
+                    sequences.append(sequence)
+                }
+            }
+            return sequences
+        }
+
+        /// The crop, turns and mirrors of the primary item, in the order the file associates them.
+        private func transform(_ itemProperties: [Property], width: Int, height: Int) throws(Unsupported) -> PixelTransform {
+            var transform = PixelTransform(width: width, height: height)
+            for property in itemProperties {
+                guard var reader = HEIFByteReader(bytes, property.payload) else { throw Unsupported("a \(property.type) property lies outside the file") }
+                switch property.type {
+                case "irot":
+                    guard let angle = reader.uint8() else { throw Unsupported("the irot property is empty") }
+                    for _ in 0..<(angle & 3) { transform.rotateAnticlockwise() }
+                case "imir":
+                    guard let axis = reader.uint8() else { throw Unsupported("the imir property is empty") }
+                    transform.mirror(verticalAxis: axis & 1 == 0)
+                case "clap":
+                    try crop(&transform, &reader)
+                default:
+                    break
+                }
+            }
+            return transform
+        }
+
+        /// Applies a `clap` clean aperture to the picture as it stands, rounding as libheif does.
+        private func crop(_ transform: inout PixelTransform, _ reader: inout HEIFByteReader) throws(Unsupported) {
+            var fields: [(Int, Int)] = []
+            for index in 0..<4 {
+                guard let numerator = reader.uint32(), let denominator = reader.uint32(), denominator > 0, denominator < 1 << 31 else {
+                    throw Unsupported("the clap crop is short or divides by zero")
+                }
+                // The sizes are unsigned, the offsets signed.
+                fields.append((index < 2 ? numerator : Int(Int32(truncatingIfNeeded: numerator)), denominator))
+            }
+            let (widthN, widthD) = fields[0], (heightN, heightD) = fields[1], (horizontalN, horizontalD) = fields[2], (verticalN, verticalD) = fields[3]
+            // left = floor(offset + (size - 1) / 2 - (clean - 1) / 2), right = floor(offset + (size - 1) / 2 + (clean - 1) / 2), in doubles
+            // of exact fractions (each term has a 32-bit numerator and denominator).
+            func edges(offset: (Int, Int), clean: (Int, Int), size: Int) -> (Int, Int) {
+                let centre = Double(offset.0) / Double(offset.1) + Double(size - 1) / 2
+                let half = (Double(clean.0) / Double(clean.1) - 1) / 2
+                return (Int((centre - half).rounded(.down)), Int((centre + half).rounded(.down)))
+            }
+            let (left, right) = edges(offset: (horizontalN, horizontalD), clean: (widthN, widthD), size: transform.width)
+            let (top, bottom) = edges(offset: (verticalN, verticalD), clean: (heightN, heightD), size: transform.height)
+            guard left >= 0, top >= 0, right < transform.width, bottom < transform.height, right >= left, bottom >= top else {
+                throw Unsupported("the clap crop lies outside the \(transform.width)x\(transform.height) picture")
+            }
+            transform.crop(left: left, top: top, width: right - left + 1, height: bottom - top + 1)
         }
 
         private func resolvePrimary() throws(Unsupported) -> HEIFContainer {
-            guard let primary, let type = itemTypes[primary] else { throw Unsupported("no primary item") }
-            guard !protectedItems.contains(primary) else { throw Unsupported("the primary item is protected") }
-            let primaryProperties = try propertiesOf(primary)
-            var describesColour = try checkColour(primary, primaryProperties)
-            var quarterTurns = 0
-            for rotation in primaryProperties where rotation.type == "irot" {
-                guard var reader = HEIFByteReader(bytes, rotation.payload), let angle = reader.uint8() else {
-                    throw Unsupported("the irot property is empty")
-                }
-                quarterTurns = (quarterTurns + angle & 3) % 4
+            guard var primary else { throw Unsupported("the file names no primary item") }
+            // A primary item that is itself a thumbnail or auxiliary image of another is not a
+            // picture of its own: the picture it belongs to is shown, as libheif shows it.
+            if let picture = describes[primary], picture != primary, itemTypes[picture] != nil, describes[picture] == nil {
+                primary = picture
             }
+            guard let type = itemTypes[primary] else { throw Unsupported("the primary item \(primary) is missing from the item list") }
+            guard !protectedItems.contains(primary) else { throw Unsupported("the primary item is protected", kind: .unsupported) }
+            let primaryProperties = try propertiesOf(primary)
+            var colour = try self.colour(primary, primaryProperties)
             let (width, height) = try spatialExtent(primary, primaryProperties)
-            // Far past any pixel limit (libvips refuses such a header anyway); keeps the sums below exact.
+            // Far past any pixel limit; keeps the sums below exact.
             guard width <= 1 << 20, height <= 1 << 20 else { throw Unsupported("the image declares \(width)x\(height)") }
             let tileIDs: [Int]
             var columns = 1, rows = 1
@@ -394,27 +495,40 @@ struct HEIFContainer: Equatable {
                 outputWidth = gridWidth
                 outputHeight = gridHeight
                 tileIDs = derivations[primary] ?? []
-                guard tileIDs.count == rows * columns else {
-                    throw Unsupported("the grid has \(rows)x\(columns) cells but \(tileIDs.count) tiles")
+                for id in Set(tileIDs) {
+                    guard id != primary else { throw Unsupported("the grid names itself as its own tile") }
+                    guard let tileType = itemTypes[id] else { throw Unsupported("the grid names tile \(id), which the file does not have") }
+                    guard tileType == "hvc1" else {
+                        throw Unsupported("the grid's tile \(id) is a \(tileType), not an HEVC picture (nested or cyclic derivation)")
+                    }
                 }
+                guard tileIDs.count == rows * columns else {
+                    throw Unsupported("the grid has \(rows)x\(columns) cells but names \(tileIDs.count) tiles")
+                }
+                guard Set(tileIDs).count == tileIDs.count else { throw Unsupported("the grid names one tile for several cells") }
             default:
-                throw Unsupported("the primary item is \(type), not hvc1 or grid")
+                throw Unsupported("the primary item is \(type), not an HEVC picture or grid", kind: .unsupported)
             }
             guard outputWidth == width, outputHeight == height else {
                 throw Unsupported("the grid's output size \(outputWidth)x\(outputHeight) differs from its ispe \(width)x\(height)")
             }
             guard tileIDs.count <= HEIFContainer.maximumTiles else { throw Unsupported("more than \(HEIFContainer.maximumTiles) tiles") }
+            let transform = try self.transform(primaryProperties, width: width, height: height)
             var tileSize: (width: Int, height: Int)?
-            var configurationIndex: Int?
-            var configuration: Range<Int>?
+            var configurations: [Range<Int>] = []
+            var checkedConfigurations: Set<Int> = []
             var tiles: [[Range<Int>]] = []
+            var chromaFormat: Int?
+            var totalTileBytes = 0
             tiles.reserveCapacity(tileIDs.count)
             for id in tileIDs {
-                guard itemTypes[id] == "hvc1", !protectedItems.contains(id) else { throw Unsupported("tile \(id) is not an HEVC image") }
+                guard !protectedItems.contains(id) else { throw Unsupported("tile \(id) is protected", kind: .unsupported) }
                 let tileProperties = id == primary ? primaryProperties : try propertiesOf(id)
                 if id != primary {
-                    describesColour = try checkColour(id, tileProperties) || describesColour
-                    guard !tileProperties.contains(where: { $0.type == "irot" }) else { throw Unsupported("tile \(id) is rotated") }
+                    colour = try self.colour(id, tileProperties) ?? colour
+                    guard !tileProperties.contains(where: { ["irot", "imir", "clap"].contains($0.type) }) else {
+                        throw Unsupported("tile \(id) is turned, mirrored or cropped on its own")
+                    }
                 }
                 let size = try spatialExtent(id, tileProperties)
                 guard size.width <= HEIFContainer.maximumTileSide, size.height <= HEIFContainer.maximumTileSide else {
@@ -423,25 +537,32 @@ struct HEIFContainer: Equatable {
                 guard tileSize == nil || tileSize! == size else { throw Unsupported("the tiles differ in size") }
                 tileSize = size
                 guard let hvcC = tileProperties.first(where: { $0.type == "hvcC" }) else { throw Unsupported("tile \(id) has no hvcC") }
-                guard configurationIndex == nil || configurationIndex == hvcC.index else {
-                    throw Unsupported("the tiles have different decoder configurations")
+                var sequences: [HEVCSequenceParameters] = []
+                if checkedConfigurations.insert(hvcC.index).inserted {
+                    sequences = try configurationSequences(hvcC.payload)
                 }
-                configurationIndex = hvcC.index
-                configuration = hvcC.payload
-                tiles.append(try dataRanges(id))
+                let data = try dataRanges(id)
+                sequences += try pictureUnits(data, tile: tiles.count)
+                for sequence in sequences {
+                    // The decoder allocates for what the bitstream declares: it must be what the container says.
+                    guard sequence.width == size.width, sequence.height == size.height else {
+                        throw Unsupported(
+                            "tile \(id)'s bitstream declares \(sequence.width)x\(sequence.height) pixels, its container \(size.width)x\(size.height)"
+                        )
+                    }
+                    guard chromaFormat == nil || chromaFormat == sequence.chromaFormat else { throw Unsupported("the tiles differ in chroma format") }
+                    chromaFormat = sequence.chromaFormat
+                }
+                configurations.append(hvcC.payload)
+                tiles.append(data)
+                // Tiles sharing their data would make one file cost thousands of copies and parses.
+                totalTileBytes += data.reduce(0) { $0 + $1.count }
+                guard totalTileBytes <= bytes.count else {
+                    throw Unsupported("the tiles' data adds up to more than the file")
+                }
             }
-            // Tiles sharing their data would make one file cost thousands of copies and parses.
-            guard tiles.joined().reduce(0, { $0 + $1.count }) <= bytes.count else {
-                throw Unsupported("the tiles' data adds up to more than the file")
-            }
-            for (index, tile) in tiles.enumerated() {
-                try checkPictureUnits(tile, tile: index)
-            }
-            guard let tileSize, let configuration else { throw Unsupported("the image has no tiles") }
-            // FFmpeg and libheif must read the same stream: configuration version 1 with 4-byte NAL
-            // lengths (what libheif 1.15 assumes), at least the 23-byte fixed part.
-            guard configuration.count >= 23, bytes[configuration.lowerBound] == 1, bytes[configuration.lowerBound + 21] & 3 == 3 else {
-                throw Unsupported("the hvcC decoder configuration is not version 1 with 4-byte NAL lengths")
+            guard let tileSize, let chromaFormat else {
+                throw Unsupported(tileIDs.isEmpty ? "the image has no tiles" : "no sequence parameter set describes the picture")
             }
             // Tiles may overhang the picture by less than a tile; the area decoded stays within
             // a small multiple of the picture's.
@@ -456,7 +577,7 @@ struct HEIFContainer: Equatable {
             return HEIFContainer(
                 width: width, height: height, columns: columns, rows: rows,
                 tileWidth: tileSize.width, tileHeight: tileSize.height,
-                tiles: tiles, configuration: configuration, quarterTurns: quarterTurns, describesColour: describesColour
+                tiles: tiles, configurations: configurations, transform: transform, colour: colour, chromaFormat: chromaFormat
             )
         }
     }

@@ -1,0 +1,39 @@
+import Foundation
+
+/// The crafted HEIC files of `scripts/make-heif-lies`: structural lies an attacker sends (each must
+/// be refused as `invalid_image` from its header) and valid controls (each must decode), written
+/// from one tile of `../shared/photos/room-couch-pug.heic` into a fresh folder.
+public enum HEIFLies {
+    /// One generated file.
+    public struct File: Sendable, CustomStringConvertible {
+        /// Where it was written.
+        public let url: URL
+        /// True for a lie, false for a control.
+        public var isLie: Bool { url.lastPathComponent.hasPrefix("lie-") }
+        /// The file name.
+        public var description: String { url.lastPathComponent }
+    }
+
+    /// Runs the generator and returns its files, lies and controls, sorted by name.
+    public static func generate() async throws -> [File] {
+        guard let source = Fixtures.sharedFile("photos/room-couch-pug.heic") else {
+            throw GenerationFailure(message: "../shared/photos/room-couch-pug.heic is missing")
+        }
+        let folder = URL(fileURLWithPath: Fixtures.temporaryPath("heif-lies"))
+        let script = Fixtures.repositoryRoot.appendingPathComponent("scripts/make-heif-lies")
+        let outcome = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", script.path, source.path, folder.path])
+        guard outcome.status == 0 else {
+            throw GenerationFailure(message: "make-heif-lies failed (\(outcome.status)): \(outcome.standardError)")
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        return names.map { File(url: folder.appendingPathComponent($0)) }
+    }
+
+    /// The generator did not run.
+    public struct GenerationFailure: Error, CustomStringConvertible {
+        /// What went wrong.
+        public let message: String
+        /// The message.
+        public var description: String { message }
+    }
+}

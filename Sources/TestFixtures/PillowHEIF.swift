@@ -1,0 +1,39 @@
+import Foundation
+
+/// libheif's own decode of HEIC photos, through the pillow-heif test peer, as PNG copies: the
+/// reference the FFmpeg path is compared with, since no HEIC reaches libheif in photo-validator.
+public enum PillowHEIF {
+    /// PNG copies (turned and mirrored as displayed) of the HEIC photos among `urls` that libheif
+    /// decodes, keyed by the HEIC's path; empty when `PHOTO_VALIDATOR_PYTHON` names no peer
+    /// environment.
+    public static func pngCopies(of urls: [URL]) async throws -> [String: URL] {
+        let heics = urls.filter { $0.pathExtension.lowercased() == "heic" }
+        guard let python = ProcessInfo.processInfo.environment["PHOTO_VALIDATOR_PYTHON"], !heics.isEmpty else { return [:] }
+        let folder = URL(fileURLWithPath: Fixtures.temporaryPath("libheif"))
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let pngs = heics.indices.map { folder.appendingPathComponent("\($0).png") }
+        let script = """
+            import sys, pillow_heif
+            from PIL import Image
+            pillow_heif.register_heif_opener()
+            paths = sys.argv[1:]
+            for source, target in zip(paths[0::2], paths[1::2]):
+                try:
+                    Image.open(source).convert("RGB").save(target, compress_level=1)
+                except Exception as error:
+                    print(f"{source}: {error}", file=sys.stderr)
+            """
+        let outcome = try await ProcessRunner.run(URL(fileURLWithPath: python), ["-c", script] + zip(heics, pngs).flatMap { [$0.path, $1.path] })
+        guard outcome.status == 0 else { throw Failure(message: "pillow-heif failed (\(outcome.status)): \(outcome.standardError)") }
+        // A file libheif cannot decode (a truncated one) has no reference.
+        return Dictionary(uniqueKeysWithValues: zip(heics.map(\.path), pngs).filter { FileManager.default.fileExists(atPath: $0.1.path) })
+    }
+
+    /// The peer did not run.
+    public struct Failure: Error, CustomStringConvertible {
+        /// What went wrong.
+        public let message: String
+        /// The message.
+        public var description: String { message }
+    }
+}

@@ -1,0 +1,113 @@
+import CVips
+
+extension PreviewEncoder {
+    /// The preview made from pixels the blur check's decode kept: cropped, resized within the
+    /// bounds, converted to sRGB, turned and mirrored as displayed, and saved with no metadata.
+    /// libvips sees only these decoded samples, never the photo's bytes.
+    func preview(from pixels: PreviewPixels) throws(DecodeFailure) -> PreviewImage {
+        let ticket = VipsErrorAttribution.begin()
+        defer { VipsErrorAttribution.end(ticket) }
+        func failure(_ stage: String) -> DecodeFailure {
+            DecodeFailure(.corruptPixels, "libvips failed \(stage) the preview: \(VipsErrorAttribution.message(for: ticket))")
+        }
+        // Every image made here is released at the end; intermediate ones are chained by libvips.
+        var owned: [UnsafeMutablePointer<VipsImage>] = []
+        defer { owned.forEach { pv_object_unref($0) } }
+        func keep(_ image: UnsafeMutablePointer<VipsImage>?, _ stage: String) throws(DecodeFailure) -> UnsafeMutablePointer<VipsImage> {
+            guard let image else { throw failure(stage) }
+            owned.append(image)
+            return image
+        }
+        func step(_ stage: String, _ operation: (UnsafeMutablePointer<UnsafeMutablePointer<VipsImage>?>) -> Int32) throws(DecodeFailure) -> UnsafeMutablePointer<VipsImage> {
+            var next: UnsafeMutablePointer<VipsImage>?
+            guard operation(&next) == 0 else { throw failure(stage) }
+            return try keep(next, stage)
+        }
+
+        let crop = pixels.crop
+        let full = pixels.fittingSize
+        let scale = fittingScale(width: full.width, height: full.height)
+        let transposed = pixels.orientation.degrees % 180 != 0
+        // The target in stored orientation, never larger than the pixels at hand.
+        let displayed = (
+            width: max(1, min(pixels.displayedWidth, Int((Double(full.width) * scale).rounded()))),
+            height: max(1, min(pixels.displayedHeight, Int((Double(full.height) * scale).rounded())))
+        )
+        let target = transposed ? (width: displayed.height, height: displayed.width) : displayed
+
+        /// Crops `plane` (of `size`) to `area` and resizes it to the target.
+        func fitted(_ plane: UnsafeMutablePointer<VipsImage>, area: (left: Int, top: Int, width: Int, height: Int)) throws(DecodeFailure) -> UnsafeMutablePointer<VipsImage> {
+            var image = plane
+            if area.left != 0 || area.top != 0 || area.width != Int(vips_image_get_width(plane)) || area.height != Int(vips_image_get_height(plane)) {
+                image = try step("cropping") { pv_preview_extract_area(image, $0, Int32(area.left), Int32(area.top), Int32(area.width), Int32(area.height)) }
+            }
+            if area.width != target.width || area.height != target.height {
+                let h = Double(target.width) / Double(area.width), v = Double(target.height) / Double(area.height)
+                image = try step("resizing") { pv_preview_resize_xy(image, $0, h, v) }
+            }
+            return image
+        }
+
+        var image: UnsafeMutablePointer<VipsImage>
+        var ycbcr = false
+        switch pixels.layout {
+        case .interleaved(let bands):
+            let whole = try keep(pv_preview_from_memory(pixels.samples, Int32(pixels.width), Int32(pixels.height), Int32(bands)), "wrapping")
+            image = try fitted(whole, area: crop)
+            ycbcr = bands == 3
+        case .planar(let shiftX, let shiftY):
+            let luma = try keep(pv_preview_from_memory(pixels.samples, Int32(pixels.width), Int32(pixels.height), 1), "wrapping")
+            var planes = [try fitted(luma, area: crop)]
+            if let cb = pixels.cb, let cr = pixels.cr {
+                let chromaWidth = (pixels.width + (1 << shiftX) - 1) >> shiftX, chromaHeight = (pixels.height + (1 << shiftY) - 1) >> shiftY
+                let left = crop.left >> shiftX, top = crop.top >> shiftY
+                let area = (left, top, ((crop.left + crop.width - 1) >> shiftX) - left + 1, ((crop.top + crop.height - 1) >> shiftY) - top + 1)
+                for plane in [cb, cr] {
+                    let whole = try keep(pv_preview_from_memory(plane, Int32(chromaWidth), Int32(chromaHeight), 1), "wrapping")
+                    planes.append(try fitted(whole, area: area))
+                }
+                // Resizes round each side on their own: keep the size all three share.
+                let width = planes.map { Int(vips_image_get_width($0)) }.min()!, height = planes.map { Int(vips_image_get_height($0)) }.min()!
+                for index in planes.indices where Int(vips_image_get_width(planes[index])) != width || Int(vips_image_get_height(planes[index])) != height {
+                    let plane = planes[index]
+                    planes[index] = try step("cropping") { pv_preview_extract_area(plane, $0, 0, 0, Int32(width), Int32(height)) }
+                }
+                var array: [UnsafeMutablePointer<VipsImage>?] = planes
+                image = try array.withUnsafeMutableBufferPointer { buffer throws(DecodeFailure) in
+                    try step("joining") { pv_preview_join(buffer.baseAddress, 3, $0) }
+                }
+                ycbcr = true
+            } else {
+                image = planes[0]
+            }
+        }
+        if ycbcr {
+            let joined = image
+            image = try step("converting") { pv_preview_ycbcr_to_rgb(joined, $0, pixels.matrix.kr, pixels.matrix.kb, pixels.chromaGain) }
+        }
+        // The small image is decoded into memory once: turning reads it out of order.
+        image = try keep(pv_preview_copy_memory(image), "decoding")
+        if pixels.orientation.degrees != 0 {
+            let turned = image
+            image = try step("turning") { pv_preview_rotate(turned, $0, Int32(pixels.orientation.degrees)) }
+        }
+        if pixels.orientation.mirrored {
+            let turned = image
+            image = try step("mirroring") { pv_preview_flip_horizontal(turned, $0) }
+        }
+        let marked = image
+        image = try step("describing") { pv_preview_mark_srgb(marked, $0) }
+        if vips_image_get_bands(image) == 1 {
+            let grey = image
+            image = try step("converting") { pv_preview_srgb(grey, $0) }
+        }
+        var output: UnsafeMutableRawPointer?
+        var length = 0
+        guard pv_preview_jpegsave(image, &output, &length, Int32(quality)) == 0, let output else {
+            throw failure("encoding")
+        }
+        defer { g_free(output) }
+        let jpeg = Array(UnsafeRawBufferPointer(start: output, count: length))
+        return PreviewImage(jpeg: jpeg, width: Int(vips_image_get_width(image)), height: Int(vips_image_get_height(image)))
+    }
+}

@@ -1,0 +1,225 @@
+import Foundation
+import TestFixtures
+import Testing
+@testable import VipsDecoder
+
+@Suite("HEIC: the Swift HEIF reader and FFmpeg's HEVC decoder, with no HEIC reaching libheif", .timeLimit(.minutes(10)))
+struct HEIFReaderTests {
+    private func bytes(_ url: URL) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: url))
+    }
+
+    @Test("an iPhone HEIC is read as an 8x6 grid of 512-pixel 4:2:0 tiles, and every HEIC plan is FFmpeg's",
+          .enabled(if: Fixtures.sharedRequiredOrPresent))
+    func iPhoneGrid() throws {
+        let url = try #require(Fixtures.sharedFile("photos/room-couch-pug.heic"))
+        let data = try bytes(url)
+        let container = try data.withUnsafeBytes { try HEIFContainer.read($0) }
+        #expect(container.columns == 8 && container.rows == 6)
+        #expect(container.tileWidth == 512 && container.tileHeight == 512)
+        #expect(container.width == 4032 && container.height == 3024 && container.transform.isIdentity)
+        #expect(container.chromaFormat == 1)
+        #expect(container.tiles.count == 48 && container.configurations.count == 48)
+        #expect(container.tiles.allSatisfy { $0.allSatisfy { $0.upperBound <= data.count && !$0.isEmpty } })
+        let image = try data.withUnsafeBytes { try ImageDecoder().open($0) }
+        #expect(image.header.width == 4032 && image.header.height == 3024 && image.header.orientation == 1)
+        for plan in [image.plan(targetShortSide: 1024), image.plan(targetShortSide: nil), image.plan(targetShortSide: 1024, lumaPaths: false)] {
+            #expect(plan.decoder == .ffmpegHEVC && plan.luma && !plan.keepsPreview)
+        }
+        #expect(image.plan(targetShortSide: 1024, preview: try PreviewEncoder()).keepsPreview)
+    }
+
+    @Test("a rotated HEIC (irot) is shown turned: displayed size and picture",
+          .enabled(if: Fixtures.sharedRequiredOrPresent))
+    func rotated() throws {
+        let url = try #require(Fixtures.sharedFile("photos/paper-arrow.heic"))
+        let data = try bytes(url)
+        let container = try data.withUnsafeBytes { try HEIFContainer.read($0) }
+        #expect(container.transform.isTransposed)
+        #expect(container.displayedWidth == 3024 && container.displayedHeight == 4032)
+        // irot 3 (three quarter turns anticlockwise) is one clockwise.
+        #expect(HEIFDecoder.orientation(of: container.transform) == (90, false))
+        let image = try data.withUnsafeBytes { try ImageDecoder().open($0) }
+        #expect(image.header.width == 3024 && image.header.height == 4032)
+    }
+
+    /// A 3x2 picture: 0 1 2 / 3 4 5, through `transform`.
+    private func displayed(_ transform: PixelTransform, bands: Int = 1) -> [UInt8] {
+        let plane: [UInt8] = (0..<(6 * bands)).map { UInt8($0 / bands * 10 + $0 % bands) }
+        var output = [UInt8](repeating: 255, count: transform.width * transform.height * bands)
+        plane.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { strip in
+                transform.copyRows(0..<transform.height, from: source.baseAddress!, storedWidth: 3, bands: bands, into: strip.baseAddress!)
+            }
+        }
+        return output
+    }
+
+    @Test("turns, mirrors and crops map displayed pixels to stored ones as HEIF says")
+    func transforms() {
+        var turned = PixelTransform(width: 3, height: 2)
+        turned.rotateAnticlockwise()
+        #expect(turned.width == 2 && turned.height == 3)
+        #expect(displayed(turned) == [20, 50, 10, 40, 0, 30])
+        turned.rotateAnticlockwise()
+        #expect(displayed(turned) == [50, 40, 30, 20, 10, 0])
+        turned.rotateAnticlockwise()
+        #expect(displayed(turned) == [30, 0, 40, 10, 50, 20])
+        #expect(displayed(turned, bands: 2) == [30, 31, 0, 1, 40, 41, 10, 11, 50, 51, 20, 21])
+        var mirrored = PixelTransform(width: 3, height: 2)
+        mirrored.mirror(verticalAxis: true)
+        #expect(displayed(mirrored) == [20, 10, 0, 50, 40, 30])
+        var flipped = PixelTransform(width: 3, height: 2)
+        flipped.mirror(verticalAxis: false)
+        #expect(displayed(flipped) == [30, 40, 50, 0, 10, 20])
+        var cropped = PixelTransform(width: 3, height: 2)
+        cropped.crop(left: 1, top: 0, width: 2, height: 2)
+        cropped.rotateAnticlockwise()
+        #expect(displayed(cropped) == [20, 50, 10, 40])
+        // Every combination's orientation, as the preview applies it, agrees with the map.
+        for turns in 0..<4 {
+            for mirror in [false, true] {
+                var transform = PixelTransform(width: 3, height: 2)
+                for _ in 0..<turns { transform.rotateAnticlockwise() }
+                if mirror { transform.mirror(verticalAxis: true) }
+                let (degrees, mirroredAfter) = HEIFDecoder.orientation(of: transform)
+                var check = PixelTransform(width: 3, height: 2)
+                for _ in 0..<((360 - degrees) / 90 % 4) { check.rotateAnticlockwise() }
+                if mirroredAfter { check.mirror(verticalAxis: true) }
+                #expect(displayed(check) == displayed(transform), "turns \(turns), mirror \(mirror)")
+            }
+        }
+    }
+
+    @Test("the sequence parameter set of a real hvcC declares its tile's size and chroma format (4:4:4 here)")
+    func sequenceParameters() throws {
+        let data = try bytes(Fixtures.testdataFile("variants/same-room.heic"))
+        let container = try data.withUnsafeBytes { try HEIFContainer.read($0) }
+        #expect(container.tileWidth == 1760 && container.tileHeight == 1100 && container.chromaFormat == 3)
+    }
+
+    @Test("a damaged HEVC tile is corrupt_pixels, naming the tile")
+    func damagedTile() throws {
+        var data = try bytes(Fixtures.testdataFile("variants/same-room.heic"))
+        data[data.count / 3] ^= 0xFF
+        let image = try data.withUnsafeBytes { try ImageDecoder().open($0) }
+        let plan = image.plan(targetShortSide: 1024)
+        #expect(plan.decoder == .ffmpegHEVC)
+        do {
+            try image.decodeStrips(plan: plan) { _ in } body: { _, _, _, _ in }
+            Issue.record("the damaged tile decoded")
+        } catch let failure as DecodeFailure {
+            #expect(failure.reason == .corruptPixels)
+            #expect(failure.message.contains("tile 1 of 1"), "\(failure.message)")
+        }
+    }
+
+    @Test("every crafted lie is refused from the header in milliseconds; every control decodes at its displayed size",
+          .enabled(if: Fixtures.sharedRequiredOrPresent))
+    func craftedFiles() async throws {
+        let files = try await HEIFLies.generate()
+        #expect(files.filter(\.isLie).count >= 15 && files.filter { !$0.isLie }.count >= 8)
+        let decoder = try ImageDecoder()
+        for file in files {
+            let data = try bytes(file.url)
+            let clock = ContinuousClock()
+            let start = clock.now
+            let opened: Result<EncodedImage, DecodeFailure>
+            do {
+                opened = .success(try data.withUnsafeBytes { try decoder.open($0) })
+            } catch let failure as DecodeFailure {
+                opened = .failure(failure)
+            }
+            if file.isLie {
+                switch opened {
+                case .success(let image):
+                    // A lie the header cannot show (a cut tile) must still fail in the decode.
+                    #expect(throws: DecodeFailure.self, "\(file) was accepted") {
+                        try image.decodeStrips(plan: image.plan(targetShortSide: 1024)) { _ in } body: { _, _, _, _ in }
+                    }
+                case .failure(let failure):
+                    #expect([.unreadableHeader, .pixelLimitExceeded, .unsupportedFormat].contains(failure.reason), "\(file): \(failure)")
+                    #expect(clock.now - start < .milliseconds(500), "\(file) took \(clock.now - start) to refuse")
+                }
+            } else {
+                let image = try #require(try? opened.get(), "\(file) was refused: \(opened)")
+                var geometry: PixelGeometry?
+                var rows = 0
+                try image.decodeStrips(plan: image.plan(targetShortSide: 1024)) { geometry = $0 } body: { _, _, count, _ in rows += count }
+                #expect(geometry?.width == image.header.width && geometry?.height == image.header.height && rows == image.header.height, "\(file)")
+            }
+        }
+    }
+
+    @Test("the crafted controls' transforms: clap crops to its clean aperture, irot turns, imir mirrors",
+          .enabled(if: Fixtures.sharedRequiredOrPresent))
+    func controlGeometry() async throws {
+        let files = try await HEIFLies.generate()
+        func header(_ name: String) throws -> ImageHeader {
+            let file = try #require(files.first { $0.url.lastPathComponent == name })
+            return try bytes(file.url).withUnsafeBytes { try ImageDecoder().open($0).header }
+        }
+        #expect(try header("control-single.heic").width == 512)
+        #expect(try header("control-clap.heic").width == 412 && header("control-clap.heic").height == 452)
+        #expect(try header("control-clap-irot-imir.heic").width == 480 && header("control-clap-irot-imir.heic").height == 448)
+        #expect(try header("control-grid-2x2.heic").width == 1008)
+    }
+
+    /// The offset of the first box of type `type` (its size field) in `data`.
+    private func boxOffset(_ type: String, in data: [UInt8]) throws -> Int {
+        let needle = Array(type.utf8)
+        let at = try #require((4..<(data.count - 4)).first { Array(data[$0..<($0 + 4)]) == needle }, "no \(type) box")
+        return at - 4
+    }
+
+    @Test("an iloc whose extents take no bytes cannot stand for thousands of them, and no tile may be larger than an HEVC picture")
+    func amplification() throws {
+        let original = try bytes(Fixtures.testdataFile("variants/same-room.heic"))
+        // iloc v0: version and flags, then the field sizes; with all sizes 0 the first item's
+        // extent count follows its id and data reference directly.
+        var zeroSized = original
+        let iloc = try boxOffset("iloc", in: original)
+        zeroSized[iloc + 12] = 0
+        zeroSized[iloc + 13] = 0
+        zeroSized[iloc + 20] = 0xFF
+        zeroSized[iloc + 21] = 0xFF
+        #expect(throws: HEIFContainer.Unsupported("the iloc box declares many extents of no size")) {
+            try zeroSized.withUnsafeBytes { try HEIFContainer.read($0) }
+        }
+        var huge = original
+        let ispe = try boxOffset("ispe", in: original)
+        for index in 0..<8 { huge[ispe + 12 + index] = index % 4 == 1 ? 0x01 : 0 }  // 65,536 x 65,536
+        #expect {
+            try huge.withUnsafeBytes { try HEIFContainer.read($0) }
+        } throws: { error in
+            (error as? HEIFContainer.Unsupported)?.reason.contains("larger than any HEVC picture") == true
+        }
+    }
+
+    @Test("mutated containers never trap the reader, and every range it returns lies inside the file")
+    func mutatedContainers() throws {
+        var generator = SplitMix64(state: 0x4845_4946)
+        for name in ["variants/same-room.heic", "variants/same-small.heic"] {
+            let original = try bytes(Fixtures.testdataFile(name))
+            // The meta box sits in the first few kilobytes; mutate there.
+            let window = min(original.count, 4096)
+            var accepted = 0
+            for _ in 0..<3000 {
+                var data = original
+                for _ in 0..<Int(generator.next() % 4 + 1) {
+                    data[Int(generator.next() % UInt64(window))] = UInt8(truncatingIfNeeded: generator.next())
+                }
+                if generator.next() % 8 == 0 {
+                    data.removeLast(Int(generator.next() % UInt64(data.count)))
+                }
+                guard let container = try? data.withUnsafeBytes({ try HEIFContainer.read($0) }) else { continue }
+                accepted += 1
+                #expect(container.tiles.allSatisfy { $0.allSatisfy { $0.lowerBound >= 0 && $0.upperBound <= data.count } })
+                #expect(container.configurations.allSatisfy { $0.upperBound <= data.count })
+                #expect(container.tiles.count == container.rows * container.columns)
+                #expect(container.tileWidth * container.columns >= container.width && container.tileHeight * container.rows >= container.height)
+            }
+            #expect(accepted > 0, "no mutation of \(name) was readable: the test exercises nothing")
+        }
+    }
+}
