@@ -189,7 +189,9 @@ int pv_jpeg_start(pv_jpeg *decoder, int luma, int scale_num) {
     decoder->cinfo.scale_num = (unsigned int) (scale_num < 1 ? 1 : (scale_num > 8 ? 8 : scale_num));
     decoder->cinfo.scale_denom = 8;
     decoder->cinfo.dct_method = JDCT_ISLOW;
-    decoder->cinfo.do_fancy_upsampling = TRUE;
+    /* The kept colour only feeds a preview: plain chroma replication is enough there, and the
+     * luma (what the blur check sees) is the same either way. */
+    decoder->cinfo.do_fancy_upsampling = decoder->cinfo.out_color_space == JCS_YCbCr ? FALSE : TRUE;
     decoder->in_data = 1;
     jpeg_start_decompress(&decoder->cinfo);
     decoder->started = 1;

@@ -62,7 +62,6 @@ static inline int pv_preview_jpegsave(VipsImage *in, void **buffer, size_t *leng
     return vips_jpegsave_buffer(in, buffer, length,
         "Q", quality,
         "strip", TRUE,
-        "optimize_coding", TRUE,
         NULL);
 }
 
@@ -84,43 +83,24 @@ static inline int pv_preview_extract_area(VipsImage *in, VipsImage **out, int le
     return vips_extract_area(in, out, left, top, width, height, NULL);
 }
 
-/* Lanczos3 resize by separate horizontal and vertical factors. */
+/* Resize by separate horizontal and vertical factors with a linear kernel: a preview for a
+ * classifier needs no Lanczos, and this is its costliest step. */
 static inline int pv_preview_resize_xy(VipsImage *in, VipsImage **out, double hscale, double vscale) {
-    return vips_resize(in, out, hscale, "vscale", vscale, NULL);
+    return vips_reduce(in, out, 1.0 / hscale, 1.0 / vscale, "kernel", VIPS_KERNEL_LINEAR, NULL);
 }
 
 static inline int pv_preview_join(VipsImage **images, int count, VipsImage **out) {
     return vips_bandjoin(images, out, count, NULL);
 }
 
-/* YCbCr (Y full range; chroma full range or, with `chroma_gain` 255/224, limited) to RGB with the
- * matrix of `kr` and `kb`, as floats clipped to 8 bits by the cast that follows. */
-static inline int pv_preview_ycbcr_to_rgb(VipsImage *in, VipsImage **out, double kr, double kb, double chroma_gain) {
-    double a[3] = { 1.0, chroma_gain, chroma_gain };
-    double b[3] = { 0.0, -128.0 * chroma_gain, -128.0 * chroma_gain };
-    VipsImage *centred = NULL;
-    if (vips_linear(in, &centred, a, b, 3, NULL) != 0) {
-        return -1;
-    }
-    double kg = 1.0 - kr - kb;
-    VipsImage *matrix = vips_image_new_matrixv(3, 3,
-        1.0, 0.0, 2.0 * (1.0 - kr),
-        1.0, -2.0 * kb * (1.0 - kb) / kg, -2.0 * kr * (1.0 - kr) / kg,
-        1.0, 2.0 * (1.0 - kb), 0.0);
-    if (matrix == NULL) {
-        g_object_unref(centred);
-        return -1;
-    }
-    VipsImage *rgb = NULL;
-    int status = vips_recomb(centred, &rgb, matrix, NULL);
-    g_object_unref(centred);
-    g_object_unref(matrix);
-    if (status != 0) {
-        return -1;
-    }
-    status = vips_cast(rgb, out, VIPS_FORMAT_UCHAR, NULL);
-    g_object_unref(rgb);
-    return status;
+/* Repeats every sample `x` times across and `y` times down (chroma planes of a small picture). */
+static inline int pv_preview_zoom(VipsImage *in, VipsImage **out, int x, int y) {
+    return vips_zoom(in, out, x, y, NULL);
+}
+
+/* The samples of an image held in memory (after pv_preview_copy_memory), writable in place. */
+static inline unsigned char *pv_preview_samples(VipsImage *image) {
+    return (unsigned char *) vips_image_get_data(image);
 }
 
 /* Turns by 0, 90, 180 or 270 degrees clockwise. */

@@ -35,11 +35,21 @@ extension PreviewEncoder {
         )
         let target = transposed ? (width: displayed.height, height: displayed.width) : displayed
 
-        /// Crops `plane` (of `size`) to `area` and resizes it to the target.
-        func fitted(_ plane: UnsafeMutablePointer<VipsImage>, area: (left: Int, top: Int, width: Int, height: Int)) throws(DecodeFailure) -> UnsafeMutablePointer<VipsImage> {
+        /// Crops `plane` to `area`, repeats its samples `zoom` times when that is smaller than the
+        /// target (subsampled chroma of a small picture), and reduces it to the target.
+        func fitted(_ plane: UnsafeMutablePointer<VipsImage>, area: (left: Int, top: Int, width: Int, height: Int), zoom: (Int, Int) = (1, 1)) throws(DecodeFailure) -> UnsafeMutablePointer<VipsImage> {
             var image = plane
+            var area = area
             if area.left != 0 || area.top != 0 || area.width != Int(vips_image_get_width(plane)) || area.height != Int(vips_image_get_height(plane)) {
                 image = try step("cropping") { pv_preview_extract_area(image, $0, Int32(area.left), Int32(area.top), Int32(area.width), Int32(area.height)) }
+            }
+            if (area.width < target.width || area.height < target.height) && zoom != (1, 1) {
+                let source = image
+                image = try step("enlarging") { pv_preview_zoom(source, $0, Int32(zoom.0), Int32(zoom.1)) }
+                area = (0, 0, area.width * zoom.0, area.height * zoom.1)
+                if area.width < target.width || area.height < target.height {
+                    throw DecodeFailure(.corruptPixels, "the chroma planes are smaller than the picture")
+                }
             }
             if area.width != target.width || area.height != target.height {
                 let h = Double(target.width) / Double(area.width), v = Double(target.height) / Double(area.height)
@@ -64,7 +74,7 @@ extension PreviewEncoder {
                 let area = (left, top, ((crop.left + crop.width - 1) >> shiftX) - left + 1, ((crop.top + crop.height - 1) >> shiftY) - top + 1)
                 for plane in [cb, cr] {
                     let whole = try keep(pv_preview_from_memory(plane, Int32(chromaWidth), Int32(chromaHeight), 1), "wrapping")
-                    planes.append(try fitted(whole, area: area))
+                    planes.append(try fitted(whole, area: area, zoom: (1 << shiftX, 1 << shiftY)))
                 }
                 // Resizes round each side on their own: keep the size all three share.
                 let width = planes.map { Int(vips_image_get_width($0)) }.min()!, height = planes.map { Int(vips_image_get_height($0)) }.min()!
@@ -81,12 +91,13 @@ extension PreviewEncoder {
                 image = planes[0]
             }
         }
-        if ycbcr {
-            let joined = image
-            image = try step("converting") { pv_preview_ycbcr_to_rgb(joined, $0, pixels.matrix.kr, pixels.matrix.kb, pixels.chromaGain) }
-        }
-        // The small image is decoded into memory once: turning reads it out of order.
+        // The small image is decoded into memory once: turning reads it out of order, and YCbCr
+        // is converted there in place.
         image = try keep(pv_preview_copy_memory(image), "decoding")
+        if ycbcr {
+            guard let samples = pv_preview_samples(image) else { throw failure("converting") }
+            Self.convertToRGB(samples, count: Int(vips_image_get_width(image)) * Int(vips_image_get_height(image)), matrix: pixels.matrix, chromaGain: pixels.chromaGain)
+        }
         if pixels.orientation.degrees != 0 {
             let turned = image
             image = try step("turning") { pv_preview_rotate(turned, $0, Int32(pixels.orientation.degrees)) }
@@ -109,5 +120,22 @@ extension PreviewEncoder {
         defer { g_free(output) }
         let jpeg = Array(UnsafeRawBufferPointer(start: output, count: length))
         return PreviewImage(jpeg: jpeg, width: Int(vips_image_get_width(image)), height: Int(vips_image_get_height(image)))
+    }
+
+    /// Converts `count` interleaved YCbCr pixels (full-range luma) to sRGB in place, in 16-bit
+    /// fixed point as libjpeg does: the float pipeline libvips offers costs three times as long.
+    static func convertToRGB(_ samples: UnsafeMutablePointer<UInt8>, count: Int, matrix: (kr: Double, kb: Double), chromaGain: Double) {
+        let kg = 1 - matrix.kr - matrix.kb
+        func fixed(_ value: Double) -> Int { Int((value * chromaGain * 65536).rounded()) }
+        let redFromCr = fixed(2 * (1 - matrix.kr)), blueFromCb = fixed(2 * (1 - matrix.kb))
+        let greenFromCb = fixed(2 * matrix.kb * (1 - matrix.kb) / kg), greenFromCr = fixed(2 * matrix.kr * (1 - matrix.kr) / kg)
+        @inline(__always) func clamp(_ value: Int) -> UInt8 { UInt8(truncatingIfNeeded: max(0, min(255, value))) }
+        for index in 0..<count {
+            let pixel = samples + index * 3
+            let y = Int(pixel[0]) << 16 + 32768, cb = Int(pixel[1]) - 128, cr = Int(pixel[2]) - 128
+            pixel[0] = clamp((y + redFromCr * cr) >> 16)
+            pixel[1] = clamp((y - greenFromCb * cb - greenFromCr * cr) >> 16)
+            pixel[2] = clamp((y + blueFromCb * cb) >> 16)
+        }
     }
 }
