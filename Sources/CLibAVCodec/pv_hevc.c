@@ -42,6 +42,59 @@ static void pv_install_log(void) {
     av_log_set_callback(pv_log);
 }
 
+/* Every picture buffer starts with zero chroma: Cb = Cr = 0 is a colour no encoder produces (it
+ * lies outside RGB), so a block still zero in both after the decode is one the bitstream never
+ * reached, as when damage ends a slice early. FFmpeg reports no such picture as damaged. */
+static int pv_get_buffer(AVCodecContext *context, AVFrame *frame, int flags) {
+    int status = avcodec_default_get_buffer2(context, frame, flags);
+    if (status < 0) {
+        return status;
+    }
+    const AVPixFmtDescriptor *descriptor = av_pix_fmt_desc_get((enum AVPixelFormat) frame->format);
+    if (descriptor != NULL && descriptor->nb_components >= 3) {
+        int chroma_height = AV_CEIL_RSHIFT(frame->height, descriptor->log2_chroma_h);
+        for (int plane = 1; plane <= 2; plane++) {
+            if (frame->data[plane] != NULL && frame->linesize[plane] > 0) {
+                memset(frame->data[plane], 0, (size_t) frame->linesize[plane] * (size_t) chroma_height);
+            }
+        }
+    }
+    return 0;
+}
+
+/* True when some 8x8 block of chroma samples within the top-left `luma_width` x `luma_height`
+ * is zero in both planes: never decoded. (Outside the picture a grid's last tiles are padding,
+ * which some encoders code as zeros.) */
+static int pv_has_undecoded_blocks(const AVFrame *frame, int luma_width, int luma_height) {
+    const AVPixFmtDescriptor *descriptor = av_pix_fmt_desc_get((enum AVPixelFormat) frame->format);
+    if (descriptor == NULL || descriptor->nb_components < 3) {
+        return 0;
+    }
+    int bytes = descriptor->comp[1].depth > 8 ? 2 : 1;
+    int width = (luma_width >> descriptor->log2_chroma_w) * bytes;
+    int height = luma_height >> descriptor->log2_chroma_h;
+    int block = 8;
+    for (int top = 0; top + block <= height; top += block) {
+        for (int left = 0; left + block * bytes <= width; left += block * bytes) {
+            int zero = 1;
+            for (int row = 0; row < block && zero; row++) {
+                const uint8_t *cb = frame->data[1] + (ptrdiff_t) (top + row) * frame->linesize[1] + left;
+                const uint8_t *cr = frame->data[2] + (ptrdiff_t) (top + row) * frame->linesize[2] + left;
+                for (int column = 0; column < block * bytes; column++) {
+                    if (cb[column] | cr[column]) {
+                        zero = 0;
+                        break;
+                    }
+                }
+            }
+            if (zero) {
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
 static int pv_fail(pv_hevc *decoder, pv_hevc_status status, const char *what) {
     decoder->status = status;
     if (pv_last_log[0] != 0) {
@@ -85,6 +138,7 @@ pv_hevc *pv_hevc_open(const uint8_t *configuration, size_t configuration_length,
     decoder->context->thread_count = 1;
     decoder->context->err_recognition = AV_EF_EXPLODE | AV_EF_BITSTREAM | AV_EF_BUFFER | AV_EF_CRCCHECK;
     decoder->context->max_pixels = max_pixels > 0 ? max_pixels : 1;
+    decoder->context->get_buffer2 = pv_get_buffer;
     if (avcodec_open2(decoder->context, codec, NULL) < 0) {
         pv_fail(decoder, PV_HEVC_CORRUPT, "the HEVC decoder configuration (hvcC) is unusable");
     }
@@ -153,6 +207,14 @@ int pv_hevc_decode(pv_hevc *decoder, const uint8_t *data, size_t length, int *wi
     }
     *width = decoder->frame->width;
     *height = decoder->frame->height;
+    return 0;
+}
+
+int pv_hevc_check_decoded(pv_hevc *decoder, int width, int height) {
+    if (width > decoder->frame->width || height > decoder->frame->height
+        || pv_has_undecoded_blocks(decoder->frame, width, height)) {
+        return pv_fail(decoder, PV_HEVC_CORRUPT, "the HEVC data of a tile ends before its picture does");
+    }
     return 0;
 }
 

@@ -54,6 +54,11 @@ typedef struct {
  * status set. */
 int pv_hevc_decode(pv_hevc *decoder, const uint8_t *data, size_t length, int *width, int *height);
 
+/* Checks that the bitstream reached every part of the top-left `width` x `height` of the picture
+ * decoded last (chroma the decoder never wrote stays at an impossible zero). Returns 0, or -1
+ * with a status set. */
+int pv_hevc_check_decoded(pv_hevc *decoder, int width, int height);
+
 /* Describes the picture decoded last. */
 void pv_hevc_frame_info(const pv_hevc *decoder, pv_hevc_frame_info_t *info);
 

@@ -121,6 +121,10 @@ struct HEIFDecoder {
             let top = (index / container.columns) * container.tileHeight
             let copyWidth = min(container.tileWidth, width - left)
             let copyHeight = min(container.tileHeight, height - top)
+            // FFmpeg reports no error when damage ends a slice early; the unwritten part shows.
+            guard pv_hevc_check_decoded(decoder, Int32(copyWidth), Int32(copyHeight)) == 0 else {
+                throw failure(decoder, tile: index)
+            }
             guard pv_hevc_copy_plane(decoder, 0, luma + top * width + left, width, Int32(copyWidth), Int32(copyHeight), fullRange! ? 0 : 1) == 0 else {
                 throw failure(decoder, tile: index)
             }
