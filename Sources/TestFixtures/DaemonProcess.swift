@@ -36,6 +36,16 @@ public final class DaemonProcess: Sendable {
     /// The lines logged so far.
     public var log: [String] { lines.withLock { $0 } }
 
+    /// The daemon's resident memory in MiB, from /proc (nil once it has exited).
+    public var residentMiB: Double? {
+        guard let status = try? String(contentsOfFile: "/proc/\(processID)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) else {
+            return nil
+        }
+        return kilobytes / 1024
+    }
+
     /// Sends `signal` (SIGTERM by default) to the daemon.
     public func send(_ signal: Int32 = SIGTERM) {
         signalled.withLock { $0 = true }
