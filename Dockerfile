@@ -22,12 +22,15 @@ RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libvips-dev libjpeg62-turbo-dev libavcodec-dev libsqlite3-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
-COPY Package.swift ./
+COPY Package.swift dependencies.txt ./
 COPY Sources ./Sources
 COPY Tests ./Tests
-COPY scripts/build-release ./scripts/build-release
+COPY Fuzz ./Fuzz
+COPY scripts/build-release scripts/check-dependencies ./scripts/
 ARG GIT_REVISION=unknown
-RUN PHOTO_VALIDATOR_GIT_REVISION="${GIT_REVISION}" scripts/build-release > /tmp/binary \
+# The resolved package versions must be the reviewed ones (dependencies.txt).
+RUN scripts/check-dependencies \
+    && PHOTO_VALIDATOR_GIT_REVISION="${GIT_REVISION}" scripts/build-release > /tmp/binary \
     && cp "$(cat /tmp/binary)" /photo-validator \
     && /photo-validator --version
 

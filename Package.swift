@@ -1,4 +1,6 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
+// 6.2: swift-subprocess, swift-service-lifecycle, swift-service-context, swift-prometheus and
+// swift-metrics declare it, so an older toolchain fails at resolution.
 import PackageDescription
 
 // The blur kernel's vector loops need SSE4.1 (32-bit lane multiplies) to be fast; every x86-64
@@ -30,23 +32,25 @@ let package = Package(
         .executable(name: "photo-validator", targets: ["photo-validator"]),
         .library(name: "PhotoValidation", targets: ["PhotoValidation"]),
     ],
+    // Pinned to the minor versions the tests prove; every resolved package and its version is in
+    // dependencies.txt, which scripts/check-dependencies compares with the build's.
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
-        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.34.1"),
-        .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
-        .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
-        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
-        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
-        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
-        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
-        .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
-        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
-        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
-        .package(url: "https://github.com/swiftcsv/SwiftCSV.git", from: "0.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", .upToNextMinor(from: "1.8.2")),
+        .package(url: "https://github.com/apple/swift-nio.git", .upToNextMinor(from: "2.101.2")),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", .upToNextMinor(from: "1.35.2")),
+        .package(url: "https://github.com/swiftlang/swift-subprocess.git", .upToNextMinor(from: "1.0.2")),
+        .package(url: "https://github.com/apple/swift-system.git", .upToNextMinor(from: "1.8.1")),
+        .package(url: "https://github.com/apple/swift-log.git", .upToNextMinor(from: "1.16.2")),
+        .package(url: "https://github.com/apple/swift-configuration.git", .upToNextMinor(from: "1.4.0")),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", .upToNextMinor(from: "2.28.1")),
+        .package(url: "https://github.com/apple/swift-http-types.git", .upToNextMinor(from: "1.8.0")),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", .upToNextMinor(from: "2.13.0")),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", .upToNextMinor(from: "2.4.1")),
+        .package(url: "https://github.com/vapor/multipart-kit.git", .upToNextMinor(from: "4.7.1")),
+        .package(url: "https://github.com/groue/GRDB.swift.git", .upToNextMinor(from: "7.10.0")),
+        .package(url: "https://github.com/swift-server/async-http-client.git", .upToNextMinor(from: "1.37.0")),
+        .package(url: "https://github.com/apple/swift-crypto.git", .upToNextMinor(from: "3.12.3")),
+        .package(url: "https://github.com/swiftcsv/SwiftCSV.git", .upToNextMinor(from: "0.10.0")),
     ],
     targets: [
         // The C API of libvips; imported only by VipsDecoder.
@@ -89,6 +93,8 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
@@ -127,6 +133,7 @@ let package = Package(
                 "MultipartUpload",
                 "ContentCheck",
                 "VipsDecoder",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -191,7 +198,7 @@ let package = Package(
             name: "MultipartUploadTests",
             dependencies: ["MultipartUpload", "TestFixtures", .product(name: "NIOCore", package: "swift-nio")]
         ),
-        .testTarget(name: "PhotoValidationTests", dependencies: ["PhotoValidation", "ValidationWorkers", "TestFixtures"]),
+        .testTarget(name: "PhotoValidationTests", dependencies: ["PhotoValidation", "VipsDecoder", "ValidationWorkers", "TestFixtures"]),
         .testTarget(name: "ValidationWorkersTests", dependencies: ["ValidationWorkers", "TestFixtures"]),
         .testTarget(
             name: "ValidatorConfigurationTests",
@@ -216,6 +223,7 @@ let package = Package(
                 "VipsDecoder",
                 "TestFixtures",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -226,10 +234,12 @@ let package = Package(
             dependencies: [
                 "SignalForwarding",
                 "TestFixtures",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
@@ -244,6 +254,8 @@ let package = Package(
                 "TestFixtures",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
