@@ -1,4 +1,5 @@
 import Configuration
+import ContentCheck
 import Foundation
 import PhotoValidation
 import TestFixtures
@@ -14,7 +15,7 @@ struct ServiceManagerEnvironmentTests {
         let audit = ConfigurationAudit()
         let reader = ConfigurationSources.reader(flags: [:], environment: environment, credentials: try manager.credentials(),
                                                  fallback: manager.defaults, audit: audit)
-        let configuration = try ServiceConfiguration(reader: reader)
+        let configuration = try ServiceConfiguration(reader: reader, environment: environment)
         try audit.checkConversions()
         return (configuration, audit)
     }
@@ -75,5 +76,28 @@ struct ServiceManagerEnvironmentTests {
         } throws: { error in
             "\(error)".contains("credential auth.token") && "\(error)".contains("non-empty")
         }
+    }
+
+    @Test("resolution reads only the environment it is given: the test process's own variables have no effect")
+    func processEnvironmentIsNotRead() async throws {
+        let credentials = try folder(["content_api_key": "sk-from-the-process"])
+        // Set in this process only for the resolution below (a daemon other tests spawn meanwhile
+        // passes its own content settings, which win over inherited ones).
+        setenv("PHOTO_VALIDATOR_CONTENT_MODEL", "model-from-the-process", 1)
+        setenv("CREDENTIALS_DIRECTORY", credentials, 1)
+        defer {
+            unsetenv("PHOTO_VALIDATOR_CONTENT_MODEL")
+            unsetenv("CREDENTIALS_DIRECTORY")
+        }
+        let (configuration, _) = try await ServiceConfiguration.resolve(flags: [:], configFile: nil, environment: [:])
+        #expect(configuration.content.provider == ContentProviderKind.none)
+        #expect(configuration.content.model != "model-from-the-process")
+        #expect(configuration.content.apiKey == nil)
+        // The same variables, given to resolution, do take effect.
+        let (given, _) = try await ServiceConfiguration.resolve(
+            flags: [:], configFile: nil,
+            environment: ["PHOTO_VALIDATOR_CONTENT_PROVIDER": "anthropic", "CREDENTIALS_DIRECTORY": credentials]
+        )
+        #expect(given.content.provider == .anthropic && given.content.apiKey != nil)
     }
 }

@@ -28,11 +28,12 @@ extension ContentCheckConfiguration {
         ("content.output_price", "US dollars per million output tokens, for estimates (default 5, Haiku 4.5)"),
     ]
 
-    /// The configuration `reader` resolves over the defaults; `environment` supplies
-    /// `CREDENTIALS_DIRECTORY` (systemd's `LoadCredential=`).
+    /// The configuration `reader` resolves over the defaults; `environment` (the one resolution
+    /// was given, never the process's own) supplies `CREDENTIALS_DIRECTORY` (systemd's
+    /// `LoadCredential=`).
     ///
     /// - Throws: `ConfigurationError` naming the key whose value is unusable.
-    public init(reader: ConfigReader, environment: [String: String] = ProcessInfo.processInfo.environment) throws(ConfigurationError) {
+    public init(reader: ConfigReader, environment: [String: String]) throws(ConfigurationError) {
         self.init()
         let settings = SettingsReader(reader: reader)
         provider = try settings.choice("content.provider", of: ContentProviderKind.self) ?? provider

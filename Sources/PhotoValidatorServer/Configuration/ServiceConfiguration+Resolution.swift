@@ -26,7 +26,7 @@ extension ServiceConfiguration {
             flags: flags, environment: environment, credentials: try manager.credentials(),
             file: file, fallback: manager.defaults, audit: audit
         )
-        let configuration = try ServiceConfiguration(reader: reader)
+        let configuration = try ServiceConfiguration(reader: reader, environment: environment)
         try audit.checkConversions()
         return (configuration, audit)
     }

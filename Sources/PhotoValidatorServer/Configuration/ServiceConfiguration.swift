@@ -97,10 +97,11 @@ public struct ServiceConfiguration: Sendable {
         ("shutdown.grace_seconds", "time in-flight requests get after SIGTERM (default 25)"),
     ]
 
-    /// The configuration `reader` resolves over the defaults.
+    /// The configuration `reader` resolves over the defaults; `environment` is the one resolution
+    /// was given (for `CREDENTIALS_DIRECTORY`), never read from the process.
     ///
     /// - Throws: `ConfigurationError` naming the key whose value is unusable.
-    public init(reader: ConfigReader) throws(ConfigurationError) {
+    public init(reader: ConfigReader, environment: [String: String]) throws(ConfigurationError) {
         self.init()
         let settings = SettingsReader(reader: reader)
         host = settings.string("http.host") ?? host
@@ -144,6 +145,6 @@ public struct ServiceConfiguration: Sendable {
         shutdownGracePeriod = try settings.seconds("shutdown.grace_seconds") ?? shutdownGracePeriod
         validation = try ValidationSettings(reader: reader)
         signal = try SignalConfiguration(settings: settings)
-        content = try ContentCheckConfiguration(reader: reader)
+        content = try ContentCheckConfiguration(reader: reader, environment: environment)
     }
 }
