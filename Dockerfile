@@ -32,7 +32,7 @@ ARG GIT_REVISION=unknown
 RUN scripts/check-dependencies \
     && PHOTO_VALIDATOR_GIT_REVISION="${GIT_REVISION}" scripts/build-release > /tmp/binary \
     && cp "$(cat /tmp/binary)" /photo-validator \
-    && /photo-validator --version
+    && /photo-validator --version --verbose | tee /versions.txt
 
 FROM debian:bookworm-slim
 # Exactly what the binary loads besides glibc (the Swift runtime is linked in statically):
@@ -45,6 +45,14 @@ RUN apt-get update \
     && rm -rf /var/lib/apt/lists/* \
     && install -d -o 10001 -g 10001 -m 0700 /var/lib/photo-validator
 COPY --from=build /photo-validator /usr/local/bin/photo-validator
+# What `photo-validator --version --verbose` printed at build time: the decoder libraries and Swift
+# packages; the labels say where to look and which decoder packages the image installs.
+COPY --from=build /versions.txt /usr/share/doc/photo-validator/versions.txt
+ARG GIT_REVISION=unknown
+LABEL org.opencontainers.image.title="photo-validator" \
+      org.opencontainers.image.version="1.0.0" \
+      org.opencontainers.image.revision="${GIT_REVISION}" \
+      io.photo-validator.decoders="libvips42, libjpeg62-turbo, libavcodec59 from Debian bookworm; exact versions: photo-validator --version --verbose, /usr/share/doc/photo-validator/versions.txt"
 # STATE_DIRECTORY plays systemd's part: the outbox defaults to /var/lib/photo-validator/outbox.sqlite,
 # on the volume below, writable by the numeric user. MALLOC_ARENA_MAX=2 keeps glibc from giving
 # every decoding thread its own heap; scripts/measure-arenas compares it with the default

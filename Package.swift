@@ -1,6 +1,7 @@
 // swift-tools-version: 6.2
 // 6.2: swift-subprocess, swift-service-lifecycle, swift-service-context, swift-prometheus and
 // swift-metrics declare it, so an older toolchain fails at resolution.
+import Foundation
 import PackageDescription
 
 // The blur kernel's vector loops need SSE4.1 (32-bit lane multiplies) to be fast; every x86-64
@@ -22,6 +23,15 @@ let decoderSettings: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration:
 let gitRevision: String = {
     let raw = Context.environment["PHOTO_VALIDATOR_GIT_REVISION"] ?? ""
     let kept = String(raw.filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "." || $0 == "+") }.prefix(64))
+    return kept.isEmpty ? "unknown" : kept
+}()
+
+// The Swift packages `--version --verbose` names, from the reviewed list (dependencies.txt), as one
+// bare token such as `hummingbird=2.28.1;swift-nio=2.101.3` (stringified in CReleaseInfo).
+let packageVersions: String = {
+    let list = (try? String(contentsOfFile: Context.packageDirectory + "/dependencies.txt", encoding: .utf8)) ?? ""
+    let pairs = list.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.split(separator: " ").joined(separator: "=") }
+    let kept = pairs.joined(separator: ";").filter { $0.isASCII && ($0.isLetter || $0.isNumber || ".-=;".contains($0)) }
     return kept.isEmpty ? "unknown" : kept
 }()
 
@@ -148,7 +158,9 @@ let package = Package(
             ]
         ),
         // The build's git revision, for `--version`.
-        .target(name: "CReleaseInfo", cSettings: [.define("PHOTO_VALIDATOR_GIT_REVISION", to: gitRevision)]),
+        .target(name: "CReleaseInfo", cSettings: [
+            .define("PHOTO_VALIDATOR_GIT_REVISION", to: gitRevision), .define("PHOTO_VALIDATOR_PACKAGES", to: packageVersions),
+        ]),
         .target(
             name: "PhotoValidatorCLI",
             dependencies: [

@@ -9,6 +9,7 @@
 #include <libavcodec/avcodec.h>
 #include <libavutil/common.h>
 #include <libavutil/log.h>
+#include <libavutil/avutil.h>
 #include <libavutil/pixdesc.h>
 
 struct pv_hevc {
@@ -287,4 +288,12 @@ void pv_hevc_close(pv_hevc *decoder) {
     /* Frees the extradata too. */
     avcodec_free_context(&decoder->context);
     free(decoder);
+}
+
+unsigned pv_hevc_library_version(void) {
+    return avcodec_version();
+}
+
+const char *pv_hevc_ffmpeg_release(void) {
+    return av_version_info();
 }

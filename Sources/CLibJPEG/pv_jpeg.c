@@ -260,3 +260,11 @@ void pv_jpeg_close(pv_jpeg *decoder) {
     }
     free(decoder);
 }
+
+long pv_jpeg_library_version(void) {
+#ifdef LIBJPEG_TURBO_VERSION_NUMBER
+    return LIBJPEG_TURBO_VERSION_NUMBER;
+#else
+    return 0;
+#endif
+}

@@ -8,3 +8,7 @@
 const char *photo_validator_git_revision(void) {
     return PV_STRINGIFY(PHOTO_VALIDATOR_GIT_REVISION);
 }
+
+const char *photo_validator_packages(void) {
+    return PV_STRINGIFY(PHOTO_VALIDATOR_PACKAGES);
+}

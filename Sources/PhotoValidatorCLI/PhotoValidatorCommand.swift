@@ -16,6 +16,11 @@ public struct PhotoValidatorCommand: AsyncParsableCommand {
 
     /// Parses `arguments` (the process's when nil), runs the chosen subcommand and exits.
     public static func runFromCommandLine(_ arguments: [String]? = nil) async -> Never {
+        let given = arguments ?? Array(CommandLine.arguments.dropFirst())
+        if Set(given) == ["--version", "--verbose"] {
+            print(ReleaseIdentity.verboseDescription)
+            exit()
+        }
         do {
             var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {

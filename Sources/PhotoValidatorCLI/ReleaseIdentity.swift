@@ -15,4 +15,14 @@ public enum ReleaseIdentity {
     public static var description: String {
         "photo-validator \(version) (git \(gitRevision), libvips \(VipsRuntime.version))"
     }
+
+    /// `--version --verbose`: the line above, then the decoder libraries and the Swift packages
+    /// the build resolved, one per line.
+    public static var verboseDescription: String {
+        var lines = [description, "decoders:"]
+        lines += DecoderLibraries.versions.map { "  \($0.name) \($0.version)" }
+        lines.append("swift packages:")
+        lines += String(cString: photo_validator_packages()).split(separator: ";").map { "  " + $0.replacingOccurrences(of: "=", with: " ") }
+        return lines.joined(separator: "\n")
+    }
 }

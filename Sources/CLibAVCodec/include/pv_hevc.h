@@ -75,6 +75,10 @@ void pv_hevc_release(pv_hevc *decoder);
 /* The zero bytes that must follow each tile's data (FFmpeg's bitstream readers over-read). */
 size_t pv_hevc_padding(void);
 
+/* The libavcodec in use (major.minor.micro packed as FFmpeg packs them) and FFmpeg's release. */
+unsigned pv_hevc_library_version(void);
+const char *pv_hevc_ffmpeg_release(void);
+
 /* Frees the decoder. */
 void pv_hevc_close(pv_hevc *decoder);
 

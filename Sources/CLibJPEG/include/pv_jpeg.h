@@ -74,6 +74,9 @@ int pv_jpeg_read_rows(pv_jpeg *decoder, unsigned char *destination, size_t strid
  * counts. Returns 0, or -1 with the status set. */
 int pv_jpeg_finish(pv_jpeg *decoder);
 
+/* libjpeg-turbo's version as built against, such as 2001005 for 2.1.5. */
+long pv_jpeg_library_version(void);
+
 /* Frees the decoder (safe after any failure). */
 void pv_jpeg_close(pv_jpeg *decoder);
 

@@ -5,4 +5,8 @@
 /// (PHOTO_VALIDATOR_GIT_REVISION), or "unknown".
 const char *photo_validator_git_revision(void);
 
+/// The Swift packages the build resolved, as `name=version` pairs joined by ';' (from
+/// dependencies.txt at build time), or "unknown".
+const char *photo_validator_packages(void);
+
 #endif
