@@ -185,6 +185,7 @@ let package = Package(
         // replay files, so the corpus and every finding run as plain regression inputs too.
         .target(name: "FuzzDriver", path: "Fuzz/Driver"),
         .executableTarget(name: "fuzz-decode", dependencies: ["FuzzDriver", "PhotoValidation"], path: "Fuzz/Decode"),
+        .executableTarget(name: "fuzz-heif", dependencies: ["FuzzDriver", "VipsDecoder"], path: "Fuzz/HEIF"),
         .executableTarget(
             name: "fuzz-multipart",
             dependencies: ["FuzzDriver", "MultipartUpload", .product(name: "NIOCore", package: "swift-nio")],
