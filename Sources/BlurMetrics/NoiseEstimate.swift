@@ -19,21 +19,36 @@ public struct NoiseEstimate: Sendable, Equatable {
             sigma = 0
             return
         }
-        // |a - b - c + d| of a 2x2 block is twice |HH|, an integer from 0 to 510.
-        var histogram = [Int](repeating: 0, count: 511)
+        // |a - b - c + d| of a 2x2 block is twice |HH|, an integer from 0 to 510. Four interleaved
+        // histograms, summed at the end: in flat regions most values fall in one bin, and
+        // increments of a single counter would wait on each other.
+        let bins = 511
+        var counts = [Int32](repeating: 0, count: 4 * bins)
         plane.pixels.withUnsafeBufferPointer { pixels in
-            histogram.withUnsafeMutableBufferPointer { counts in
+            counts.withUnsafeMutableBufferPointer { counts in
+                let counts = counts.baseAddress!
                 for blockRow in 0..<blockRows {
                     let top = pixels.baseAddress! + 2 * blockRow * width
                     let bottom = top + width
-                    for blockColumn in 0..<blockColumns {
+                    var blockColumn = 0
+                    while blockColumn + 4 <= blockColumns {
+                        for lane in 0..<4 {
+                            let x = 2 * (blockColumn + lane)
+                            let value = Int(top[x]) - Int(top[x + 1]) - Int(bottom[x]) + Int(bottom[x + 1])
+                            counts[lane * bins + abs(value)] += 1
+                        }
+                        blockColumn += 4
+                    }
+                    while blockColumn < blockColumns {
                         let x = 2 * blockColumn
                         let value = Int(top[x]) - Int(top[x + 1]) - Int(bottom[x]) + Int(bottom[x + 1])
                         counts[abs(value)] += 1
+                        blockColumn += 1
                     }
                 }
             }
         }
+        let histogram = (0..<bins).map { Int(counts[$0]) + Int(counts[bins + $0]) + Int(counts[2 * bins + $0]) + Int(counts[3 * bins + $0]) }
         sigma = Self.median(of: histogram, count: blockRows * blockColumns) / 2 / 0.6745
     }
 
