@@ -63,8 +63,9 @@ public struct OrientedDetail: Sendable, Equatable {
     /// and the summed curvature is divided by the summed gradient: for an edge of width w this
     /// falls as 1/w^2 whatever its contrast, so dim rooms and white walls are not mistaken for blur,
     /// and noise is not mistaken for detail. The smallest of the four ratios, times 100, is the
-    /// score: motion blur widens edges along one orientation. A plane whose strongest tiles hold
-    /// no more gradient than its noise could (flat noise, a flat colour) scores 0.
+    /// score: motion blur widens edges along one orientation. A plane whose strongest tiles hold,
+    /// above the floor, less than `noiseGuard` times the gradient its noise leaves (flat noise, a
+    /// flat colour) scores 0.
     public func score(strongestShare: Double, noisePercentile: Double = Self.defaultNoisePercentile) -> Double {
         let tiles = columns * rows
         guard tiles > 0 else { return 0 }
@@ -78,7 +79,7 @@ public struct OrientedDetail: Sendable, Equatable {
                 curvatureSum += max(curvature[k][tile] - floor.curvature, 0)
                 gradientSum += max(gradient[k][tile] - floor.gradient, 0)
             }
-            let noiseGradient = Double(taken) * Self.noiseGradientGain[k] * noiseSigma * noiseSigma
+            let noiseGradient = Self.noiseGuard * Double(taken) * Self.noiseGradientGain[k] * noiseSigma * noiseSigma
             weakest = min(weakest, gradientSum > max(1e-9, noiseGradient) ? 100 * curvatureSum / gradientSum : 0)
         }
         return weakest
@@ -104,6 +105,10 @@ public struct OrientedDetail: Sendable, Equatable {
     /// The smallest noise deviation the cap assumes, in 8-bit levels: rounding and JPEG's blocks
     /// leave about this much on a smooth picture.
     public static let noiseCapMinimumSigma = 3.0
+    /// The share of the noise's gradient energy the strongest tiles must hold above the floor to
+    /// be judged at all (chosen on the tuning part of the labelled set: README, Tuning; a JPEG of a
+    /// fine moire pattern, whose ringing inflates the noise estimate, still passes at 0.5, not at 1).
+    public static let noiseGuard = 0.5
     /// Mean squared curvature per orientation that white noise of unit variance leaves after the
     /// binomial smoothing (the sum of squares of the combined kernel, times the orientation's scale).
     public static let noiseCurvatureGain = [0.140625, 0.087890625, 0.140625, 0.087890625]
