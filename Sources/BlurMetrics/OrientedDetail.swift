@@ -34,6 +34,8 @@ public struct OrientedDetail: Sendable, Equatable {
     public let curvature: [[Double]]
     /// Per orientation, per tile: the mean squared first derivative (central difference).
     public let gradient: [[Double]]
+    /// The plane's noise, in 8-bit levels (`NoiseEstimate`).
+    public let noiseSigma: Double
 
     /// Measures `plane` in tiles of `tileSize` (or of its shortest side, when smaller).
     public init(plane: LumaPlane, tileSize: Int = defaultTileSize) {
@@ -51,38 +53,67 @@ public struct OrientedDetail: Sendable, Equatable {
         let gradientScale = [0.25, 0.125, 0.25, 0.125].map { $0 / count }
         curvature = (0..<4).map { k in sums.curvature[k].map { Double($0) * curvatureScale[k] } }
         gradient = (0..<4).map { k in sums.gradient[k].map { Double($0) * gradientScale[k] } }
+        noiseSigma = NoiseEstimate(plane: plane).sigma
     }
 
     /// The blur score: how sharp the strongest edges are along the weakest orientation.
     ///
     /// Per orientation, the `strongestShare` (0-1) of tiles with the most gradient energy are
-    /// taken, each tile's energies less the noise floor (the `noisePercentile` of all tiles, where
-    /// flat regions show only sensor noise), and the summed curvature is divided by the summed
-    /// gradient: for an edge of width w this falls as 1/w^2 whatever its contrast, so dim rooms and
-    /// white walls are not mistaken for blur, and noise is not mistaken for detail. The smallest of
-    /// the four ratios, times 100, is the score: motion blur widens edges along one orientation.
-    /// A plane without any gradient above its noise floor scores 0.
+    /// taken, each tile's energies less the noise floor (`noiseFloor(orientation:noisePercentile:)`),
+    /// and the summed curvature is divided by the summed gradient: for an edge of width w this
+    /// falls as 1/w^2 whatever its contrast, so dim rooms and white walls are not mistaken for blur,
+    /// and noise is not mistaken for detail. The smallest of the four ratios, times 100, is the
+    /// score: motion blur widens edges along one orientation. A plane whose strongest tiles hold,
+    /// above the floor, less than `noiseGuard` times the gradient its noise leaves (flat noise, a
+    /// flat colour) scores 0.
     public func score(strongestShare: Double, noisePercentile: Double = Self.defaultNoisePercentile) -> Double {
         let tiles = columns * rows
         guard tiles > 0 else { return 0 }
         let taken = max(1, Int((strongestShare * Double(tiles)).rounded(.down)))
         var weakest = Double.infinity
         for k in 0..<4 {
-            let curvatureFloor = Percentile.linear(curvature[k].sorted(), noisePercentile)
-            let gradientFloor = Percentile.linear(gradient[k].sorted(), noisePercentile)
+            let floor = noiseFloor(orientation: k, noisePercentile: noisePercentile)
             let strongest = (0..<tiles).sorted { gradient[k][$0] > gradient[k][$1] }.prefix(taken)
             var curvatureSum = 0.0, gradientSum = 0.0
             for tile in strongest {
-                curvatureSum += max(curvature[k][tile] - curvatureFloor, 0)
-                gradientSum += max(gradient[k][tile] - gradientFloor, 0)
+                curvatureSum += max(curvature[k][tile] - floor.curvature, 0)
+                gradientSum += max(gradient[k][tile] - floor.gradient, 0)
             }
-            weakest = min(weakest, gradientSum > 1e-9 ? 100 * curvatureSum / gradientSum : 0)
+            let noiseGradient = Self.noiseGuard * Double(taken) * Self.noiseGradientGain[k] * noiseSigma * noiseSigma
+            weakest = min(weakest, gradientSum > max(1e-9, noiseGradient) ? 100 * curvatureSum / gradientSum : 0)
         }
         return weakest
     }
 
+    /// The energies per tile taken as noise along orientation `k`: the `noisePercentile` of all
+    /// tiles (where flat regions show only sensor noise, and JPEG's blocks and ringing), but never
+    /// more than `noiseCapMultiple` times what white noise of the plane's estimated deviation
+    /// (at least `noiseCapMinimumSigma`) leaves, so that a picture textured from edge to edge, whose
+    /// every tile holds the same detail, does not have its detail taken for noise.
+    public func noiseFloor(orientation k: Int, noisePercentile: Double = Self.defaultNoisePercentile) -> (curvature: Double, gradient: Double) {
+        let sigma = max(noiseSigma, Self.noiseCapMinimumSigma)
+        let variance = Self.noiseCapMultiple * sigma * sigma
+        return (min(Percentile.linear(curvature[k].sorted(), noisePercentile), variance * Self.noiseCurvatureGain[k]),
+                min(Percentile.linear(gradient[k].sorted(), noisePercentile), variance * Self.noiseGradientGain[k]))
+    }
+
     /// The noise floor's default percentile of tile energies.
     public static let defaultNoisePercentile = 10.0
+    /// The cap on the percentile floor, in multiples of the energy the estimated noise leaves: the
+    /// estimate reads the finest band, which JPEG thins out, so it is a lower bound of the noise.
+    public static let noiseCapMultiple = 20.0
+    /// The smallest noise deviation the cap assumes, in 8-bit levels: rounding and JPEG's blocks
+    /// leave about this much on a smooth picture.
+    public static let noiseCapMinimumSigma = 3.0
+    /// The share of the noise's gradient energy the strongest tiles must hold above the floor to
+    /// be judged at all (chosen on the tuning part of the labelled set: README, Tuning; a JPEG of a
+    /// fine moire pattern, whose ringing inflates the noise estimate, still passes at 0.5, not at 1).
+    public static let noiseGuard = 0.5
+    /// Mean squared curvature per orientation that white noise of unit variance leaves after the
+    /// binomial smoothing (the sum of squares of the combined kernel, times the orientation's scale).
+    public static let noiseCurvatureGain = [0.140625, 0.087890625, 0.140625, 0.087890625]
+    /// Mean squared gradient per orientation that white noise of unit variance leaves.
+    public static let noiseGradientGain = [0.05859375, 0.0341796875, 0.05859375, 0.0341796875]
 
     /// `OrientedDetail(plane:).score(strongestShare:)`: the blur score of an analysis plane.
     public static func score(of plane: LumaPlane, strongestShare: Double) -> Double {

@@ -11,7 +11,7 @@ public enum TuningChart {
         var svg = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" viewBox="0 0 \(Int(width)) \(Int(height))" font-family="DejaVu Sans, sans-serif" font-size="12">
             <rect width="100%" height="100%" fill="white"/>
-            <text x="20" y="24" font-size="15">Blur score (95th percentile of tile Laplacian variances, analysis size \(report.analysisSize)) by label; ROC of blurry detection</text>
+            <text x="20" y="24" font-size="15">Blur score (edge sharpness, weakest orientation, analysis size \(report.analysisSize)) by label; ROC of blurry detection</text>
 
             """
         for (index, type) in report.types.enumerated() {

@@ -87,7 +87,9 @@ struct OrientedDetailTests {
 
     @Test("motion blur along one orientation lowers the score even though the other keeps its edges")
     func motionBlurIsSeen() {
-        let sharp = texture(width: 384, height: 288, seed: 5)
+        // Cells, not a smoothed random field: a field of noise-like detail is noise to any
+        // estimate, and its floor moves with the blur.
+        let sharp = cells(width: 384, height: 288, seed: 5)
         let blurred = horizontalMotion(sharp, length: 9)
         let sharpDetail = OrientedDetail(plane: sharp, tileSize: 48), blurredDetail = OrientedDetail(plane: blurred, tileSize: 48)
         let sharpScore = sharpDetail.score(strongestShare: 0.1), blurredScore = blurredDetail.score(strongestShare: 0.1)
@@ -121,6 +123,52 @@ struct OrientedDetailTests {
         let sharpScore = OrientedDetail.score(of: blocks, strongestShare: 0.1)
         let noisyScore = OrientedDetail.score(of: noisy, strongestShare: 0.1)
         #expect(noisyScore < sharpScore / 2, "sharp \(sharpScore), blurred with noise \(noisyScore)")
+    }
+
+    /// Cells of `cell` px with random grey levels from 40 to 220, lightly smoothed: a texture of
+    /// edges and flat insides (tiles, a rug, a bookshelf) rather than of noise.
+    private func cells(width: Int, height: Int, cell: Int = 8, seed: UInt64) -> LumaPlane {
+        var generator = SplitMix64(state: seed)
+        let across = width / cell + 1
+        let levels = (0..<(across * (height / cell + 1))).map { _ in UInt8.random(in: 40...220, using: &generator) }
+        var pixels = [UInt8](repeating: 0, count: width * height)
+        for y in 0..<height { for x in 0..<width { pixels[y * width + x] = levels[(y / cell) * across + x / cell] } }
+        return BinomialSmoothing.apply(to: LumaPlane(width: width, height: height, pixels: pixels))
+    }
+
+    @Test("a picture textured from edge to edge scores as sharp: its detail is not taken for noise", arguments: [(1024, 1024), (2000, 512), (500, 500)])
+    func uniformTexture(width: Int, height: Int) {
+        let grid = gridPlane(width: width, height: height)
+        for share in [0.1, 0.01] {
+            #expect(OrientedDetail.score(of: grid, strongestShare: share) > 100)
+        }
+    }
+
+    @Test("a texture of cells from edge to edge scores as sharp, and its motion-blurred copy does not")
+    func uniformCells() {
+        let tiles = cells(width: 384, height: 288, seed: 11)
+        let sharp = OrientedDetail.score(of: tiles, strongestShare: 0.1)
+        let blurred = OrientedDetail.score(of: horizontalMotion(tiles, length: 9), strongestShare: 0.1)
+        #expect(sharp > 12 && blurred < sharp / 2, "sharp \(sharp), blurred \(blurred)")
+    }
+
+    @Test("a texture on a flat, noisy background scores about as the texture alone does")
+    func textureOnFlatBackground() {
+        let patch = cells(width: 144, height: 144, seed: 12)
+        let alone = OrientedDetail.score(of: patch, strongestShare: 1)
+        let framed = noisyPlane(width: 576, height: 432, sigma: 2, seed: 13) { x, y in
+            (192..<336).contains(x) && (144..<288).contains(y) ? Double(patch.pixels[(y - 144) * 144 + x - 192]) : 128
+        }
+        let score = OrientedDetail.score(of: framed, strongestShare: 0.08)
+        #expect(alone > 12 && score > 12 && score < 2 * alone, "texture alone \(alone), on a flat background \(score)")
+    }
+
+    @Test("flat noise is no detail: it scores 0", arguments: [2.0, 5.0, 8.0])
+    func flatNoise(sigma: Double) {
+        let noise = noisyPlane(width: 480, height: 384, sigma: sigma, seed: UInt64(sigma))
+        for share in [0.1, 0.02] {
+            #expect(OrientedDetail.score(of: noise, strongestShare: share) == 0)
+        }
     }
 
     private func transpose(_ plane: LumaPlane) -> [UInt8] {

@@ -1,0 +1,69 @@
+/// A robust estimate of the noise on a luma plane that does not depend on how much of the picture
+/// is textured: the median absolute value of the finest diagonal detail, the Haar wavelet's HH
+/// band over the plane's 2x2 blocks, as Donoho and Johnstone estimate noise (sigma = median / 0.6745).
+///
+/// White noise of standard deviation sigma gives HH coefficients of the same deviation wherever it
+/// is. Edges and textures change the median only where they cover more than half of the blocks,
+/// and horizontal or vertical structure (a grid, tiles, shelves, stripes) leaves HH at zero, so a
+/// picture textured from edge to edge shows its noise, not its texture, and no flat region is
+/// needed (the 10th percentile of tile energies, the floor before, took a uniform texture's own
+/// detail for noise).
+public struct NoiseEstimate: Sendable, Equatable {
+    /// The estimated standard deviation of white noise on the plane, in 8-bit levels.
+    public let sigma: Double
+
+    /// Estimates the noise of `plane` (0 for a plane smaller than 2x2).
+    public init(plane: LumaPlane) {
+        let width = plane.width, blockRows = plane.height / 2, blockColumns = plane.width / 2
+        guard blockRows > 0, blockColumns > 0 else {
+            sigma = 0
+            return
+        }
+        // |a - b - c + d| of a 2x2 block is twice |HH|, an integer from 0 to 510. Four interleaved
+        // histograms, summed at the end: in flat regions most values fall in one bin, and
+        // increments of a single counter would wait on each other.
+        let bins = 511
+        var counts = [Int32](repeating: 0, count: 4 * bins)
+        plane.pixels.withUnsafeBufferPointer { pixels in
+            counts.withUnsafeMutableBufferPointer { counts in
+                let counts = counts.baseAddress!
+                for blockRow in 0..<blockRows {
+                    let top = pixels.baseAddress! + 2 * blockRow * width
+                    let bottom = top + width
+                    var blockColumn = 0
+                    while blockColumn + 4 <= blockColumns {
+                        for lane in 0..<4 {
+                            let x = 2 * (blockColumn + lane)
+                            let value = Int(top[x]) - Int(top[x + 1]) - Int(bottom[x]) + Int(bottom[x + 1])
+                            counts[lane * bins + abs(value)] += 1
+                        }
+                        blockColumn += 4
+                    }
+                    while blockColumn < blockColumns {
+                        let x = 2 * blockColumn
+                        let value = Int(top[x]) - Int(top[x + 1]) - Int(bottom[x]) + Int(bottom[x + 1])
+                        counts[abs(value)] += 1
+                        blockColumn += 1
+                    }
+                }
+            }
+        }
+        let histogram = (0..<bins).map { Int(counts[$0]) + Int(counts[bins + $0]) + Int(counts[2 * bins + $0]) + Int(counts[3 * bins + $0]) }
+        sigma = Self.median(of: histogram, count: blockRows * blockColumns) / 2 / 0.6745
+    }
+
+    /// The median of integer values counted in `histogram`, interpolated within its bin (bin 0
+    /// spans 0 to 0.5, bin m > 0 spans m - 0.5 to m + 0.5) so that it moves smoothly with the noise.
+    static func median(of histogram: [Int], count: Int) -> Double {
+        let half = Double(count) / 2
+        var below = 0
+        for (value, inBin) in histogram.enumerated() where inBin > 0 {
+            if Double(below + inBin) >= half {
+                let (low, width) = value == 0 ? (0.0, 0.5) : (Double(value) - 0.5, 1.0)
+                return low + width * (half - Double(below)) / Double(inBin)
+            }
+            below += inBin
+        }
+        return 0
+    }
+}
