@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ValidatorConfiguration
 
 /// The `photo-validator` command line: validate folders, benchmark, and serve.
 public struct PhotoValidatorCommand: AsyncParsableCommand {
@@ -29,6 +30,10 @@ public struct PhotoValidatorCommand: AsyncParsableCommand {
                 try command.run()
             }
             exit()
+        } catch let error as ConfigurationError {
+            // A setting is wrong, not the command line's shape: the key and what it accepts, no usage.
+            FileHandle.standardError.write(Data("photo-validator: \(error)\n".utf8))
+            exit(withError: ExitCode(2))
         } catch {
             // ArgumentParser reports usage errors with 64 (EX_USAGE); the documented status is 2.
             guard exitCode(for: error) == .validationFailure else { exit(withError: error) }

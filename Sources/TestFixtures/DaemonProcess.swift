@@ -63,14 +63,16 @@ public final class DaemonProcess: Sendable {
     /// Starts `photo-validator serve` with `arguments`, waits until it listens, runs `body`, then
     /// stops the daemon with SIGTERM if `body` did not, and returns `body`'s value with the exit.
     /// A non-empty `launcher` (a program and its arguments, which must `exec` the rest of its
-    /// command line) runs the daemon, for example under a sandbox.
+    /// command line) runs the daemon, for example under a sandbox; `executable` replaces the path
+    /// of the built binary, for a launcher that puts it somewhere else (as a sandbox's bind does).
     public static func run<Value: Sendable>(
         _ arguments: [String],
         environment: [String: String] = [:],
         launcher: [String] = [],
+        executable: String? = nil,
         _ body: @escaping @Sendable (DaemonProcess) async throws -> Value
     ) async throws -> (value: Value, exit: Exit) {
-        let command = launcher + [ProcessRunner.photoValidatorExecutable.path, "serve"] + arguments
+        let command = launcher + [executable ?? ProcessRunner.photoValidatorExecutable.path, "serve"] + arguments
         let overrides = Dictionary(uniqueKeysWithValues: environment.map { (Environment.Key(stringLiteral: $0.key), Optional($0.value)) })
         let holder = Mutex<DaemonProcess?>(nil)
         let result = try await Subprocess.run(

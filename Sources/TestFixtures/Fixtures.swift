@@ -2,17 +2,29 @@ import Foundation
 
 /// Where the test photos are: the repository's `testdata/` and, when present, `../shared/`.
 public enum Fixtures {
-    /// The repository root (the folder holding Package.swift).
+    /// The repository root (the folder holding Package.swift): the checkout whose `.build` holds the
+    /// running test binary, else the one this file was compiled in. The first lets a copied checkout
+    /// reuse a build (scripts/test-elsewhere) and still read its own files.
     public static let repositoryRoot: URL = {
-        var url = URL(fileURLWithPath: #filePath)
+        if let root = packageFolder(above: URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()) {
+            return root
+        }
+        guard let root = packageFolder(above: URL(fileURLWithPath: #filePath)) else {
+            fatalError("Package.swift not found above \(#filePath)")
+        }
+        return root
+    }()
+
+    private static func packageFolder(above start: URL) -> URL? {
+        var url = start
         while url.path != "/" {
             url.deleteLastPathComponent()
             if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
                 return url
             }
         }
-        fatalError("Package.swift not found above \(#filePath)")
-    }()
+        return nil
+    }
 
     /// `testdata/` in the repository: always present.
     public static let testdata = repositoryRoot.appendingPathComponent("testdata")

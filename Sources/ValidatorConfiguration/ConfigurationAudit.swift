@@ -45,7 +45,7 @@ public final class ConfigurationAudit: AccessReporter, Sendable {
         throw ConfigurationError(key: "\(event.metadata.key)", source: source, reason: reason)
     }
 
-    /// `flags`, `environment`, `file`, or the name of an in-memory provider (`credentials`,
+    /// `flag`, `environment`, `file`, or the name of an in-memory provider (`credentials`,
     /// `STATE_DIRECTORY`) for the providers `ConfigurationSources` is given.
     static func sourceName(_ providerName: String) -> String {
         if providerName.hasPrefix("InMemoryProvider["), providerName.hasSuffix("]") {

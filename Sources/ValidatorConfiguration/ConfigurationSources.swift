@@ -31,7 +31,7 @@ public enum ConfigurationSources {
             (AbsoluteConfigKey(ConfigKey(key)), ConfigValue(content, isSecret: false))
         })
         var providers: [any ConfigProvider] = [
-            InMemoryProvider(name: "flags", values: flagValues),
+            InMemoryProvider(name: "flag", values: flagValues),
             EnvironmentVariablesProvider(environmentVariables: environment).prefixKeys(with: ConfigKey(environmentPrefix)),
         ]
         providers += [credentials, file, fallback].compactMap { $0 }

@@ -2,20 +2,21 @@ import Foundation
 import TestFixtures
 import Testing
 
-@Suite("the README's configuration reference", .timeLimit(.minutes(10)))
+@Suite("docs/configuration.md's settings table", .timeLimit(.minutes(10)))
 struct ConfigurationReferenceTests {
-    @Test("equals what `photo-validator config` lists (scripts/config-reference)")
-    func readmeMatchesConfig() async throws {
-        let script = Fixtures.repositoryRoot.appendingPathComponent("scripts/config-reference")
-        let generated = try await ProcessRunner.run(script, [ProcessRunner.photoValidatorExecutable.path])
+    @Test("docs/configuration.md's settings table equals `photo-validator config --markdown`")
+    func documentMatchesConfig() async throws {
+        let generated = try await ProcessRunner.run(ProcessRunner.photoValidatorExecutable, ["config", "--markdown"], environment: [:])
         #expect(generated.status == 0, "\(generated.standardError)")
-        let readme = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let begin = try #require(readme.range(of: "<!-- config-reference:begin (scripts/config-reference --write) -->\n"))
-        let end = try #require(readme.range(of: "<!-- config-reference:end -->", range: begin.upperBound..<readme.endIndex))
-        let documented = String(readme[begin.upperBound..<end.lowerBound])
+        let document = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("docs/configuration.md"), encoding: .utf8)
+        let begin = try #require(document.range(of: "<!-- config-reference:begin (scripts/config-reference --write) -->\n"))
+        let end = try #require(document.range(of: "<!-- config-reference:end -->", range: begin.upperBound..<document.endIndex))
+        let documented = String(document[begin.upperBound..<end.lowerBound])
         #expect(documented == generated.standardOutput,
-                "README.md's configuration reference differs from `photo-validator config`: run scripts/config-reference --write")
-        #expect(generated.standardOutput.contains("| `outbox.path` | `PHOTO_VALIDATOR_OUTBOX_PATH` |"))
+                "docs/configuration.md's settings table differs from `photo-validator config --markdown`: run scripts/config-reference --write")
+        #expect(generated.standardOutput.contains("| `outbox.path` | `PHOTO_VALIDATOR_OUTBOX_PATH` | `--outbox` |"))
+        #expect(generated.standardOutput.contains("| `room.blur_threshold` | `PHOTO_VALIDATOR_ROOM_BLUR_THRESHOLD` | `--room-blur-threshold` | 24 |"))
+        #expect(generated.standardOutput.contains("| `limits.admission_wait_seconds` | `PHOTO_VALIDATOR_LIMITS_ADMISSION_WAIT_SECONDS` | — | 10 |"))
     }
 
     @Test("every environment variable `serve --help` and `validate --help` name is a configuration key's")

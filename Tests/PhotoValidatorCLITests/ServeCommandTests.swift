@@ -79,7 +79,7 @@ struct ConfigCommandTests {
         }
         let flagged = try await ProcessRunner.run(ProcessRunner.photoValidatorExecutable, ["config", "--config", file.path, "--port", "7200"], environment: environment)
         #expect(flagged.status == 0, "\(flagged.standardError)")
-        #expect(row(flagged.standardOutput, "http.port").prefix(4) == ["http.port", "PHOTO_VALIDATOR_HTTP_PORT", "7200", "flags"])
+        #expect(row(flagged.standardOutput, "http.port").prefix(4) == ["http.port", "PHOTO_VALIDATOR_HTTP_PORT", "7200", "flag"])
         #expect(row(flagged.standardOutput, "http.host").prefix(4) == ["http.host", "PHOTO_VALIDATOR_HTTP_HOST", "0.0.0.0", "file"])
         #expect(row(flagged.standardOutput, "room.min_side")[2] == "900")
         #expect(row(flagged.standardOutput, "auth.token").prefix(4) == ["auth.token", "PHOTO_VALIDATOR_AUTH_TOKEN", "<redacted>", "environment"])
@@ -89,6 +89,22 @@ struct ConfigCommandTests {
         #expect(row(fromEnvironment.standardOutput, "http.port")[2] == "7100")
         let fromFile = try await ProcessRunner.run(ProcessRunner.photoValidatorExecutable, ["config"], environment: ["PHOTO_VALIDATOR_CONFIG_FILE": file.path])
         #expect(row(fromFile.standardOutput, "http.port")[2] == "7000")
+        // A key nothing set shows its resolved default, its source and the flag that sets it (none here).
+        #expect(row(fromFile.standardOutput, "limits.admission_wait_seconds").prefix(5)
+            == ["limits.admission_wait_seconds", "PHOTO_VALIDATOR_LIMITS_ADMISSION_WAIT_SECONDS", "10", "default", "-"])
+        #expect(row(fromFile.standardOutput, "room.blur_threshold").prefix(5)
+            == ["room.blur_threshold", "PHOTO_VALIDATOR_ROOM_BLUR_THRESHOLD", "24", "default", "--room-blur-threshold"])
+    }
+
+    @Test("a port in use says so and names --port, exit 1")
+    func portInUse() async throws {
+        let (outcome, _) = try await DaemonProcess.run(["--port", "0", "--outbox", Fixtures.temporaryPath("first.sqlite")]) { daemon in
+            try await ProcessRunner.run(ProcessRunner.photoValidatorExecutable,
+                                        ["serve", "--port", String(try daemon.port), "--outbox", Fixtures.temporaryPath("second.sqlite")])
+        }
+        #expect(outcome.status == 1)
+        #expect(outcome.standardError.contains("already in use"), "\(outcome.standardError)")
+        #expect(outcome.standardError.contains("--port"), "\(outcome.standardError)")
     }
 
     @Test("an unusable value stops with a message naming the key, exit 2")
@@ -97,5 +113,10 @@ struct ConfigCommandTests {
         #expect(outcome.status == 2)
         #expect(outcome.standardError.contains("invalid value for http.port (from environment)"))
         #expect(outcome.standardError.contains("PHOTO_VALIDATOR_HTTP_PORT"))
+        #expect(!outcome.standardError.contains("Usage"), "a setting's error is not a usage error: \(outcome.standardError)")
+        let range = try await ProcessRunner.run(ProcessRunner.photoValidatorExecutable, ["serve", "--port", "70000"])
+        #expect(range.status == 2)
+        #expect(range.standardError.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("http.port: expected a whole number from 0 to 65535"),
+                "\(range.standardError)")
     }
 }

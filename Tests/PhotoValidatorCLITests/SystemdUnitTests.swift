@@ -44,7 +44,13 @@ struct SystemdUnitTests {
         try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: credentials, withIntermediateDirectories: true)
         try Data("sandbox-token\n".utf8).write(to: credentials.appendingPathComponent("auth.token"))
-        let sandbox = [Self.folder.appendingPathComponent("run-sandboxed").path, state.path, credentials.path, "--"]
+        // As systemd would, the sandbox binds the built binary read-only where ExecStart= runs it, so
+        // a checkout under /tmp or a home folder (hidden by PrivateTmp=, ProtectHome=) works too.
+        let unit = try String(contentsOf: Self.folder.appendingPathComponent("photo-validator.service"), encoding: .utf8)
+        let execStart = try #require(unit.split(separator: "\n").first { $0.hasPrefix("ExecStart=") })
+        let installed = String(execStart.dropFirst("ExecStart=".count).split(separator: " ")[0])
+        let sandbox = [Self.folder.appendingPathComponent("run-sandboxed").path, "--executable", ProcessRunner.photoValidatorExecutable.path,
+                       state.path, credentials.path, "--"]
 
         // The restrictions hold: / is read-only, the state directory is writable, the user is not root.
         let probe = try await ProcessRunner.run(URL(fileURLWithPath: sandbox[0]), Array(sandbox.dropFirst()) + [
@@ -52,6 +58,7 @@ struct SystemdUnitTests {
         ])
         #expect(probe.status == 0, "\(probe.standardError)")
         #expect(probe.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == "61873")
+        #expect(installed == "/usr/local/bin/photo-validator")
 
         // No outbox path: it must follow $STATE_DIRECTORY, and the token comes from the credential.
         let photo = Array(try Data(contentsOf: Fixtures.testdataFile("photos/cups.jpg")))
@@ -60,7 +67,7 @@ struct SystemdUnitTests {
             + photo + Array("\r\n--\(boundary)--\r\n".utf8)
         let upload = ["Content-Type: multipart/form-data; boundary=\(boundary)"]
         let (result, exit) = try await DaemonProcess.run(["--port", "0", "--signal-target", "temporal", "--temporal-url", temporal.httpURL],
-                                                         launcher: sandbox) { daemon in
+                                                         launcher: sandbox, executable: installed) { daemon in
             let port = try daemon.port
             let health = try await RawHTTP.request(port: port, method: "GET", path: "/healthz")
             let ready = try await RawHTTP.request(port: port, method: "GET", path: "/readyz", headers: ["Authorization: Bearer sandbox-token"])

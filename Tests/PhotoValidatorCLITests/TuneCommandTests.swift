@@ -10,11 +10,14 @@ struct TuneCommandTests {
         for name in ["cups.jpg", "outdoor-path.jpg", "small-coffee.png"] { try scratch.copy("photos/\(name)", to: "set/sharp/\(name)") }
         for name in ["blur-real-text-defocus.jpg", "blur-real-clock-motion.png", "blur-real-plate-motion.jpg"] { try scratch.copy("photos/\(name)", to: "set/blurry/\(name)") }
         try scratch.write("not an image", to: "set/blurry/notes.txt")
+        try scratch.write("not an image", to: "set/blurry/lies.jpg")
         let output = scratch.url.appendingPathComponent("out").path
         let outcome = try await photoValidator(["tune", scratch.url.appendingPathComponent("set").path, "--output", output])
         #expect(outcome.status == 0, "\(outcome.standardError)")
         #expect(outcome.standardOutput.contains("room: 3 sharp, 3 blurry; ROC AUC 1.0000"))
-        #expect(outcome.standardError.contains("notes.txt: not scored"))
+        // As in validate, a folder's non-image file is not taken; one with an image extension that does not decode is reported.
+        #expect(outcome.standardError.contains("lies.jpg: not scored"), "\(outcome.standardError)")
+        #expect(!outcome.standardError.contains("notes.txt"))
         let report = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output + "/report.json"))) as? [String: Any])
         let room = try #require((report["types"] as? [[String: Any]])?.first)
         #expect(room["roc_auc"] as? Double == 1)

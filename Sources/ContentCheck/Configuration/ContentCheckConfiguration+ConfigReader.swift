@@ -18,7 +18,7 @@ extension ContentCheckConfiguration {
         ("content.max_concurrent", "provider calls in flight at once (default 8)"),
         ("content.queue_wait_seconds", "longest wait for a place among them before the policy applies (default 2)"),
         ("content.max_attempts", "attempts per check, the first included (default 4)"),
-        ("content.retry_initial_seconds", "first retry delay, doubling with jitter (default 0.25)"),
+        ("content.retry_initial_seconds", "first retry delay, doubling, each wait a random point in its upper half (equal jitter) (default 0.25)"),
         ("content.retry_max_seconds", "longest retry delay (default 4)"),
         ("content.breaker_failures", "consecutive failures that open the circuit breaker (default 5)"),
         ("content.breaker_open_seconds", "seconds the breaker stays open before a probe (default 30)"),

@@ -31,7 +31,7 @@ public struct ContentCheckConfiguration: Sendable {
     public var queueWait: Duration = .seconds(2)
     /// Attempts per check, the first included.
     public var maximumAttempts = 4
-    /// The first retry delay; it doubles per attempt, with full jitter.
+    /// The first retry delay; it doubles per attempt, with equal jitter (a random point in its upper half).
     public var retryInitialDelay: Duration = .milliseconds(250)
     /// The longest retry delay (a longer `retry-after` gives up instead of waiting past the deadline).
     public var retryMaximumDelay: Duration = .seconds(4)

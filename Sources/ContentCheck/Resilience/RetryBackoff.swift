@@ -1,4 +1,4 @@
-/// Exponential backoff with full jitter, honouring a provider's `retry-after`.
+/// Exponential backoff with equal jitter (a random point in the upper half of each delay), honouring a provider's `retry-after`.
 public struct RetryBackoff: Sendable {
     /// The delay before the first retry, before jitter.
     public var initialDelay: Duration
@@ -18,7 +18,7 @@ public struct RetryBackoff: Sendable {
         if let retryAfter { return retryAfter }
         let exponent = Double(1 << min(max(retry - 1, 0), 30))
         let ceiling = min(initialDelay * exponent, maximumDelay)
-        // Full jitter spreads the retries of many callers hit by the same outage.
+        // Equal jitter spreads the retries of many callers hit by the same outage and keeps each wait at least half the ceiling.
         return ceiling * Double.random(in: 0.5...1)
     }
 }

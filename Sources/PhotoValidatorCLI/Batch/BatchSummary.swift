@@ -8,6 +8,8 @@ struct BatchSummary: Sendable {
     private(set) var failed = 0
     /// Files that could not be read, and paths that could not be walked.
     private(set) var errors = 0
+    /// Files in folders that were not validated (not images, or left out by the globs).
+    var skipped = 0
     /// Failures by code.
     private(set) var failuresByCode: [FailureCode: Int] = [:]
 
@@ -28,12 +30,14 @@ struct BatchSummary: Sendable {
         return failed > 0 ? 1 : 0
     }
 
-    /// One line such as `12 photos: 9 passed, 3 failed (blurry 2, low_resolution 1); 0 errors`.
+    /// One line such as `12 photos: 9 passed, 3 failed (blurry 2, low_resolution 1); 0 unreadable; 2 skipped (not images)`.
     var line: String {
         let codes = FailureCode.allCases.compactMap { code in
             failuresByCode[code].map { "\(code.rawValue) \($0)" }
         }
         let breakdown = codes.isEmpty ? "" : " (" + codes.joined(separator: ", ") + ")"
-        return "\(passed + failed) photos: \(passed) passed, \(failed) failed\(breakdown); \(errors) unreadable"
+        let count = passed + failed
+        let skippedPart = skipped == 0 ? "" : "; \(skipped) skipped (not images)"
+        return "\(count) \(count == 1 ? "photo" : "photos"): \(passed) passed, \(failed) failed\(breakdown); \(errors) unreadable\(skippedPart)"
     }
 }

@@ -1,11 +1,24 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Finds the files to validate under the paths given on the command line.
 ///
 /// Folders are walked recursively in name order, following symbolic links but never into a folder
 /// already visited (so a symlink loop is reported, not followed forever). Hidden entries (names
-/// starting with ".") are skipped. Problems are collected, never fatal.
+/// starting with ".") are skipped. In a folder only image files are taken (by extension, or by
+/// the `include` globs when any are given) and the rest are counted as skipped; a file named on the
+/// command line is always taken. Problems are collected, never fatal.
 struct PhotoCollector {
+    /// The extensions of the formats `validate` reads, lower case; compared case-insensitively.
+    static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "webp", "heic", "heif"]
+
+    /// Globs a folder's file must match (any of them) instead of having an image extension.
+    var include: [String] = []
+    /// Globs that leave a folder's file out even when it has an image extension.
+    var exclude: [String] = []
+
     /// A file to validate.
     struct Entry: Sendable, Equatable {
         /// The path to open, as found.
@@ -20,6 +33,8 @@ struct PhotoCollector {
         var entries: [Entry] = []
         /// One line per path that was skipped, saying why.
         var problems: [String] = []
+        /// Files in folders that were not taken: not images, or left out by the globs.
+        var skipped = 0
     }
 
     private let fileManager = FileManager.default
@@ -66,10 +81,26 @@ struct PhotoCollector {
             }
             if isDirectory.boolValue {
                 walk(folder: path, relative: relativePath, visited: &visited, into: &result)
-            } else {
+            } else if takes(relativePath: relativePath, name: name) {
                 result.entries.append(Entry(path: path, relativePath: relativePath))
+            } else {
+                result.skipped += 1
             }
         }
+    }
+
+    /// Whether a file found in a folder is validated: it matches an `include` glob (or, with none,
+    /// has an image extension) and no `exclude` glob. A glob matches the path relative to the
+    /// argument or the file's name.
+    func takes(relativePath: String, name: String) -> Bool {
+        let wanted = include.isEmpty
+            ? Self.imageExtensions.contains((name as NSString).pathExtension.lowercased())
+            : include.contains { Self.matches($0, relativePath: relativePath, name: name) }
+        return wanted && !exclude.contains { Self.matches($0, relativePath: relativePath, name: name) }
+    }
+
+    private static func matches(_ glob: String, relativePath: String, name: String) -> Bool {
+        fnmatch(glob, relativePath, 0) == 0 || fnmatch(glob, name, 0) == 0
     }
 
     /// A short reason for a file-system error.

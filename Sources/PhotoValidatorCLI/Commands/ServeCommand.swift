@@ -12,6 +12,12 @@ struct ServeCommand: AsyncParsableCommand {
             Endpoints: POST /v1/validate, POST /api/v1/projects/{project_id}/photos, GET /healthz, \
             GET /readyz, GET /metrics, GET /openapi.yaml. SIGTERM or SIGINT stops accepting \
             connections, lets in-flight requests finish within the grace period, and exits 0.
+
+            The flags below set the common settings. Every setting, with a flag or not, can be set \
+            by the environment variable PHOTO_VALIDATOR_<KEY> (the key in upper case, '.' as '_', \
+            such as PHOTO_VALIDATOR_LIMITS_ADMISSION_WAIT_SECONDS) or in the JSON file of --config; \
+            `photo-validator config` lists every key with its value and source, and \
+            `photo-validator config --markdown` prints the table of keys, variables, flags and defaults.
             """
     )
 
@@ -26,9 +32,7 @@ struct ServeCommand: AsyncParsableCommand {
             case .json:
                 return JSONLogHandler(label: label, level: level)
             case .text:
-                var handler = StreamLogHandler.standardError(label: label)
-                handler.logLevel = level
-                return handler
+                return LogfmtLogHandler(label: label, level: level)
             }
         }
         let logger = Logger(label: "photo-validator")
@@ -46,7 +50,15 @@ struct ServeCommand: AsyncParsableCommand {
             "queue": .stringConvertible(configuration.queueLimit),
             "auth": .string(configuration.authToken == nil ? "off" : "bearer token"),
         ])
-        try await app.run()
+        do {
+            try await app.run()
+        } catch where PhotoValidatorApp.isAddressInUse(error) {
+            let address = configuration.unixSocket.map { "\(configuration.host):\(configuration.port) or \($0)" } ?? "\(configuration.host):\(configuration.port)"
+            logger.critical("cannot listen: address in use", metadata: ["address": .string(address)])
+            StandardStreams.error("photo-validator: cannot listen on \(address): the address is already in use (another photo-validator?). "
+                + "Stop that program, or choose another port with --port PORT (or PHOTO_VALIDATOR_HTTP_PORT; 0 picks a free one).")
+            throw ExitCode(1)
+        }
         logger.info("stopped")
     }
 }

@@ -14,7 +14,9 @@ struct ValidateCommand: AsyncParsableCommand {
         discussion: """
             Exit status: 0 when every photo passed, 1 when any failed, 2 for usage errors or when a \
             file or folder could not be read. Records go to standard output; problems, the progress \
-            bar and the summary go to standard error.
+            bar and the summary go to standard error. In folders only image files are validated (by \
+            extension: jpg, jpeg, png, webp, heic, heif, in any case); the summary counts the rest as \
+            skipped. A file named on the command line is always validated.
             """
     )
 
@@ -35,6 +37,12 @@ struct ValidateCommand: AsyncParsableCommand {
 
     @Option(help: "Seconds one photo may take; a photo still decoding then is invalid_image (decode_timeout) and the others go on.")
     var timeout: Double = 60
+
+    @Option(name: .customLong("include"), help: ArgumentHelp("In folders, validate only files matching this glob (by relative path or name, such as '*.jpg'; repeatable) instead of every image file (jpg, jpeg, png, webp, heic, heif).", valueName: "glob"))
+    var include: [String] = []
+
+    @Option(name: .customLong("exclude"), help: ArgumentHelp("In folders, skip files matching this glob (by relative path or name; repeatable).", valueName: "glob"))
+    var exclude: [String] = []
 
     @Flag(name: .customLong("no-progress"), help: "Never draw the progress bar.")
     var noProgress = false
@@ -66,9 +74,10 @@ struct ValidateCommand: AsyncParsableCommand {
             throw CleanExit.message("photo-validator: cannot start libvips: \(error)")
         }
         let contentConfiguration = contentCheck ? try content.resolveForBatch(environment: ProcessInfo.processInfo.environment) : nil
-        let collected = PhotoCollector().collect(paths)
+        let collected = PhotoCollector(include: include, exclude: exclude).collect(paths)
         let entries = collected.entries.filter { shard.contains(relativePath: $0.relativePath) }
         var summary = BatchSummary()
+        summary.skipped = collected.skipped
         for problem in collected.problems {
             StandardStreams.error("photo-validator: \(problem)")
             summary.addError()

@@ -44,12 +44,8 @@ struct CheckOptions: ParsableArguments {
     func resolve(environment: [String: String]) throws -> ValidationSettings {
         let audit = ConfigurationAudit()
         let reader = ConfigurationSources.reader(flags: configurationValues, environment: environment, audit: audit)
-        do {
-            let settings = try ValidationSettings(reader: reader)
-            try audit.checkConversions()
-            return settings
-        } catch {
-            throw ValidationError(error.description)
-        }
+        let settings = try ValidationSettings(reader: reader)
+        try audit.checkConversions()
+        return settings
     }
 }

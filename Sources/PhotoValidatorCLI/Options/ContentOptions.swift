@@ -43,12 +43,8 @@ struct ContentOptions: ParsableArguments {
         let audit = ConfigurationAudit()
         let reader = ConfigurationSources.reader(flags: configurationValues, environment: environment, audit: audit)
         let configuration: ContentCheckConfiguration
-        do {
-            configuration = try ContentCheckConfiguration(reader: reader, environment: environment)
-            try audit.checkConversions()
-        } catch {
-            throw ValidationError(error.description)
-        }
+        configuration = try ContentCheckConfiguration(reader: reader, environment: environment)
+        try audit.checkConversions()
         guard configuration.provider != .none, configuration.policy != .off else {
             throw ValidationError("the content check needs a provider: --content-provider anthropic|openai or PHOTO_VALIDATOR_CONTENT_PROVIDER (see README, Content check)")
         }

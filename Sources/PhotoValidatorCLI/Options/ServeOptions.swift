@@ -106,10 +106,6 @@ struct ServeOptions: ParsableArguments {
     /// The configuration these flags, `environment` and the configuration file resolve to, and the
     /// audit of where each value came from.
     func resolve(environment: [String: String]) async throws -> (ServiceConfiguration, ConfigurationAudit) {
-        do {
-            return try await ServiceConfiguration.resolve(flags: configurationValues, configFile: config, environment: environment)
-        } catch {
-            throw ValidationError(error.description)
-        }
+        return try await ServiceConfiguration.resolve(flags: configurationValues, configFile: config, environment: environment)
     }
 }
