@@ -12,6 +12,9 @@ extension PhotoValidator {
         as photoType: PhotoType,
         previews: PreviewEncoder?
     ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?) {
+        if let isolation {
+            return isolation.validate(bytes, as: photoType, previews: previews)
+        }
         let output = validate(bytes, as: photoType)
         guard let previews, output.passed, let format = output.details.format.flatMap(ImageFormat.init(rawValue:)) else {
             return (output, nil)

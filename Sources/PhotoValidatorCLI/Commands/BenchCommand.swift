@@ -1,4 +1,5 @@
 import ArgumentParser
+import DecodeSandbox
 import Foundation
 import PhotoValidation
 import VipsDecoder
@@ -36,7 +37,8 @@ struct BenchCommand: AsyncParsableCommand {
 
     mutating func run() async throws {
         let settings = try checks.resolve(environment: ProcessInfo.processInfo.environment)
-        let validator = try PhotoValidator(settings: settings)
+        let validator = try PhotoValidator.configured(settings: settings, threads: 1, photoTimeLimit: .seconds(60))
+        defer { validator.isolation?.shutdown() }
         let decoder = try ImageDecoder(pixelLimit: settings.pixelLimit, memoryLimit: settings.decodeMemoryBudget)
         let previews = contentPreview ? try PreviewEncoder() : nil
         var photos: [BenchReport.Photo] = []

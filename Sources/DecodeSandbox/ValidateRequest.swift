@@ -1,0 +1,26 @@
+import PhotoValidation
+import VipsDecoder
+
+/// One photo for a worker to validate; its bytes follow the header.
+struct ValidateRequest: Codable, Sendable {
+    /// The bounds of the preview to make when the photo passes.
+    struct PreviewBounds: Codable, Sendable {
+        var maximumLongEdge: Int
+        var maximumPixels: Int
+        var quality: Int
+
+        /// The bounds of `encoder`.
+        init(_ encoder: PreviewEncoder) {
+            maximumLongEdge = encoder.maximumLongEdge
+            maximumPixels = encoder.maximumPixels
+            quality = encoder.quality
+        }
+    }
+
+    /// The type the photo is checked as.
+    var photoType: PhotoType
+    /// The preview wanted, if any.
+    var preview: PreviewBounds?
+    /// CPU seconds the worker may spend on this photo before SIGXCPU ends it.
+    var cpuSeconds: Int
+}
