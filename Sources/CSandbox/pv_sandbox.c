@@ -290,14 +290,6 @@ int pv_sandbox_probe_socket(void) {
     return 0;
 }
 
-extern char **environ;
-
-int pv_sandbox_environment_count(void) {
-    int count = 0;
-    for (char **entry = environ; entry && *entry; entry++) count++;
-    return count;
-}
-
 void pv_sandbox_crash(void) {
     volatile int *nowhere = NULL;
     *nowhere = 1;

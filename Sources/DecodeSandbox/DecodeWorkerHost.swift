@@ -92,7 +92,7 @@ public enum DecodeWorkerHost {
             let reply = ProbeReply(
                 openErrno: pv_sandbox_probe_open("/etc/passwd"),
                 socketErrno: pv_sandbox_probe_socket(),
-                environmentCount: Int(pv_sandbox_environment_count()),
+                environmentNames: ProcessInfo.processInfo.environment.keys.sorted(),
                 seccomp: ready.seccomp
             )
             try channel.send(.probeResult, reply)

@@ -4,8 +4,9 @@ public struct ProbeReply: Codable, Sendable, Equatable {
     public var openErrno: Int32
     /// The errno of `socket(AF_INET, SOCK_STREAM)`, 0 when it was made.
     public var socketErrno: Int32
-    /// How many environment variables the worker sees.
-    public var environmentCount: Int
+    /// The names of the environment variables the worker sees (libraries may set their own
+    /// after start-up; none comes from the daemon).
+    public var environmentNames: [String]
     /// Whether the seccomp filter is in force.
     public var seccomp: Bool
 }

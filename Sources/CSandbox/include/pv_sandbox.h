@@ -81,8 +81,6 @@ int pv_sandbox_set_cpu_allowance(unsigned seconds);
  * errno it failed with. */
 int pv_sandbox_probe_open(const char *path);
 int pv_sandbox_probe_socket(void);
-/* Number of environment variables the process sees. */
-int pv_sandbox_environment_count(void);
 /* Crashes the process with SIGSEGV. */
 void pv_sandbox_crash(void);
 /* Spins on the CPU forever. */
