@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/memfd.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -25,7 +26,34 @@ int pv_sandbox_socketpair(int fds[2]) {
     return socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) == 0 ? 0 : errno;
 }
 
-int pv_sandbox_spawn(const char *executable, char *const argv[], int channel, pid_t *pid) {
+int pv_sandbox_shared_create(size_t size, void **address) {
+    int fd = (int)syscall(SYS_memfd_create, "pv-photo", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (fd < 0) return -errno;
+    if (ftruncate(fd, (off_t)size) != 0 || fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0) {
+        int error = errno;
+        close(fd);
+        return -error;
+    }
+    void *mapped = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (mapped == MAP_FAILED) {
+        int error = errno;
+        close(fd);
+        return -error;
+    }
+    *address = mapped;
+    return fd;
+}
+
+const void *pv_sandbox_shared_map(int fd, size_t size) {
+    void *mapped = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+    return mapped == MAP_FAILED ? NULL : mapped;
+}
+
+void pv_sandbox_shared_unmap(void *address, size_t size) {
+    if (address) munmap(address, size);
+}
+
+int pv_sandbox_spawn(const char *executable, char *const argv[], int channel, int shared, pid_t *pid) {
     posix_spawn_file_actions_t actions;
     int status = posix_spawn_file_actions_init(&actions);
     if (status != 0) return status;
@@ -35,12 +63,23 @@ int pv_sandbox_spawn(const char *executable, char *const argv[], int channel, pi
         source = fcntl(channel, F_DUPFD_CLOEXEC, PV_SANDBOX_CHANNEL_FD + 1);
         if (source < 0) { posix_spawn_file_actions_destroy(&actions); return errno; }
     }
+    int shared_source = shared;
+    if (shared == PV_SANDBOX_CHANNEL_FD || shared == PV_SANDBOX_SHARED_FD) {
+        shared_source = fcntl(shared, F_DUPFD_CLOEXEC, PV_SANDBOX_SHARED_FD + 1);
+        if (shared_source < 0) {
+            int error = errno;
+            if (source != channel) close(source);
+            posix_spawn_file_actions_destroy(&actions);
+            return error;
+        }
+    }
     status = posix_spawn_file_actions_adddup2(&actions, source, PV_SANDBOX_CHANNEL_FD);
+    if (status == 0 && shared >= 0) status = posix_spawn_file_actions_adddup2(&actions, shared_source, PV_SANDBOX_SHARED_FD);
     for (int fd = 0; status == 0 && fd <= 2; fd++) {
         status = posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0);
     }
     // Descriptors the daemon opened without close-on-exec do not reach the worker either.
-    if (status == 0) status = posix_spawn_file_actions_addclosefrom_np(&actions, PV_SANDBOX_CHANNEL_FD + 1);
+    if (status == 0) status = posix_spawn_file_actions_addclosefrom_np(&actions, (shared >= 0 ? PV_SANDBOX_SHARED_FD : PV_SANDBOX_CHANNEL_FD) + 1);
     posix_spawnattr_t attributes;
     if (status == 0) status = posix_spawnattr_init(&attributes);
     if (status == 0) {
@@ -56,6 +95,7 @@ int pv_sandbox_spawn(const char *executable, char *const argv[], int channel, pi
     }
     posix_spawn_file_actions_destroy(&actions);
     if (source != channel) close(source);
+    if (shared_source != shared) close(shared_source);
     return status;
 }
 
@@ -162,7 +202,11 @@ long pv_sandbox_vm_size_kib(void) {
 
 void pv_sandbox_die_with_parent(void) { prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0); }
 
-void pv_sandbox_limit_arenas(void) { mallopt(M_ARENA_MAX, 1); }
+void pv_sandbox_limit_arenas(void) {
+    mallopt(M_ARENA_MAX, 1);
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 64 << 20);
+}
 
 // MARK: - The crash reporter
 

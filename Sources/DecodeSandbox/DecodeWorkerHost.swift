@@ -32,6 +32,10 @@ public enum DecodeWorkerHost {
             exit(startFailure)
         }
         warmUp(validator)
+        // The shared photo memory is mapped before the sandbox closes its descriptor.
+        let shared = setup.sharedBytes > 0
+            ? pv_sandbox_shared_map(PV_SANDBOX_SHARED_FD, setup.sharedBytes).map { UnsafeRawBufferPointer(start: $0, count: setup.sharedBytes) }
+            : nil
         let baselineKiB = max(0, pv_sandbox_vm_size_kib())
         let limit = baselineKiB * 1024 + setup.settings.decodeMemoryBudget + setup.addressSpaceSlack
         let report = pv_sandbox_enter(UInt64(limit))
@@ -51,14 +55,16 @@ public enum DecodeWorkerHost {
                 } catch .closed {
                     exit(0)
                 }
-                try serve(frame, validator: validator, setup: setup, ready: ready, channel: channel)
+                try serve(frame, validator: validator, setup: setup, ready: ready, channel: channel, shared: shared)
             }
         } catch {
             exit(0)
         }
     }
 
-    private static func serve(_ frame: Frame, validator: PhotoValidator, setup: WorkerSetup, ready: WorkerReady, channel: FrameChannel) throws(ChannelError) {
+    private static func serve(
+        _ frame: Frame, validator: PhotoValidator, setup: WorkerSetup, ready: WorkerReady, channel: FrameChannel, shared: UnsafeRawBufferPointer?
+    ) throws(ChannelError) {
         if frame.kind != .validate && !setup.allowsTestRequests {
             try channel.send(.complaint, WorkerComplaint(message: "a \(frame.kind) request is for tests only"))
             return
@@ -68,9 +74,19 @@ public enum DecodeWorkerHost {
             let request = try frame.header(ValidateRequest.self)
             pv_sandbox_set_cpu_allowance(UInt32(clamping: max(1, request.cpuSeconds)))
             let previews = request.preview.flatMap { try? PreviewEncoder(maximumLongEdge: $0.maximumLongEdge, maximumPixels: $0.maximumPixels, quality: $0.quality) }
-            let (output, preview) = frame.withBody { bytes in
+            let run = { (bytes: UnsafeRawBufferPointer) in
                 if setup.allowsTestRequests, bytes.starts(with: Self.crashMarker) { pv_sandbox_crash() }
                 return validator.validate(bytes, as: request.photoType, previews: previews)
+            }
+            let (output, preview): (ValidatePhotoOutput, Result<PreviewImage, DecodeFailure>?)
+            if let count = request.sharedCount {
+                guard let shared, count <= shared.count else {
+                    try channel.send(.complaint, WorkerComplaint(message: "a photo of \(count) bytes in shared memory the worker does not have"))
+                    return
+                }
+                (output, preview) = run(UnsafeRawBufferPointer(rebasing: shared[0..<count]))
+            } else {
+                (output, preview) = frame.withBody(run)
             }
             var reply = ValidateReply(output: Self.namingMemory(output))
             var jpeg: [UInt8] = []

@@ -12,6 +12,9 @@ public struct SandboxOptions: Sendable {
     /// Address space a worker may use beyond its start-up size and `decode_memory_mib`: libvips'
     /// thread stacks and caches, the photo's bytes and the preview.
     public var addressSpaceSlack: Int = 256 << 20
+    /// Shared memory per worker that photos up to this size are passed in (sparse: only the largest
+    /// photo so far is ever touched); larger photos go through the socket.
+    public var sharedBytes: Int = 32 << 20
     /// The longest a worker may take to start, warm up and report ready.
     public var startLimit: Duration = .seconds(20)
     /// Whether workers take the test-only requests (crash, spin, exhaust memory, probe).

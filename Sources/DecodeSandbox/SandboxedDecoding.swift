@@ -28,7 +28,9 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
     /// - Throws: `SandboxError.startFailed` when no worker can be started.
     public init(settings: ValidationSettings, options: SandboxOptions) throws {
         self.options = options
-        self.setup = WorkerSetup(settings, addressSpaceSlack: options.addressSpaceSlack, allowsTestRequests: options.allowsTestRequests)
+        var setup = WorkerSetup(settings, addressSpaceSlack: options.addressSpaceSlack, allowsTestRequests: options.allowsTestRequests)
+        setup.sharedBytes = options.sharedBytes
+        self.setup = setup
         self.answers = try PhotoValidator(settings: settings)
         let worker = try SandboxedWorker(executable: options.executable, setup: setup, startLimit: options.startLimit)
         firstWorker = (worker.ready.seccomp, worker.ready.sandboxError, worker.ready.baselineKiB, worker.ready.addressSpaceLimit)
@@ -60,12 +62,15 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
     ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?) {
         let start = ContinuousClock.now
         let deadline = photoDeadline(from: start)
-        let request = ValidateRequest(
-            photoType: photoType,
-            preview: previews.map(ValidateRequest.PreviewBounds.init),
-            cpuSeconds: Int((deadline - start).seconds.rounded(.up)) + 1
-        )
-        switch exchange(.validate, request, body: bytes, deadline: deadline) {
+        let exchanged = exchange(.validate, photo: bytes, deadline: deadline) { shared in
+            ValidateRequest(
+                photoType: photoType,
+                preview: previews.map(ValidateRequest.PreviewBounds.init),
+                cpuSeconds: Int((deadline - start).seconds.rounded(.up)) + 1,
+                sharedCount: shared
+            )
+        }
+        switch exchanged {
         case .failure(let end):
             let failure = end.failure(limit: deadline - start)
             return (answers.failed(as: photoType, failure, after: ContinuousClock.now - start), nil)
@@ -90,7 +95,7 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
 
     /// What a worker's sandbox lets through (tests; needs `allowsTestRequests`).
     public func probe(deadline: ContinuousClock.Instant) -> Result<ProbeReply, WorkerEnd> {
-        exchange(.probe, WorkerComplaint(message: ""), deadline: deadline).flatMap { frame -> Result<ProbeReply, WorkerEnd> in
+        exchange(.probe, deadline: deadline) { _ in WorkerComplaint(message: "") }.flatMap { frame -> Result<ProbeReply, WorkerEnd> in
             guard let reply = try? frame.header(ProbeReply.self) else {
                 return .failure(WorkerEnd(reason: .crashed, detail: "the worker answered a \(frame.kind) frame to a probe"))
             }
@@ -107,7 +112,7 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
         case .exhaustMemory: .exhaustMemory
         }
         let bounded = min(deadline, photoDeadline(from: .now))
-        if case .failure(let end) = exchange(kind, WorkerComplaint(message: ""), deadline: bounded) { return end }
+        if case .failure(let end) = exchange(kind, deadline: bounded, { _ in WorkerComplaint(message: "") }) { return end }
         return nil
     }
 
@@ -131,8 +136,11 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
         return deadline
     }
 
+    /// Sends a request to an idle (or new) worker and waits for its reply; `photo` goes through the
+    /// worker's shared memory when it fits (`header` is told its size then) and after the header
+    /// otherwise.
     private func exchange<Header: Encodable>(
-        _ kind: FrameKind, _ header: Header, body: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0), deadline: ContinuousClock.Instant
+        _ kind: FrameKind, photo: UnsafeRawBufferPointer? = nil, deadline: ContinuousClock.Instant, _ header: (_ sharedCount: Int?) -> Header
     ) -> Result<Frame, WorkerEnd> {
         let worker: SandboxedWorker
         if let reused = idle.withLock({ $0.popLast() }) {
@@ -144,7 +152,12 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
                 return .failure(WorkerEnd(reason: .crashed, detail: "no decode worker could be started: \(error)"))
             }
         }
-        let result = worker.exchange(kind, header, body: body, deadline: deadline)
+        var body = UnsafeRawBufferPointer(start: nil, count: 0)
+        var sharedCount: Int?
+        if let photo {
+            if worker.stage(photo) { sharedCount = photo.count } else { body = photo }
+        }
+        let result = worker.exchange(kind, header(sharedCount), body: body, deadline: deadline)
         switch result {
         case .success:
             let kept = idle.withLock { idle in

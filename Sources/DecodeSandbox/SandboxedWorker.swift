@@ -14,6 +14,8 @@ public final class SandboxedWorker: @unchecked Sendable {
     /// What the worker reported once sandboxed.
     let ready: WorkerReady
     private let channel: FrameChannel
+    /// The daemon's read-write view of the photo memory shared with the worker, if any.
+    private let shared: UnsafeMutableRawBufferPointer?
     /// False once the worker has died or been killed.
     public private(set) var isAlive = true
 
@@ -28,13 +30,21 @@ public final class SandboxedWorker: @unchecked Sendable {
         let arguments = [executable, "decode-worker"]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        let spawned = pv_sandbox_spawn(executable, &argv, fds[1], &pid)
+        var setup = setup
+        var mapped: UnsafeMutableRawPointer?
+        let memory = setup.sharedBytes > 0 ? pv_sandbox_shared_create(setup.sharedBytes, &mapped) : -1
+        if memory < 0 { setup.sharedBytes = 0 }
+        let spawned = pv_sandbox_spawn(executable, &argv, fds[1], memory, &pid)
         close(fds[1])
+        if memory >= 0 { close(memory) }
+        let shared = memory >= 0 ? mapped.map { UnsafeMutableRawBufferPointer(start: $0, count: setup.sharedBytes) } : nil
         guard spawned == 0 else {
             close(fds[0])
+            if let shared { pv_sandbox_shared_unmap(shared.baseAddress, shared.count) }
             throw .startFailed("\(executable) could not be started: \(String(cString: strerror(spawned)))")
         }
         self.pid = pid
+        self.shared = shared
         self.channel = FrameChannel(descriptor: fds[0])
         do {
             try channel.send(.setup, setup)
@@ -51,6 +61,7 @@ public final class SandboxedWorker: @unchecked Sendable {
             pv_sandbox_kill(pid)
             _ = pv_sandbox_wait(pid, 1)
             close(fds[0])
+            if let shared { pv_sandbox_shared_unmap(shared.baseAddress, shared.count) }
             throw .startFailed("the decode worker \(executable) did not get ready within \(startLimit): \(error)")
         }
     }
@@ -58,6 +69,15 @@ public final class SandboxedWorker: @unchecked Sendable {
     deinit {
         stop()
         close(channel.descriptor)
+        if let shared { pv_sandbox_shared_unmap(shared.baseAddress, shared.count) }
+    }
+
+    /// Copies `photo` into the shared memory when it fits (the worker reads it there, so the
+    /// socket carries only the request); false when it does not.
+    func stage(_ photo: UnsafeRawBufferPointer) -> Bool {
+        guard let shared, photo.count <= shared.count, let source = photo.baseAddress, let target = shared.baseAddress else { return false }
+        target.copyMemory(from: source, byteCount: photo.count)
+        return true
     }
 
     /// Kills the worker (if alive) and reaps it.

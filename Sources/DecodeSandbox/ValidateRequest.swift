@@ -23,4 +23,6 @@ struct ValidateRequest: Codable, Sendable {
     var preview: PreviewBounds?
     /// CPU seconds the worker may spend on this photo before SIGXCPU ends it.
     var cpuSeconds: Int
+    /// When set, the photo is this many bytes at the start of the shared memory, not in the frame.
+    var sharedCount: Int?
 }

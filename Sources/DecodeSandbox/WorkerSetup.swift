@@ -21,6 +21,8 @@ struct WorkerSetup: Codable, Sendable {
     var addressSpaceSlack: Int
     /// Whether the worker answers the test-only requests (crash, spin, exhaust memory, probe).
     var allowsTestRequests: Bool
+    /// Bytes of shared memory on descriptor 4 that photos up to this size are passed in (0: none).
+    var sharedBytes: Int = 0
 
     /// The setup for `settings`.
     init(_ settings: ValidationSettings, addressSpaceSlack: Int, allowsTestRequests: Bool) {

@@ -20,9 +20,10 @@ private func photo(_ path: String) throws -> Data {
 
 @Suite("Decoding in sandboxed worker processes", .serialized, .timeLimit(.minutes(5)))
 struct SandboxedDecodingTests {
-    @Test("a worker answers exactly what the in-process validator answers, preview included")
-    func sameAnswer() throws {
-        let decoding = try makeDecoding()
+    @Test("a worker answers exactly what the in-process validator answers, preview included, through shared memory or the socket",
+          arguments: [32 << 20, 0])
+    func sameAnswer(sharedBytes: Int) throws {
+        let decoding = try makeDecoding { $0.sharedBytes = sharedBytes }
         defer { decoding.shutdown() }
         let inProcess = try PhotoValidator(settings: ValidationSettings())
         let previews = try PreviewEncoder()

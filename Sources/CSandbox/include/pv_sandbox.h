@@ -12,9 +12,23 @@
 /* The descriptor a worker finds its channel on. */
 #define PV_SANDBOX_CHANNEL_FD 3
 
+/* The descriptor a worker finds its shared photo memory on until it enters the sandbox. */
+#define PV_SANDBOX_SHARED_FD 4
+
 /* Starts `executable` with `argv` (NULL-terminated), an empty environment, /dev/null on 0, 1 and 2,
- * `channel` as descriptor 3 and no other descriptor. Returns 0 and sets `pid`, or an errno value. */
-int pv_sandbox_spawn(const char *executable, char *const argv[], int channel, pid_t *pid);
+ * `channel` as descriptor 3, `shared` (a memfd, or -1) as descriptor 4 and no other descriptor.
+ * Returns 0 and sets `pid`, or an errno value. */
+int pv_sandbox_spawn(const char *executable, char *const argv[], int channel, int shared, pid_t *pid);
+
+/* A sealed-size anonymous shared memory file of `size` bytes (sparse) mapped read-write at
+ * `*address`; returns its descriptor (close-on-exec), or -errno. */
+int pv_sandbox_shared_create(size_t size, void **address);
+
+/* Maps `size` bytes of the shared memory on `fd` read-only; returns the address or NULL. */
+const void *pv_sandbox_shared_map(int fd, size_t size);
+
+/* Unmaps `size` bytes at `address`. */
+void pv_sandbox_shared_unmap(void *address, size_t size);
 
 /* A connected AF_UNIX stream socket pair, both ends close-on-exec. Returns 0 or an errno value. */
 int pv_sandbox_socketpair(int fds[2]);
@@ -51,7 +65,9 @@ long pv_sandbox_vm_size_kib(void);
  * its socket close). */
 void pv_sandbox_die_with_parent(void);
 
-/* Keeps glibc's malloc to one arena, so the address space a worker needs is predictable. */
+/* Keeps glibc's malloc to one arena, so the address space a worker needs is predictable, and keeps
+ * freed photo-sized blocks (up to 32 MiB) for the next photo instead of returning and faulting
+ * them in again each time. */
 void pv_sandbox_limit_arenas(void);
 
 /* What `pv_sandbox_enter` managed to apply. */
