@@ -146,10 +146,13 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
         if let reused = idle.withLock({ $0.popLast() }) {
             worker = reused
         } else {
+            // A worker that cannot start within the photo's time does not hold its thread longer.
+            let left = deadline - ContinuousClock.now
             do {
-                worker = try SandboxedWorker(executable: options.executable, setup: setup, startLimit: options.startLimit)
+                worker = try SandboxedWorker(executable: options.executable, setup: setup, startLimit: max(.milliseconds(1), min(options.startLimit, left)))
             } catch {
-                return .failure(WorkerEnd(reason: .crashed, detail: "no decode worker could be started: \(error)"))
+                let reason: WorkerEnd.Reason = left < options.startLimit ? .timedOut : .crashed
+                return .failure(WorkerEnd(reason: reason, detail: "no decode worker could be started: \(error)"))
             }
         }
         var body = UnsafeRawBufferPointer(start: nil, count: 0)
