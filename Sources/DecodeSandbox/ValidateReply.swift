@@ -5,7 +5,9 @@ import VipsDecoder
 struct ValidateReply: Codable, Sendable {
     /// A `DecodeFailure` on the wire.
     struct Failure: Codable, Sendable {
+        /// `DecodeFailure.Reason`'s raw value.
         var reason: String
+        /// `DecodeFailure.message`.
         var message: String
 
         /// `failure` as sent.

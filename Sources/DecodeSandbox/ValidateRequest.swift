@@ -5,8 +5,11 @@ import VipsDecoder
 struct ValidateRequest: Codable, Sendable {
     /// The bounds of the preview to make when the photo passes.
     struct PreviewBounds: Codable, Sendable {
+        /// `PreviewEncoder.maximumLongEdge`.
         var maximumLongEdge: Int
+        /// `PreviewEncoder.maximumPixels`.
         var maximumPixels: Int
+        /// `PreviewEncoder.quality`.
         var quality: Int
 
         /// The bounds of `encoder`.

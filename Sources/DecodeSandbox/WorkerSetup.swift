@@ -5,13 +5,19 @@ import PhotoValidation
 struct WorkerSetup: Codable, Sendable {
     /// `ValidationSettings` field by field (the type itself is not `Codable`).
     struct Settings: Codable, Sendable {
+        /// `roomMinimumShortSide`.
         var roomMinimumShortSide: Int
+        /// `inspirationMinimumShortSide`.
         var inspirationMinimumShortSide: Int
+        /// `roomBlurThreshold`.
         var roomBlurThreshold: Double
+        /// `inspirationBlurThreshold`.
         var inspirationBlurThreshold: Double
+        /// `pixelLimit`.
         var pixelLimit: Int
-        /// 0 for native.
+        /// `analysisScale`'s shortest side, 0 for native.
         var analysisShortestSide: Int
+        /// `decodeMemoryBudget`, in bytes.
         var decodeMemoryBudget: Int
     }
 
