@@ -143,7 +143,12 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
         _ kind: FrameKind, photo: UnsafeRawBufferPointer? = nil, deadline: ContinuousClock.Instant, _ header: (_ sharedCount: Int?) -> Header
     ) -> Result<Frame, WorkerEnd> {
         let worker: SandboxedWorker
-        if let reused = idle.withLock({ $0.popLast() }) {
+        // A worker that ended while idle (killed from outside) is dropped, not blamed on this photo.
+        var reused = idle.withLock { $0.popLast() }
+        while let candidate = reused, !candidate.isRunning {
+            reused = idle.withLock { $0.popLast() }
+        }
+        if let reused {
             worker = reused
         } else {
             // A worker that cannot start within the photo's time does not hold its thread longer.

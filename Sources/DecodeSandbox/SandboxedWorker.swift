@@ -80,6 +80,16 @@ public final class SandboxedWorker: @unchecked Sendable {
         return true
     }
 
+    /// Whether the process is still running (one that ended while idle is reaped here).
+    var isRunning: Bool {
+        guard isAlive else { return false }
+        guard pv_sandbox_wait(pid, 0) == -2 else {
+            isAlive = false
+            return false
+        }
+        return true
+    }
+
     /// Kills the worker (if alive) and reaps it.
     public func stop() {
         guard isAlive else { return }
