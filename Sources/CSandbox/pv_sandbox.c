@@ -264,7 +264,8 @@ static int load_filter(void) {
         SCMP_SYS(clock_getres), SCMP_SYS(clock_nanosleep), SCMP_SYS(nanosleep), SCMP_SYS(gettimeofday), SCMP_SYS(getrusage),
         SCMP_SYS(getrandom), SCMP_SYS(membarrier), SCMP_SYS(uname), SCMP_SYS(sysinfo),
     };
-    int status = 0;
+    // Every thread: the worker host may run on any thread, and libvips' threads exist by now.
+    int status = seccomp_attr_set(filter, SCMP_FLTATR_CTL_TSYNC, 1);
     for (size_t i = 0; status == 0 && i < sizeof allowed / sizeof allowed[0]; i++) {
         status = seccomp_rule_add(filter, SCMP_ACT_ALLOW, allowed[i], 0);
     }

@@ -66,6 +66,14 @@ struct SandboxedDecodingTests {
         if decoding.firstWorker.seccomp {
             #expect(probe.openErrno == EPERM)
             #expect(probe.socketErrno == EPERM)
+            // Every thread of the worker is filtered (mode 2), not only the one that asked.
+            let pid = try #require(decoding.idleWorkerIDs.first)
+            let threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
+            #expect(threads.count > 1)
+            for thread in threads {
+                let status = try String(contentsOfFile: "/proc/\(pid)/task/\(thread)/status", encoding: .utf8)
+                #expect(status.contains("Seccomp:\t2"), "thread \(thread) of worker \(pid) is not filtered")
+            }
         } else {
             // Without seccomp (a kernel that refuses it) the other limits still hold; see README.
             print("seccomp unavailable: \(decoding.sandboxWarning ?? "")")
