@@ -16,10 +16,11 @@ ARG SWIFT_VERSION=6.3.1
 
 FROM swift:${SWIFT_VERSION}-bookworm AS build
 # libvips-dev, libjpeg62-turbo-dev and libavcodec-dev for the decoder (JPEG pixels go through
-# libjpeg-turbo directly, HEIC tiles through FFmpeg's HEVC decoder), libsqlite3-dev for the outbox (GRDB links the system SQLite).
+# libjpeg-turbo directly, HEIC tiles through FFmpeg's HEVC decoder), libsqlite3-dev for the outbox (GRDB links the system SQLite),
+# libseccomp-dev for the decode workers' seccomp allow-list (CSandbox).
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libvips-dev libjpeg62-turbo-dev libavcodec-dev libsqlite3-dev \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libvips-dev libjpeg62-turbo-dev libavcodec-dev libsqlite3-dev libseccomp-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift dependencies.txt ./
@@ -37,11 +38,11 @@ RUN scripts/check-dependencies \
 FROM debian:bookworm-slim
 # Exactly what the binary loads besides glibc (the Swift runtime is linked in statically):
 # libvips42 (with libheif1 and the image codecs it depends on), libjpeg62-turbo (linked directly
-# for JPEG pixels), libavcodec59 (FFmpeg's HEVC decoder for HEIC tiles), libsqlite3-0 for the outbox, and ca-certificates for https to Temporal Cloud
+# for JPEG pixels), libavcodec59 (FFmpeg's HEVC decoder for HEIC tiles), libsqlite3-0 for the outbox, libseccomp2 for the decode workers' seccomp filter, and ca-certificates for https to Temporal Cloud
 # or a webhook.
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libvips42 libjpeg62-turbo libavcodec59 libsqlite3-0 ca-certificates \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libvips42 libjpeg62-turbo libavcodec59 libsqlite3-0 libseccomp2 ca-certificates \
     && rm -rf /var/lib/apt/lists/* \
     && install -d -o 10001 -g 10001 -m 0700 /var/lib/photo-validator
 COPY --from=build /photo-validator /usr/local/bin/photo-validator

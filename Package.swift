@@ -80,6 +80,11 @@ let package = Package(
         // The contract (ValidatePhotoOutput, codes, messages), the upload rules and the validator:
         // the public library product.
         .target(name: "PhotoValidation", dependencies: ["VipsDecoder", "BlurMetrics"]),
+        // Process isolation for decoders: spawning workers, rlimits, seccomp (libseccomp); imported
+        // only by DecodeSandbox.
+        .target(name: "CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
+        // Decoding in sandboxed worker processes: framing, the worker client and set, the worker host.
+        .target(name: "DecodeSandbox", dependencies: ["CSandbox", "PhotoValidation", "VipsDecoder", "ValidationWorkers", "BlurMetrics"]),
         // The worker threads that run decodes: deadlines that hold while C code runs, stand-ins
         // for stuck threads, bounded admission.
         .target(name: "ValidationWorkers", dependencies: ["VipsDecoder"]),
@@ -143,6 +148,7 @@ let package = Package(
                 "MultipartUpload",
                 "ContentCheck",
                 "VipsDecoder",
+                "DecodeSandbox",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -173,6 +179,7 @@ let package = Package(
                 "BlurMetrics",
                 "ContentCheck",
                 "PhotoValidatorServer",
+                "DecodeSandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Configuration", package: "swift-configuration"),
@@ -212,6 +219,7 @@ let package = Package(
             dependencies: ["MultipartUpload", "TestFixtures", .product(name: "NIOCore", package: "swift-nio")]
         ),
         .testTarget(name: "PhotoValidationTests", dependencies: ["PhotoValidation", "VipsDecoder", "ValidationWorkers", "TestFixtures"]),
+        .testTarget(name: "DecodeSandboxTests", dependencies: ["DecodeSandbox", "PhotoValidation", "VipsDecoder", "ValidationWorkers", "TestFixtures"]),
         .testTarget(name: "ValidationWorkersTests", dependencies: ["ValidationWorkers", "TestFixtures"]),
         .testTarget(
             name: "ValidatorConfigurationTests",
@@ -273,7 +281,6 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Logging", package: "swift-log"),
             ]
         ),
     ]

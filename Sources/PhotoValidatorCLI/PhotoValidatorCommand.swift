@@ -9,7 +9,7 @@ public struct PhotoValidatorCommand: AsyncParsableCommand {
         commandName: "photo-validator",
         abstract: "Checks that photos are decodable, large enough and sharp enough.",
         version: ReleaseIdentity.description,
-        subcommands: [ServeCommand.self, ValidateCommand.self, TuneCommand.self, BenchCommand.self, ConfigCommand.self, EvaluateContentCommand.self]
+        subcommands: [ServeCommand.self, ValidateCommand.self, TuneCommand.self, BenchCommand.self, ConfigCommand.self, EvaluateContentCommand.self, DecodeWorkerCommand.self]
     )
 
     /// Creates the command (argument parser needs it).

@@ -216,7 +216,7 @@ public final class ValidationWorkerPool: Sendable {
             let deadline = [job.deadline, runDeadline].compactMap { $0 }.min() ?? now + defaultTimeout
             state.running[job.id] = RunningJob(deadline: deadline, expire: job.expire)
             condition.unlock()
-            job.work()
+            JobDeadline.with(deadline) { job.work() }
             condition.lock()
             let finished = state.running.removeValue(forKey: job.id)
             if finished?.overdue == true {

@@ -14,6 +14,8 @@ extension ValidationSettings {
         ("pixel_limit", "largest pixel count a header may declare (default 100000000)"),
         ("analysis_size", "shortest side blur is measured at, px, or 'native' (default 1024)"),
         ("decode_memory_mib", "memory decodes in flight may hold, MiB (default 128)"),
+        ("decode_isolation", "where decoders run: process (sandboxed worker processes) or none (in this process) (default process)"),
+        ("decode_worker_executable", "the executable decode workers start from, with the hidden decode-worker command (default /proc/self/exe)"),
     ]
 
     /// The settings `reader` resolves, over the built-in defaults.
@@ -34,5 +36,9 @@ extension ValidationSettings {
             analysisScale = scale
         }
         decodeMemoryBudget = (try settings.integer("decode_memory_mib", in: 16...65_536)).map { $0 << 20 } ?? decodeMemoryBudget
+        decodeIsolation = try settings.choice("decode_isolation", of: DecodeIsolationMode.self) ?? decodeIsolation
+        decodeWorkerExecutable = settings.string("decode_worker_executable") ?? decodeWorkerExecutable
+        // Unlisted on purpose: a switch for tests, not for operators.
+        decodeWorkerTestRequests = reader.bool(forKey: "decode_worker_test_requests") ?? false
     }
 }

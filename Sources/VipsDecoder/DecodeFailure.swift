@@ -16,6 +16,9 @@ public struct DecodeFailure: Error, Sendable, Equatable, CustomStringConvertible
         case memoryLimitExceeded = "memory_limit_exceeded"
         /// Decoding did not finish within its deadline.
         case decodeTimeout = "decode_timeout"
+        /// The worker process decoding the photo died (a signal such as SIGSEGV): the file made a
+        /// decoder fail in a way only a process boundary contains.
+        case decoderCrashed = "decoder_crashed"
         /// The image library itself failed (libvips did not start, or could not render a chart the
         /// process made): not the photo's fault.
         case libraryFailure = "library_failure"

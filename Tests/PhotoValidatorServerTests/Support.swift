@@ -23,6 +23,9 @@ func withLiveApp<Value>(
     var configuration = ServiceConfiguration()
     configuration.workers = 2
     configuration.queueLimit = 8
+    // In-process: these tests exercise the HTTP layer; the daemon's own worker processes are
+    // tested through the real binary (DecodeIsolationTests).
+    configuration.validation.decodeIsolation = .none
     configure(&configuration)
     let app = try buildApplication(configuration: configuration, logger: testLogger)
     return try await app.makeApplication().test(.live) { client in

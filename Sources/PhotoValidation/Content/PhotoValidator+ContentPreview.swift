@@ -13,7 +13,10 @@ extension PhotoValidator {
         as photoType: PhotoType,
         previews: PreviewEncoder?
     ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?) {
-        check(bytes, as: photoType, previews: previews)
+        if let isolation {
+            return isolation.validate(bytes, as: photoType, previews: previews, evenIfFailed: false)
+        }
+        return check(bytes, as: photoType, previews: previews)
     }
 
     /// Validates the photo and makes its preview whether or not it passed (unless it did not
@@ -23,6 +26,9 @@ extension PhotoValidator {
         as photoType: PhotoType,
         previews: PreviewEncoder
     ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?) {
-        check(bytes, as: photoType, previews: previews, evenIfFailed: true)
+        if let isolation {
+            return isolation.validate(bytes, as: photoType, previews: previews, evenIfFailed: true)
+        }
+        return check(bytes, as: photoType, previews: previews, evenIfFailed: true)
     }
 }

@@ -10,15 +10,42 @@ public struct PhotoValidator: Sendable {
     public let settings: ValidationSettings
     /// Bounds the memory of decodes in flight across every thread using this validator.
     public let memoryBudget: DecodeMemoryBudget
+    /// Where decodes run: nil for this process, else the sandboxed workers that run them.
+    public let isolation: (any PhotoDecodeIsolation)?
     private let decoder: ImageDecoder
 
-    /// Creates a validator; starts libvips when needed.
+    /// Creates a validator that decodes in this process, or through `isolation` when given;
+    /// starts libvips when needed.
     ///
     /// - Throws: `DecodeFailure` when libvips cannot be initialised.
-    public init(settings: ValidationSettings) throws(DecodeFailure) {
+    public init(settings: ValidationSettings, isolation: (any PhotoDecodeIsolation)? = nil) throws(DecodeFailure) {
         self.settings = settings
         self.memoryBudget = DecodeMemoryBudget(limit: settings.decodeMemoryBudget)
         self.decoder = try ImageDecoder(pixelLimit: settings.pixelLimit, memoryLimit: settings.decodeMemoryBudget)
+        self.isolation = isolation
+    }
+
+    /// The same checks and settings, decoding in this process: what a decode worker runs.
+    public var inProcess: PhotoValidator {
+        PhotoValidator(settings: settings, memoryBudget: memoryBudget, decoder: decoder)
+    }
+
+    private init(settings: ValidationSettings, memoryBudget: DecodeMemoryBudget, decoder: ImageDecoder) {
+        self.settings = settings
+        self.memoryBudget = memoryBudget
+        self.decoder = decoder
+        self.isolation = nil
+    }
+
+    /// The answer for a photo whose decoder failed outside the photo's own checks (a worker that
+    /// crashed, ran out of time or of memory): `invalid_image` with `failure`'s reason.
+    public func failed(as photoType: PhotoType, _ failure: DecodeFailure, after elapsed: Duration) -> ValidatePhotoOutput {
+        let minimumShortSide = settings.minimumShortSide(for: photoType)
+        var details = ValidationDetails(photoType: photoType, minimumShortSide: minimumShortSide, blurThreshold: settings.blurThreshold(for: photoType))
+        details.error = failure.reason.rawValue
+        details.errorDetail = failure.message
+        details.timingsMs.total = elapsed.milliseconds
+        return ValidatePhotoOutput(failures: [.invalidImage], photoType: photoType, minimumShortSide: minimumShortSide, details: details)
     }
 
     /// The answer for a photo whose decode did not finish within `limit`: `invalid_image` with the
@@ -34,12 +61,15 @@ public struct PhotoValidator: Sendable {
 
     /// Validates the encoded photo in `bytes` as a photo of `photoType`.
     public func validate(_ bytes: UnsafeRawBufferPointer, as photoType: PhotoType) -> ValidatePhotoOutput {
-        check(bytes, as: photoType, previews: nil).output
+        if let isolation {
+            return isolation.validate(bytes, as: photoType, previews: nil, evenIfFailed: false).output
+        }
+        return check(bytes, as: photoType, previews: nil).output
     }
 
-    /// Runs the checks and, when `previews` is given and the photo passed them (or decoded at all,
-    /// with `evenIfFailed`), makes its preview from the same decode (JPEG, HEIC) or a second one
-    /// (PNG, WebP).
+    /// Runs the checks in this process and, when `previews` is given and the photo passed them
+    /// (or decoded at all, with `evenIfFailed`), makes its preview from the same decode (JPEG,
+    /// HEIC) or a second one (PNG, WebP).
     func check(
         _ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, previews: PreviewEncoder?, evenIfFailed: Bool = false
     ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?) {

@@ -27,6 +27,14 @@ public struct ValidationSettings: Sendable, Equatable {
     public var analysisScale: AnalysisScale = .default
     /// Bytes that decodes in flight may hold at once (estimated from headers); larger decodes wait.
     public var decodeMemoryBudget: Int = 128 << 20
+    /// Where decoders run: in sandboxed worker processes (the default) or in this process. Only
+    /// the commands and the daemon read it; `PhotoValidator(settings:)` always decodes in-process.
+    public var decodeIsolation: DecodeIsolationMode = .process
+    /// The executable decode workers are started from (`decode_worker_executable`): this program.
+    public var decodeWorkerExecutable: String = "/proc/self/exe"
+    /// Tests only (`decode_worker_test_requests`, unlisted): workers crash on a photo whose bytes
+    /// begin with `PV-TEST-CRASH`, so a daemon test can show that a crash costs one photo.
+    public var decodeWorkerTestRequests = false
 
     /// The built-in defaults.
     public init() {}

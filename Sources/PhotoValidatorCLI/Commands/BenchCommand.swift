@@ -1,17 +1,21 @@
 import ArgumentParser
+import DecodeSandbox
 import Foundation
 import PhotoValidation
 import VipsDecoder
 
-/// `photo-validator bench`: in-process timings of each stage on the given photos, as JSON.
+/// `photo-validator bench`: timings of each stage on the given photos, as JSON.
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Time each stage (header, decode, luma, blur, content_preview with --content-preview, total) on photos, in-process, and print JSON.",
+        abstract: "Time each stage (header, decode, luma, blur, content_preview with --content-preview, total) on photos, and print JSON.",
         discussion: """
             Runs on one thread, after one untimed warm-up per photo; reports median and p90 in milliseconds. \
             For a JPEG it also times libjpeg-turbo decoding only luma at scale 1/8 (stage jpeg_luma_floor, \
-            not part of total): the entropy-decoding cost no JPEG pipeline can go below.
+            not part of total): the entropy-decoding cost no JPEG pipeline can go below. \
+            Photos are decoded in a sandboxed worker process, as the daemon does (the stages are the \
+            worker's, total is the caller's, handing over included); --decode-isolation none decodes \
+            in this process.
             """
     )
 
@@ -36,7 +40,8 @@ struct BenchCommand: AsyncParsableCommand {
 
     mutating func run() async throws {
         let settings = try checks.resolve(environment: ProcessInfo.processInfo.environment)
-        let validator = try PhotoValidator(settings: settings)
+        let validator = try PhotoValidator.configured(settings: settings, threads: 1, photoTimeLimit: .seconds(60))
+        defer { validator.isolation?.shutdown() }
         let decoder = try ImageDecoder(pixelLimit: settings.pixelLimit, memoryLimit: settings.decodeMemoryBudget)
         let previews = contentPreview ? try PreviewEncoder() : nil
         var photos: [BenchReport.Photo] = []

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DecodeSandbox
 import BlurTuning
 import Foundation
 import PhotoValidation
@@ -53,7 +54,8 @@ struct TuneCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
-        let validator = try PhotoValidator(settings: settings)
+        let validator = try PhotoValidator.configured(settings: settings, threads: jobs, photoTimeLimit: .seconds(30))
+        defer { validator.isolation?.shutdown() }
         let (scored, unscored) = await score(photos, validator: validator)
         let objective: ThresholdAnalysis.Objective = recall.map { .recall($0) } ?? .balancedAccuracy
         let types = PhotoType.allCases.compactMap { type -> TuningReport.TypeReport? in

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ContentCheck
+import DecodeSandbox
 import Foundation
 import Logging
 import PhotoValidation
@@ -69,9 +70,13 @@ struct ValidateCommand: AsyncParsableCommand {
         let settings = try checks.resolve(environment: ProcessInfo.processInfo.environment)
         let validator: PhotoValidator
         do {
-            validator = try PhotoValidator(settings: settings)
+            validator = try PhotoValidator.configured(settings: settings, threads: jobs, photoTimeLimit: .seconds(timeout))
         } catch {
-            throw CleanExit.message("photo-validator: cannot start libvips: \(error)")
+            throw CleanExit.message("photo-validator: cannot start the decoders: \(error)")
+        }
+        defer { validator.isolation?.shutdown() }
+        if let warning = validator.isolation?.sandboxWarning {
+            StandardStreams.error("photo-validator: warning: \(warning)")
         }
         let contentConfiguration = contentCheck ? try content.resolveForBatch(environment: ProcessInfo.processInfo.environment) : nil
         let collected = PhotoCollector(include: include, exclude: exclude).collect(paths)

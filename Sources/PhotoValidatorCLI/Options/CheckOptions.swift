@@ -27,6 +27,12 @@ struct CheckOptions: ParsableArguments {
     @Option(name: .customLong("decode-memory"), help: "Memory decodes in flight may hold, MiB; larger decodes wait their turn. [env: PHOTO_VALIDATOR_DECODE_MEMORY_MIB, default: 128]")
     var decodeMemory: Int?
 
+    @Option(name: .customLong("decode-isolation"), help: "Where decoders run: process (sandboxed worker processes) or none (in this process). [env: PHOTO_VALIDATOR_DECODE_ISOLATION, default: process]")
+    var decodeIsolation: String?
+
+    @Option(name: .customLong("decode-worker-executable"), help: .hidden)
+    var decodeWorkerExecutable: String?
+
     /// These flags as configuration values, by key.
     var configurationValues: [String: ConfigContent] {
         var values: [String: ConfigContent] = [:]
@@ -37,6 +43,8 @@ struct CheckOptions: ParsableArguments {
         if let pixelLimit { values["pixel_limit"] = .int(pixelLimit) }
         if let analysisSize { values["analysis_size"] = .string(analysisSize) }
         if let decodeMemory { values["decode_memory_mib"] = .int(decodeMemory) }
+        if let decodeIsolation { values["decode_isolation"] = .string(decodeIsolation) }
+        if let decodeWorkerExecutable { values["decode_worker_executable"] = .string(decodeWorkerExecutable) }
         return values
     }
 

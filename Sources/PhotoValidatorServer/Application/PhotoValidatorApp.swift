@@ -1,4 +1,5 @@
 import ContentCheck
+import DecodeSandbox
 import Hummingbird
 import HummingbirdCore
 import Logging
@@ -31,15 +32,21 @@ public struct PhotoValidatorApp: Sendable {
     /// router. Nothing is started: the pool's threads start in `WorkerPoolService.run`, so a
     /// failure here (the outbox cannot be opened) leaves nothing running.
     ///
-    /// - Throws: `DecodeFailure` when libvips cannot be initialised, `OutboxError` when the
+    /// - Throws: `DecodeFailure` when libvips cannot be initialised, `SandboxError` when no decode
+    ///   worker can be started, `OutboxError` when the
     ///   outbox cannot be opened.
     public init(configuration: ServiceConfiguration, logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger
-        let validator = try PhotoValidator(settings: configuration.validation)
+        let validator = try PhotoValidator.configured(
+            settings: configuration.validation, threads: configuration.workers, photoTimeLimit: configuration.validationTimeout
+        )
+        if let warning = validator.isolation?.sandboxWarning {
+            logger.warning("\(warning)")
+        }
         let pool = ValidationWorkerPool(threadCount: configuration.workers, queueLimit: configuration.queueLimit, defaultTimeout: configuration.validationTimeout)
         let uploads = UploadMemoryBudget(capacity: configuration.uploadMemoryBytes)
-        let metrics = ServiceMetrics(pool: pool, budget: validator.memoryBudget, uploads: uploads)
+        let metrics = ServiceMetrics(pool: pool, budget: validator.memoryBudget, uploads: uploads, isolation: validator.isolation)
         let state = ServiceState()
         let forwarder = try SignalForwarder.make(configuration: configuration.signal, metrics: metrics, logger: logger)
         var service = PhotoValidationService(validator: validator, pool: pool, metrics: metrics, configuration: configuration, uploads: uploads)

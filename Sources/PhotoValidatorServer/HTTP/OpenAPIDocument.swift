@@ -91,6 +91,7 @@ components:
       properties:
         status: {type: string}
         reasons: {type: string}
+        decode_worker_restarts: {type: object, additionalProperties: {type: integer}, description: '/readyz: decode workers replaced since start, by reason (decoder_crashed, decode_timeout, memory_limit_exceeded)'}
   responses:
     Error:
       description: An error in the gateway's shape.

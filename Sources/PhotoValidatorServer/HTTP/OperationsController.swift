@@ -58,10 +58,11 @@ struct OperationsController {
                 reasons.append("outbox: \(error)")
             }
         }
+        let restarts = service.validator.isolation?.restartCounts
         if reasons.isEmpty {
-            return try StatusAnswer(status: "ready").response(from: request, context: context)
+            return try StatusAnswer(status: "ready", decodeWorkerRestarts: restarts).response(from: request, context: context)
         }
-        return try EditedResponse(status: .serviceUnavailable, response: StatusAnswer(status: "not_ready", reasons: reasons.joined(separator: "; ")))
+        return try EditedResponse(status: .serviceUnavailable, response: StatusAnswer(status: "not_ready", reasons: reasons.joined(separator: "; "), decodeWorkerRestarts: restarts))
             .response(from: request, context: context)
     }
 

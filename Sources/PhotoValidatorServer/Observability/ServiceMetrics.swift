@@ -1,6 +1,7 @@
 import PhotoValidation
 import Prometheus
 import SignalForwarding
+import Synchronization
 import ValidationWorkers
 
 /// The daemon's Prometheus metrics, registered in one registry that `/metrics` renders.
@@ -19,6 +20,8 @@ public final class ServiceMetrics: Sendable {
     private let uploads: UploadMemoryBudget
     private let uploadsHeld: Gauge
     private let uploadsWaiting: Gauge
+    private let isolation: (any PhotoDecodeIsolation)?
+    private let restartsCounted = Mutex<[String: Int]>([:])
     private static let stageBuckets: [Duration] = [
         .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(20), .milliseconds(50),
         .milliseconds(100), .milliseconds(200), .milliseconds(500), .seconds(1), .seconds(2), .seconds(5),
@@ -26,8 +29,9 @@ public final class ServiceMetrics: Sendable {
     private static let requestBuckets: [Duration] = stageBuckets + [.seconds(10), .seconds(30)]
 
     /// Metrics for a daemon whose work runs on `pool` under `budget`, its bodies under `uploads`.
-    init(pool: ValidationWorkerPool, budget: DecodeMemoryBudget, uploads: UploadMemoryBudget) {
+    init(pool: ValidationWorkerPool, budget: DecodeMemoryBudget, uploads: UploadMemoryBudget, isolation: (any PhotoDecodeIsolation)? = nil) {
         self.pool = pool
+        self.isolation = isolation
         self.budget = budget
         self.uploads = uploads
         inFlight = registry.makeGauge(descriptor: Self.name("validations_in_flight", unit: "", help: "Validations (bodies complete) admitted to the worker pool, running and queued"))
@@ -120,6 +124,23 @@ public final class ServiceMetrics: Sendable {
             .set(counts.oldestPendingAgeSeconds ?? 0)
     }
 
+    /// Brings `decode_worker_restarts_total` up to the isolation's counts (a counter per reason,
+    /// listed from the start at 0).
+    private func recordWorkerRestarts() {
+        guard let counts = isolation?.restartCounts else { return }
+        restartsCounted.withLock { counted in
+            for (reason, count) in counts {
+                let counter = registry.makeCounter(
+                    descriptor: Self.name("decode_worker_restarts", unit: "total", help: "Decode worker processes replaced after ending with a photo, by reason"),
+                    labels: [("reason", reason)]
+                )
+                let delta = count - counted[reason, default: 0]
+                if delta > 0 { counter.increment(by: Int64(delta)) }
+                counted[reason] = count
+            }
+        }
+    }
+
     /// The Prometheus text exposition, with the gauges read now.
     public func render() -> [UInt8] {
         inFlight.set(Double(pool.inFlight))
@@ -132,6 +153,7 @@ public final class ServiceMetrics: Sendable {
         overdueSeconds.set(health.longestOverdue?.seconds ?? 0)
         workerThreads.set(Double(health.threads))
         overdueTotal.set(Double(health.overdueTotal))
+        recordWorkerRestarts()
         var buffer: [UInt8] = []
         registry.emit(into: &buffer)
         return buffer

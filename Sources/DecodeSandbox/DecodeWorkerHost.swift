@@ -1,0 +1,159 @@
+import CSandbox
+import Foundation
+import PhotoValidation
+import VipsDecoder
+
+/// The worker side: what `photo-validator decode-worker` runs. It reads its setup, starts libvips
+/// and decodes one photo of each format (so every loader, plugin and thread it needs exists),
+/// enters the sandbox, reports ready, then validates photos one at a time with the in-process
+/// `PhotoValidator` until its socket closes.
+public enum DecodeWorkerHost {
+    /// The exit status of a worker whose start-up failed (its parent reads the reason, if any,
+    /// from a complaint frame).
+    static let startFailure: Int32 = 70
+    /// With test requests allowed, a photo that begins with these bytes crashes its worker.
+    public static let crashMarker = Array("PV-TEST-CRASH".utf8)
+
+    /// Serves the daemon on descriptor 3; never returns.
+    public static func run() -> Never {
+        // Before any thread starts: one malloc arena keeps the address space predictable.
+        pv_sandbox_limit_arenas()
+        pv_sandbox_die_with_parent()
+        let channel = FrameChannel(descriptor: PV_SANDBOX_CHANNEL_FD)
+        let setup: WorkerSetup
+        let validator: PhotoValidator
+        do {
+            let frame = try channel.receive(timeoutMilliseconds: -1)
+            guard frame.kind == .setup else { throw ChannelError.malformed("a \(frame.kind) frame before the setup") }
+            setup = try frame.header(WorkerSetup.self)
+            validator = try PhotoValidator(settings: setup.validationSettings)
+        } catch {
+            try? channel.send(.complaint, WorkerComplaint(message: "the worker could not start: \(error)"))
+            exit(startFailure)
+        }
+        warmUp(validator)
+        // The shared photo memory is mapped before the sandbox closes its descriptor.
+        let shared = setup.sharedBytes > 0
+            ? pv_sandbox_shared_map(PV_SANDBOX_SHARED_FD, setup.sharedBytes).map { UnsafeRawBufferPointer(start: $0, count: setup.sharedBytes) }
+            : nil
+        let baselineKiB = max(0, pv_sandbox_vm_size_kib())
+        let limit = baselineKiB * 1024 + setup.settings.decodeMemoryBudget + setup.addressSpaceSlack
+        let report = pv_sandbox_enter(UInt64(limit))
+        let failedStep = String(cString: report.failed_step)
+        let ready = WorkerReady(
+            seccomp: report.seccomp == 1,
+            sandboxError: report.error == 0 ? nil : "\(failedStep): \(String(cString: strerror(report.error)))",
+            baselineKiB: baselineKiB,
+            addressSpaceLimit: limit
+        )
+        do {
+            try channel.send(.ready, ready)
+            while true {
+                let frame: Frame
+                do {
+                    frame = try channel.receive(timeoutMilliseconds: -1)
+                } catch .closed {
+                    exit(0)
+                }
+                try serve(frame, validator: validator, setup: setup, ready: ready, channel: channel, shared: shared)
+            }
+        } catch {
+            exit(0)
+        }
+    }
+
+    private static func serve(
+        _ frame: Frame, validator: PhotoValidator, setup: WorkerSetup, ready: WorkerReady, channel: FrameChannel, shared: UnsafeRawBufferPointer?
+    ) throws(ChannelError) {
+        if frame.kind != .validate && !setup.allowsTestRequests {
+            try channel.send(.complaint, WorkerComplaint(message: "a \(frame.kind) request is for tests only"))
+            return
+        }
+        switch frame.kind {
+        case .validate:
+            let request = try frame.header(ValidateRequest.self)
+            pv_sandbox_set_cpu_allowance(UInt32(clamping: max(1, request.cpuSeconds)))
+            let previews = request.preview.flatMap { try? PreviewEncoder(maximumLongEdge: $0.maximumLongEdge, maximumPixels: $0.maximumPixels, quality: $0.quality) }
+            let run = { (bytes: UnsafeRawBufferPointer) in
+                if setup.allowsTestRequests, bytes.starts(with: Self.crashMarker) { pv_sandbox_crash() }
+                if request.previewEvenIfFailed == true, let previews {
+                    return validator.validateAndPreview(bytes, as: request.photoType, previews: previews)
+                }
+                return validator.validate(bytes, as: request.photoType, previews: previews)
+            }
+            let (output, preview): (ValidatePhotoOutput, Result<PreviewImage, DecodeFailure>?)
+            if let count = request.sharedCount {
+                guard let shared, count <= shared.count else {
+                    try channel.send(.complaint, WorkerComplaint(message: "a photo of \(count) bytes in shared memory the worker does not have"))
+                    return
+                }
+                (output, preview) = run(UnsafeRawBufferPointer(rebasing: shared[0..<count]))
+            } else {
+                (output, preview) = frame.withBody(run)
+            }
+            var reply = ValidateReply(output: Self.namingMemory(output))
+            var jpeg: [UInt8] = []
+            switch preview {
+            case .success(let image):
+                reply.previewWidth = image.width
+                reply.previewHeight = image.height
+                jpeg = image.jpeg
+            case .failure(let failure):
+                reply.previewFailure = ValidateReply.Failure(failure)
+            case nil:
+                break
+            }
+            let sent = jpeg.withUnsafeBytes { bytes in
+                Result { () throws(ChannelError) in try channel.send(.result, reply, body: bytes) }
+            }
+            try sent.get()
+        case .probe:
+            let reply = ProbeReply(
+                openErrno: pv_sandbox_probe_open("/etc/passwd"),
+                socketErrno: pv_sandbox_probe_socket(),
+                environmentNames: ProcessInfo.processInfo.environment.keys.sorted(),
+                seccomp: ready.seccomp
+            )
+            try channel.send(.probeResult, reply)
+        case .crash:
+            pv_sandbox_crash()
+        case .spin:
+            pv_sandbox_set_cpu_allowance(3600)
+            pv_sandbox_spin()
+        case .exhaustMemory:
+            pv_sandbox_exhaust_memory()
+        default:
+            try channel.send(.complaint, WorkerComplaint(message: "a \(frame.kind) frame is not a request"))
+        }
+    }
+
+    /// A decoder that reports running out of memory hit the worker's address-space limit: that is
+    /// `memory_limit_exceeded`, whatever the library called it.
+    static func namingMemory(_ output: ValidatePhotoOutput) -> ValidatePhotoOutput {
+        guard let error = output.details.error, error != DecodeFailure.Reason.memoryLimitExceeded.rawValue,
+              let detail = output.details.errorDetail else { return output }
+        let lowered = detail.lowercased()
+        let markers = ["out of memory", "cannot allocate memory", "insufficient memory", "memory allocation failed", "failed to allocate"]
+        guard markers.contains(where: lowered.contains) else { return output }
+        var details = output.details
+        details.error = DecodeFailure.Reason.memoryLimitExceeded.rawValue
+        details.errorDetail = "the decoder ran out of memory in its worker (limited to decode_memory_mib plus a fixed overhead): \(detail)"
+        return ValidatePhotoOutput(failures: output.failures, photoType: details.photoType, minimumShortSide: details.minimumShortSide, details: details)
+    }
+
+    /// Decodes a tiny photo of each format, and makes its preview, before the sandbox closes `open`.
+    private static func warmUp(_ validator: PhotoValidator) {
+        let previews = try? PreviewEncoder()
+        for (_, base64) in WarmUpPhotos.all {
+            guard let bytes = Data(base64Encoded: base64) else { continue }
+            bytes.withUnsafeBytes { bytes in
+                // The preview path too: the one decode's kept colour, libvips' reduce and JPEG writer.
+                if let previews {
+                    _ = validator.validateAndPreview(bytes, as: .inspiration, previews: previews)
+                } else {
+                    _ = validator.validate(bytes, as: .inspiration)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,19 @@
+import PhotoValidation
+
+extension PhotoValidator {
+    /// A validator that decodes where `settings.decodeIsolation` says: in sandboxed workers started
+    /// from `settings.decodeWorkerExecutable` (one kept per validating thread, `threads`), or in
+    /// this process.
+    ///
+    /// - Throws: `DecodeFailure` when libvips cannot start, `SandboxError` when no worker can.
+    public static func configured(settings: ValidationSettings, threads: Int, photoTimeLimit: Duration) throws -> PhotoValidator {
+        switch settings.decodeIsolation {
+        case .none:
+            return try PhotoValidator(settings: settings)
+        case .process:
+            var options = SandboxOptions(executable: settings.decodeWorkerExecutable, maximumIdle: threads, photoTimeLimit: photoTimeLimit)
+            options.allowsTestRequests = settings.decodeWorkerTestRequests
+            return try PhotoValidator(settings: settings, isolation: SandboxedDecoding(settings: settings, options: options))
+        }
+    }
+}

@@ -1,0 +1,185 @@
+import CSandbox
+import Foundation
+import PhotoValidation
+import Synchronization
+import ValidationWorkers
+import VipsDecoder
+
+/// Decodes photos in sandboxed worker processes: the `PhotoDecodeIsolation` of `serve`, `validate`,
+/// `tune` and `bench`.
+///
+/// Each photo is sent to an idle worker (or a new one) with its deadline: the earlier of
+/// `photoTimeLimit` and the pool job's deadline less `deadlineMargin`. A worker that crashes, runs
+/// out of time or hits its address-space limit is killed and reaped, counted by reason, and the
+/// photo is answered `invalid_image` with `decoder_crashed`, `decode_timeout` or
+/// `memory_limit_exceeded`; the next photo gets a fresh worker.
+public final class SandboxedDecoding: PhotoDecodeIsolation {
+    /// How workers are started and limited.
+    public let options: SandboxOptions
+    /// What the first worker reported: whether seccomp is in force, its start-up size and limit.
+    public let firstWorker: (seccomp: Bool, sandboxError: String?, baselineKiB: Int, addressSpaceLimit: Int)
+    private let setup: WorkerSetup
+    private let answers: PhotoValidator
+    private let idle = Mutex<[SandboxedWorker]>([])
+    private let ends = Mutex<[WorkerEnd.Reason: Int]>([:])
+
+    /// Starts one worker for `settings` to check that workers can run, and keeps it for the first photo.
+    ///
+    /// - Throws: `SandboxError.startFailed` when no worker can be started.
+    public init(settings: ValidationSettings, options: SandboxOptions) throws {
+        self.options = options
+        var setup = WorkerSetup(settings, addressSpaceSlack: options.addressSpaceSlack, allowsTestRequests: options.allowsTestRequests)
+        setup.sharedBytes = options.sharedBytes
+        self.setup = setup
+        self.answers = try PhotoValidator(settings: settings)
+        let worker = try SandboxedWorker(executable: options.executable, setup: setup, startLimit: options.startLimit)
+        firstWorker = (worker.ready.seccomp, worker.ready.sandboxError, worker.ready.baselineKiB, worker.ready.addressSpaceLimit)
+        idle.withLock { $0.append(worker) }
+    }
+
+    /// A warning to log once when a worker runs without part of its sandbox (seccomp refused by
+    /// the kernel, a limit refused), else nil.
+    public var sandboxWarning: String? {
+        guard let error = firstWorker.sandboxError else { return nil }
+        return "decode workers run without part of their sandbox (\(error)); seccomp \(firstWorker.seccomp ? "is" : "is NOT") in force"
+    }
+
+    /// Workers that ended while holding a photo, by reason (`decoder_crashed`, `decode_timeout`,
+    /// `memory_limit_exceeded`), every reason listed.
+    public var restartCounts: [String: Int] {
+        let counts = ends.withLock { $0 }
+        return Dictionary(uniqueKeysWithValues: WorkerEnd.Reason.allCases.map { ($0.rawValue, counts[$0] ?? 0) })
+    }
+
+    /// The process ids of the idle workers kept for the next photos (the last is used first).
+    public var idleWorkerIDs: [pid_t] { idle.withLock { $0.map(\.pid) } }
+
+    /// Validates the photo in a worker; see the type's description.
+    public func validate(
+        _ bytes: UnsafeRawBufferPointer,
+        as photoType: PhotoType,
+        previews: PreviewEncoder?,
+        evenIfFailed: Bool = false
+    ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?) {
+        let start = ContinuousClock.now
+        let deadline = photoDeadline(from: start)
+        let exchanged = exchange(.validate, photo: bytes, deadline: deadline) { shared in
+            ValidateRequest(
+                photoType: photoType,
+                preview: previews.map(ValidateRequest.PreviewBounds.init),
+                previewEvenIfFailed: evenIfFailed ? true : nil,
+                cpuSeconds: Int((deadline - start).seconds.rounded(.up)) + 1,
+                sharedCount: shared
+            )
+        }
+        switch exchanged {
+        case .failure(let end):
+            let failure = end.failure(limit: deadline - start)
+            return (answers.failed(as: photoType, failure, after: ContinuousClock.now - start), nil)
+        case .success(let frame):
+            guard frame.kind == .result, let reply = try? frame.header(ValidateReply.self) else {
+                let failure = DecodeFailure(.libraryFailure, "the decode worker answered a \(frame.kind) frame that is not a result")
+                return (answers.failed(as: photoType, failure, after: ContinuousClock.now - start), nil)
+            }
+            var details = reply.output.details
+            // The total is the caller's: the worker's own time plus the handing over.
+            details.timingsMs.total = (ContinuousClock.now - start).milliseconds
+            let output = ValidatePhotoOutput(failures: reply.output.failures, photoType: photoType, minimumShortSide: details.minimumShortSide, details: details)
+            var preview: Result<PreviewImage, DecodeFailure>?
+            if let failure = reply.previewFailure {
+                preview = .failure(failure.decodeFailure)
+            } else if let width = reply.previewWidth, let height = reply.previewHeight {
+                preview = .success(PreviewImage(jpeg: frame.body, width: width, height: height))
+            }
+            return (output, preview)
+        }
+    }
+
+    /// What a worker's sandbox lets through (tests; needs `allowsTestRequests`).
+    public func probe(deadline: ContinuousClock.Instant) -> Result<ProbeReply, WorkerEnd> {
+        exchange(.probe, deadline: deadline) { _ in WorkerComplaint(message: "") }.flatMap { frame -> Result<ProbeReply, WorkerEnd> in
+            guard let reply = try? frame.header(ProbeReply.self) else {
+                return .failure(WorkerEnd(reason: .crashed, detail: "the worker answered a \(frame.kind) frame to a probe"))
+            }
+            return .success(reply)
+        }
+    }
+
+    /// Sends a test-only misbehaviour request and returns how the worker ended (tests; needs
+    /// `allowsTestRequests`).
+    public func misbehave(_ misbehaviour: TestMisbehaviour, deadline: ContinuousClock.Instant) -> WorkerEnd? {
+        let kind: FrameKind = switch misbehaviour {
+        case .crash: .crash
+        case .spin: .spin
+        case .exhaustMemory: .exhaustMemory
+        }
+        let bounded = min(deadline, photoDeadline(from: .now))
+        if case .failure(let end) = exchange(kind, deadline: bounded, { _ in WorkerComplaint(message: "") }) { return end }
+        return nil
+    }
+
+    /// Stops every idle worker.
+    public func shutdown() {
+        let workers = idle.withLock { idle in
+            defer { idle.removeAll() }
+            return idle
+        }
+        workers.forEach { $0.stop() }
+    }
+
+    /// The earlier of the photo limit and the pool job's deadline less the margin.
+    private func photoDeadline(from now: ContinuousClock.Instant) -> ContinuousClock.Instant {
+        var deadline = now + options.photoTimeLimit
+        if let job = JobDeadline.current {
+            let left = job - now
+            let margin = min(options.deadlineMargin, left / 5)
+            deadline = min(deadline, job - margin)
+        }
+        return deadline
+    }
+
+    /// Sends a request to an idle (or new) worker and waits for its reply; `photo` goes through the
+    /// worker's shared memory when it fits (`header` is told its size then) and after the header
+    /// otherwise.
+    private func exchange<Header: Encodable>(
+        _ kind: FrameKind, photo: UnsafeRawBufferPointer? = nil, deadline: ContinuousClock.Instant, _ header: (_ sharedCount: Int?) -> Header
+    ) -> Result<Frame, WorkerEnd> {
+        let worker: SandboxedWorker
+        // A worker that ended while idle (killed from outside) is dropped, not blamed on this photo.
+        var reused = idle.withLock { $0.popLast() }
+        while let candidate = reused, !candidate.isRunning {
+            reused = idle.withLock { $0.popLast() }
+        }
+        if let reused {
+            worker = reused
+        } else {
+            // A worker that cannot start within the photo's time does not hold its thread longer.
+            let left = deadline - ContinuousClock.now
+            do {
+                worker = try SandboxedWorker(executable: options.executable, setup: setup, startLimit: max(.milliseconds(1), min(options.startLimit, left)))
+            } catch {
+                let reason: WorkerEnd.Reason = left < options.startLimit ? .timedOut : .crashed
+                return .failure(WorkerEnd(reason: reason, detail: "no decode worker could be started: \(error)"))
+            }
+        }
+        var body = UnsafeRawBufferPointer(start: nil, count: 0)
+        var sharedCount: Int?
+        if let photo {
+            if worker.stage(photo) { sharedCount = photo.count } else { body = photo }
+        }
+        let result = worker.exchange(kind, header(sharedCount), body: body, deadline: deadline)
+        switch result {
+        case .success:
+            let kept = idle.withLock { idle in
+                guard idle.count < options.maximumIdle else { return false }
+                idle.append(worker)
+                return true
+            }
+            if !kept { worker.stop() }
+        case .failure(let end):
+            worker.stop()
+            ends.withLock { $0[end.reason, default: 0] += 1 }
+        }
+        return result
+    }
+}

@@ -1,0 +1,33 @@
+import PhotoValidation
+import VipsDecoder
+
+/// One photo for a worker to validate; its bytes follow the header.
+struct ValidateRequest: Codable, Sendable {
+    /// The bounds of the preview to make when the photo passes.
+    struct PreviewBounds: Codable, Sendable {
+        /// `PreviewEncoder.maximumLongEdge`.
+        var maximumLongEdge: Int
+        /// `PreviewEncoder.maximumPixels`.
+        var maximumPixels: Int
+        /// `PreviewEncoder.quality`.
+        var quality: Int
+
+        /// The bounds of `encoder`.
+        init(_ encoder: PreviewEncoder) {
+            maximumLongEdge = encoder.maximumLongEdge
+            maximumPixels = encoder.maximumPixels
+            quality = encoder.quality
+        }
+    }
+
+    /// The type the photo is checked as.
+    var photoType: PhotoType
+    /// The preview wanted, if any.
+    var preview: PreviewBounds?
+    /// True when the preview is wanted whatever the verdict (`bench`, `evaluate-content`).
+    var previewEvenIfFailed: Bool? = nil
+    /// CPU seconds the worker may spend on this photo before SIGXCPU ends it.
+    var cpuSeconds: Int
+    /// When set, the photo is this many bytes at the start of the shared memory, not in the frame.
+    var sharedCount: Int?
+}

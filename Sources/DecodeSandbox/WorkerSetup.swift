@@ -1,0 +1,61 @@
+import BlurMetrics
+import PhotoValidation
+
+/// What a decode worker is told once, before its first photo: the checks' settings and its limits.
+struct WorkerSetup: Codable, Sendable {
+    /// `ValidationSettings` field by field (the type itself is not `Codable`).
+    struct Settings: Codable, Sendable {
+        /// `roomMinimumShortSide`.
+        var roomMinimumShortSide: Int
+        /// `inspirationMinimumShortSide`.
+        var inspirationMinimumShortSide: Int
+        /// `roomBlurThreshold`.
+        var roomBlurThreshold: Double
+        /// `inspirationBlurThreshold`.
+        var inspirationBlurThreshold: Double
+        /// `pixelLimit`.
+        var pixelLimit: Int
+        /// `analysisScale`'s shortest side, 0 for native.
+        var analysisShortestSide: Int
+        /// `decodeMemoryBudget`, in bytes.
+        var decodeMemoryBudget: Int
+    }
+
+    /// The checks' settings.
+    var settings: Settings
+    /// Address space allowed on top of the worker's start-up size and the decode budget.
+    var addressSpaceSlack: Int
+    /// Whether the worker answers the test-only requests (crash, spin, exhaust memory, probe).
+    var allowsTestRequests: Bool
+    /// Bytes of shared memory on descriptor 4 that photos up to this size are passed in (0: none).
+    var sharedBytes: Int = 0
+
+    /// The setup for `settings`.
+    init(_ settings: ValidationSettings, addressSpaceSlack: Int, allowsTestRequests: Bool) {
+        self.settings = Settings(
+            roomMinimumShortSide: settings.roomMinimumShortSide,
+            inspirationMinimumShortSide: settings.inspirationMinimumShortSide,
+            roomBlurThreshold: settings.roomBlurThreshold,
+            inspirationBlurThreshold: settings.inspirationBlurThreshold,
+            pixelLimit: settings.pixelLimit,
+            analysisShortestSide: settings.analysisScale.targetShortestSide ?? 0,
+            decodeMemoryBudget: settings.decodeMemoryBudget
+        )
+        self.addressSpaceSlack = addressSpaceSlack
+        self.allowsTestRequests = allowsTestRequests
+    }
+
+    /// The settings as the in-process validator takes them (decoding in this process).
+    var validationSettings: ValidationSettings {
+        var result = ValidationSettings()
+        result.roomMinimumShortSide = settings.roomMinimumShortSide
+        result.inspirationMinimumShortSide = settings.inspirationMinimumShortSide
+        result.roomBlurThreshold = settings.roomBlurThreshold
+        result.inspirationBlurThreshold = settings.inspirationBlurThreshold
+        result.pixelLimit = settings.pixelLimit
+        result.analysisScale = settings.analysisShortestSide > 0 ? .shortestSide(settings.analysisShortestSide) : .native
+        result.decodeMemoryBudget = settings.decodeMemoryBudget
+        result.decodeIsolation = .none
+        return result
+    }
+}

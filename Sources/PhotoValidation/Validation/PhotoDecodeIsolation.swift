@@ -1,0 +1,27 @@
+import VipsDecoder
+
+/// Runs a validator's decodes somewhere other than the calling thread's process: a sandboxed
+/// worker process (`DecodeSandbox`) whose crash, runaway allocation or stuck loop costs only the
+/// photo it was decoding.
+///
+/// An isolation answers exactly what the in-process `PhotoValidator.validate(_:as:previews:)`
+/// would, or `invalid_image` with `decoder_crashed`, `decode_timeout` or `memory_limit_exceeded`.
+public protocol PhotoDecodeIsolation: Sendable {
+    /// Validates the photo in `bytes` as `photoType` and, when it passed (or decoded at all, with
+    /// `evenIfFailed`) and `previews` is given, makes its preview with those bounds.
+    func validate(
+        _ bytes: UnsafeRawBufferPointer,
+        as photoType: PhotoType,
+        previews: PreviewEncoder?,
+        evenIfFailed: Bool
+    ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?)
+
+    /// Workers that ended while holding a photo, by reason code, every reason listed.
+    var restartCounts: [String: Int] { get }
+
+    /// A warning to log once when the isolation runs with less than its full sandbox, else nil.
+    var sandboxWarning: String? { get }
+
+    /// Stops what the isolation started (idle worker processes).
+    func shutdown()
+}

@@ -1,0 +1,16 @@
+import ArgumentParser
+import DecodeSandbox
+
+/// `photo-validator decode-worker`, hidden: a sandboxed decode worker, started by the daemon or
+/// `validate` with its socket on descriptor 3 (see `DecodeSandbox`). Not for people.
+struct DecodeWorkerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decode-worker",
+        abstract: "Internal: serve decodes on descriptor 3 inside a sandbox.",
+        shouldDisplay: false
+    )
+
+    func run() throws {
+        DecodeWorkerHost.run()
+    }
+}

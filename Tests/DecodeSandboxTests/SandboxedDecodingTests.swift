@@ -1,0 +1,170 @@
+import DecodeSandbox
+import Foundation
+import PhotoValidation
+import TestFixtures
+import Testing
+import ValidationWorkers
+import VipsDecoder
+
+/// Real worker processes, started from the built `photo-validator`, with the test requests on.
+private func makeDecoding(_ configure: (inout SandboxOptions) -> Void = { _ in }) throws -> SandboxedDecoding {
+    var options = SandboxOptions(executable: ProcessRunner.photoValidatorExecutable.path, maximumIdle: 2, photoTimeLimit: .seconds(20))
+    options.allowsTestRequests = true
+    configure(&options)
+    return try SandboxedDecoding(settings: ValidationSettings(), options: options)
+}
+
+private func photo(_ path: String) throws -> Data {
+    try Data(contentsOf: Fixtures.testdataFile(path))
+}
+
+@Suite("Decoding in sandboxed worker processes", .serialized, .timeLimit(.minutes(5)))
+struct SandboxedDecodingTests {
+    @Test("a worker answers exactly what the in-process validator answers, preview included, through shared memory or the socket",
+          arguments: [32 << 20, 0])
+    func sameAnswer(sharedBytes: Int) throws {
+        let decoding = try makeDecoding { $0.sharedBytes = sharedBytes }
+        defer { decoding.shutdown() }
+        let inProcess = try PhotoValidator(settings: ValidationSettings())
+        let previews = try PreviewEncoder()
+        for path in ["photos/cups.jpg", "variants/same-room.heic", "variants/same-room.webp", "variants/rgba.png", "variants/truncated-room.jpg"] {
+            let bytes = try photo(path)
+            let (isolated, isolatedPreview) = bytes.withUnsafeBytes { decoding.validate($0, as: .inspiration, previews: previews) }
+            let (local, localPreview) = bytes.withUnsafeBytes { inProcess.validate($0, as: .inspiration, previews: previews) }
+            #expect(isolated.failures == local.failures, "\(path)")
+            #expect(isolated.messages == local.messages, "\(path)")
+            var (a, b) = (isolated.details, local.details)
+            a.timingsMs = StageTimings()
+            b.timingsMs = StageTimings()
+            #expect(a == b, "\(path)")
+            #expect(isolatedPreview == localPreview, "\(path)")
+        }
+    }
+
+    @Test("ValidatePhotoOutput round-trips through JSON exactly")
+    func outputRoundTrips() throws {
+        let validator = try PhotoValidator(settings: ValidationSettings())
+        let output = try photo("photos/cups.jpg").withUnsafeBytes { validator.validate($0, as: .room) }
+        let decoded = try JSONDecoder().decode(ValidatePhotoOutput.self, from: JSONEncoder().encode(output))
+        #expect(decoded == output)
+    }
+
+    @Test("a worker cannot open a file or a socket, and sees no environment variable")
+    func sandboxHolds() throws {
+        setenv("PHOTO_VALIDATOR_CONTENT_API_KEY", "sk-test-must-not-leak", 1)
+        defer { unsetenv("PHOTO_VALIDATOR_CONTENT_API_KEY") }
+        let decoding = try makeDecoding()
+        defer { decoding.shutdown() }
+        let probe = try decoding.probe(deadline: .now + .seconds(10)).get()
+        // The worker starts with an empty environment; a library may set its own variable later.
+        print("a worker's environment: \(probe.environmentNames)")
+        #expect(!probe.environmentNames.contains("PHOTO_VALIDATOR_CONTENT_API_KEY"))
+        #expect(!probe.environmentNames.contains("PATH"))
+        #expect(!probe.environmentNames.contains("HOME"))
+        #expect(probe.environmentNames.count <= 1)
+        #expect(probe.openErrno != 0, "open(/etc/passwd) succeeded in a worker")
+        if decoding.firstWorker.seccomp {
+            #expect(probe.openErrno == EPERM)
+            #expect(probe.socketErrno == EPERM)
+            // Every thread of the worker is filtered (mode 2), not only the one that asked.
+            let pid = try #require(decoding.idleWorkerIDs.first)
+            let threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
+            #expect(threads.count > 1)
+            for thread in threads {
+                let status = try String(contentsOfFile: "/proc/\(pid)/task/\(thread)/status", encoding: .utf8)
+                #expect(status.contains("Seccomp:\t2"), "thread \(thread) of worker \(pid) is not filtered")
+            }
+        } else {
+            // Without seccomp (a kernel that refuses it) the other limits still hold; see README.
+            print("seccomp unavailable: \(decoding.sandboxWarning ?? "")")
+        }
+        #expect(decoding.restartCounts.values.reduce(0, +) == 0)
+    }
+
+    @Test("a worker that crashes costs only its photo: decoder_crashed, and the next photo succeeds")
+    func crashCostsOnePhoto() throws {
+        let decoding = try makeDecoding()
+        defer { decoding.shutdown() }
+        let end = try #require(decoding.misbehave(.crash, deadline: .now + .seconds(10)))
+        #expect(end.reason == .crashed)
+        let bytes = try photo("photos/cups.jpg")
+        let (output, _) = bytes.withUnsafeBytes { decoding.validate($0, as: .inspiration, previews: nil) }
+        #expect(output.details.error == nil)
+        #expect(output.details.blurScore != nil)
+        #expect(decoding.restartCounts["decoder_crashed"] == 1)
+    }
+
+    @Test("a worker killed from outside mid-photo is that photo's decoder_crashed")
+    func killedMidPhoto() throws {
+        let decoding = try makeDecoding { $0.maximumIdle = 1 }
+        defer { decoding.shutdown() }
+        // The idle worker is the one the next request gets.
+        let pid = try #require(decoding.idleWorkerIDs.first)
+        let killer = Thread {
+            Thread.sleep(forTimeInterval: 0.3)
+            kill(pid, SIGKILL)
+        }
+        killer.start()
+        let end = try #require(decoding.misbehave(.spin, deadline: .now + .seconds(10)))
+        #expect(end.reason == .crashed, "\(end)")
+        let (output, _) = try photo("photos/cups.jpg").withUnsafeBytes { decoding.validate($0, as: .room, previews: nil) }
+        #expect(output.details.error == nil)
+    }
+
+    @Test("a worker that loops past its deadline is killed and the photo answered decode_timeout")
+    func deadlineKills() throws {
+        let decoding = try makeDecoding()
+        defer { decoding.shutdown() }
+        let start = ContinuousClock.now
+        let end = try #require(decoding.misbehave(.spin, deadline: .now + .milliseconds(500)))
+        #expect(end.reason == .timedOut)
+        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(decoding.restartCounts["decode_timeout"] == 1)
+    }
+
+    @Test("the pool's deadline ends the work: the worker is killed before it, and the job answers")
+    func poolDeadlineEndsWork() async throws {
+        let decoding = try makeDecoding()
+        defer { decoding.shutdown() }
+        let pool = ValidationWorkerPool(threadCount: 1, queueLimit: 1, defaultTimeout: .seconds(1))
+        pool.start()
+        let start = ContinuousClock.now
+        let end = try await pool.run { decoding.misbehave(.spin, deadline: .now + .seconds(60)) }
+        #expect(end?.reason == .timedOut, "the job answered instead of the pool timing out")
+        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(pool.health.overdueJobs == 0)
+        let validator = try PhotoValidator(settings: ValidationSettings(), isolation: decoding)
+        let bytes = try photo("photos/cups.jpg")
+        let output = try await pool.run { bytes.withUnsafeBytes { validator.validate($0, as: .room) } }
+        #expect(output.details.error == nil, "a fresh worker serves the next photo")
+        await pool.shutdown()
+    }
+
+    @Test("a worker that allocates past RLIMIT_AS dies as memory_limit_exceeded or decoder_crashed; this process survives")
+    func memoryLimitHolds() throws {
+        let decoding = try makeDecoding()
+        defer { decoding.shutdown() }
+        let end = try #require(decoding.misbehave(.exhaustMemory, deadline: .now + .seconds(20)))
+        #expect(end.reason == .memory || end.reason == .crashed, "\(end)")
+        print("exhausting memory ended as \(end.reason.rawValue): \(end.detail); worker baseline \(decoding.firstWorker.baselineKiB >> 10) MiB, limit \(decoding.firstWorker.addressSpaceLimit >> 20) MiB")
+        let (output, _) = try photo("photos/cups.jpg").withUnsafeBytes { decoding.validate($0, as: .room, previews: nil) }
+        #expect(output.details.error == nil)
+    }
+
+    @Test("a worker that never gets ready is a start failure, not a hang")
+    func startFailure() throws {
+        #expect(throws: SandboxError.self) { try makeDecoding { $0.executable = "/bin/false" } }
+    }
+
+    @Test("through the seam, a failed worker is the photo's invalid_image with its code and a message saying what to do")
+    func seamAnswer() throws {
+        let validator = try PhotoValidator(settings: ValidationSettings())
+        let output = validator.failed(as: .room, DecodeFailure(.decoderCrashed, "x"), after: .milliseconds(3))
+        #expect(output.failures == [.invalidImage])
+        #expect(output.details.error == "decoder_crashed")
+        for reason in WorkerEnd.Reason.allCases {
+            let message = WorkerEnd(reason: reason, detail: "test").failureMessage(limit: .seconds(1))
+            #expect(message.contains("re-export"))
+        }
+    }
+}
