@@ -112,14 +112,7 @@ extension PreviewEncoder {
             let grey = image
             image = try step("converting") { pv_preview_srgb(grey, $0) }
         }
-        var output: UnsafeMutableRawPointer?
-        var length = 0
-        guard pv_preview_jpegsave(image, &output, &length, Int32(quality)) == 0, let output else {
-            throw failure("encoding")
-        }
-        defer { g_free(output) }
-        let jpeg = Array(UnsafeRawBufferPointer(start: output, count: length))
-        return PreviewImage(jpeg: jpeg, width: Int(vips_image_get_width(image)), height: Int(vips_image_get_height(image)))
+        return try jpeg(of: image, failure: failure)
     }
 
     /// Converts `count` interleaved YCbCr pixels (full-range luma) to sRGB in place, in 16-bit

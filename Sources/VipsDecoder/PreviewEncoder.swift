@@ -69,6 +69,11 @@ public struct PreviewEncoder: Sendable {
         try step { pv_preview_srgb($0, $1) }
         try step { pv_preview_cast_uchar($0, $1) }
 
+        return try jpeg(of: image, failure: failure)
+    }
+
+    /// `image` saved as the preview JPEG (baseline, no metadata), with its size.
+    func jpeg(of image: UnsafeMutablePointer<VipsImage>, failure: (String) -> DecodeFailure) throws(DecodeFailure) -> PreviewImage {
         var output: UnsafeMutableRawPointer?
         var length = 0
         guard pv_preview_jpegsave(image, &output, &length, Int32(quality)) == 0, let output else {
