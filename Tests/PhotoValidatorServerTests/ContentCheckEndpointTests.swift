@@ -141,6 +141,32 @@ struct ContentCheckEndpointTests {
         }
     }
 
+    @Test("a provider that refuses every request shows as degraded in /readyz (still 200) and in a gauge; llama.cpp's 500 'image input is not supported' is not retried")
+    func refusingProvider() async throws {
+        let missingModel = #"{"error":{"message":"The model `llava` does not exist or you do not have access to it.","type":"invalid_request_error","param":null,"code":"model_not_found"}}"#
+        try await withContentApp(.openai, script: { _, _ in .raw(status: 400, body: missingModel) }) { client, app, _ in
+            let before = try await client.execute(uri: "/readyz", method: .get)
+            #expect(String(buffer: before.body).contains(#""status":"ready""#))
+            for _ in 0..<3 {
+                let object = try await postValidate(client, try testdataBytes("variants/same-small.jpg"))
+                #expect(object["passed"] as? Bool == true, "fail-open still passes the photo")
+            }
+            let ready = try await client.execute(uri: "/readyz", method: .get)
+            let body = String(buffer: ready.body)
+            #expect(ready.status == .ok, "degraded is not unready")
+            #expect(body.contains(#""status":"degraded""#) && body.contains("does not exist"), "\(body)")
+            let metrics = String(decoding: app.service.metrics.render(), as: UTF8.self)
+            #expect(metrics.contains("photo_validator_content_provider_refusing 1"))
+        }
+        let noVision = #"{"error":{"code":500,"message":"image input is not supported - hint: if this is unexpected, you may need to provide the mmproj","type":"server_error"}}"#
+        try await withContentApp(.openai, script: { _, _ in .raw(status: 500, body: noVision) }) { client, _, standIn in
+            let object = try await postValidate(client, try testdataBytes("variants/same-small.jpg"))
+            let content = try #require((object["details"] as? [String: Any])?["content"] as? [String: Any])
+            #expect(content["error"] as? String == "bad_request")
+            #expect(standIn.received.count == 1, "a configuration error is not retried")
+        }
+    }
+
     @Test("per photo type on or off")
     func perPhotoType() async throws {
         try await withContentApp(configure: { $0.content.inspirationEnabled = false }, script: { _, _ in labels("outdoor", "other", design: false) }) { client, _, standIn in

@@ -46,10 +46,22 @@ public struct ContentCheckError: Error, Sendable, Equatable, CustomStringConvert
     }
 
     /// True for failures that say the provider is unhealthy, which the circuit breaker counts
-    /// (not the ones caused by one photo or one answer).
+    /// (not the ones caused by one photo or one answer). A provider that refuses the request
+    /// itself (400, 401, 403, 404: a wrong model, a revoked key, a spend limit) counts too.
     public var countsAgainstProvider: Bool {
         switch code {
-        case .connection, .timeout, .rateLimited, .overloaded, .serverError, .unauthorized, .forbidden, .unexpectedStatus: true
+        case .connection, .timeout, .rateLimited, .overloaded, .serverError, .unauthorized, .forbidden, .unexpectedStatus, .badRequest: true
+        default: false
+        }
+    }
+
+    /// True when the provider refused the request as configured (a wrong model name, a revoked
+    /// key, a spend limit, a server without image input): retrying will not heal it, an operator
+    /// has to act.
+    public var isConfigurationRefusal: Bool {
+        switch code {
+        case .badRequest, .unauthorized, .forbidden: true
+        case .unexpectedStatus: status == 404
         default: false
         }
     }
@@ -78,6 +90,11 @@ public struct ContentCheckError: Error, Sendable, Equatable, CustomStringConvert
     /// The error an HTTP `status` other than 200 means, with the provider's message and `retry-after`.
     public static func httpStatus(_ status: Int, message: String, retryAfter: Duration?) -> ContentCheckError {
         let detail = "HTTP \(status): \(message)"
+        // llama.cpp's server without a vision projector answers 500 "image input is not supported":
+        // a configuration error, not a transient one.
+        if status >= 500, message.localizedCaseInsensitiveContains("not supported") {
+            return .init(.badRequest, detail, status: status)
+        }
         switch status {
         case 400: return .init(.badRequest, detail, status: status)
         case 401: return .init(.unauthorized, detail, status: status)

@@ -16,4 +16,7 @@ public enum ContentCheckEvent: Sendable {
     case cache(hit: Bool)
     /// Tokens billed by the provider for one call.
     case tokens(input: Int, output: Int)
+    /// The provider began refusing requests as configured (`message` is its own), or, with nil,
+    /// answered again after doing so.
+    case refusing(message: String?)
 }

@@ -1,5 +1,6 @@
 import Logging
 import NIOCore
+import Synchronization
 import PhotoValidation
 import VipsDecoder
 
@@ -21,6 +22,12 @@ public final class ContentClassifier: Sendable {
     public let previews: PreviewEncoder
     private let backoff: RetryBackoff
     private let events: @Sendable (ContentCheckEvent) -> Void
+    /// The provider's last refusal of the request as configured, until it answers again.
+    private let refusal = Mutex<String?>(nil)
+
+    /// What the provider said when it last refused the request as configured (a wrong model, a
+    /// revoked key, a spend limit), until a call succeeds again; nil while it answers.
+    public var refusingMessage: String? { refusal.withLock { $0 } }
 
     /// A classifier asking `provider` under `configuration`; `events` hears what metrics need.
     public init(
@@ -144,11 +151,13 @@ public final class ContentClassifier: Sendable {
             switch result {
             case .success(let answer):
                 breaker.recordSuccess()
+                noteRefusal(nil)
                 events(.providerCall(provider: provider.name, outcome: "ok", latency: latency))
                 events(.tokens(input: answer.inputTokens ?? 0, output: answer.outputTokens ?? 0))
                 return (result, attempt)
             case .failure(let error):
                 events(.providerCall(provider: provider.name, outcome: error.errorClass, latency: latency))
+                if error.isConfigurationRefusal { noteRefusal(error.detail) }
                 if error.countsAgainstProvider { breaker.recordFailure() } else { breaker.recordSuccess() }
                 guard error.isRetryable, attempt < configuration.maximumAttempts, !Task.isCancelled else { return (result, attempt) }
                 let delay = backoff.delay(beforeRetry: attempt, retryAfter: error.retryAfter)
@@ -163,6 +172,16 @@ public final class ContentClassifier: Sendable {
                 }
             }
         }
+    }
+
+    /// Records that the provider refuses requests (`message`) or answers again (nil), and reports
+    /// each change once.
+    private func noteRefusal(_ message: String?) {
+        let changed = refusal.withLock { current -> Bool in
+            defer { current = message }
+            return (current == nil) != (message == nil)
+        }
+        if changed { events(.refusing(message: message)) }
     }
 
     /// Runs `body` and returns its result, or a timeout once `deadline` passes (cancelling it).

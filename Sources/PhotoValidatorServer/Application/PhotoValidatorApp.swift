@@ -54,7 +54,18 @@ public struct PhotoValidatorApp: Sendable {
         if configuration.content.policy != .off {
             let previews = try PreviewEncoder()
             let client = ContentClientService(logger: logger)
-            service.content = ContentClassifier.make(configuration: configuration.content, previews: previews, client: client.client) { metrics.recordContent($0) }
+            let policy = configuration.content.policy
+            service.content = ContentClassifier.make(configuration: configuration.content, previews: previews, client: client.client) { event in
+                metrics.recordContent(event)
+                // Once per change, not per photo: a refusal will not heal by retrying.
+                if case .refusing(let message) = event {
+                    if let message {
+                        logger.error("the content provider refuses every request as configured; photos take the \(policy.rawValue) policy until it answers again. Check content.model, the API key and the account's limits: \(message)")
+                    } else {
+                        logger.notice("the content provider answers again")
+                    }
+                }
+            }
             self.contentClient = client
         } else {
             self.contentClient = nil

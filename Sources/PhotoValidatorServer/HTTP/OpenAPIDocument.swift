@@ -256,7 +256,7 @@ paths:
       summary: Readiness to take work (libvips decodes, not draining).
       responses:
         '200':
-          description: Ready.
+          description: "Ready: status ready, or degraded with reasons (the content provider refuses requests as configured; photos take the content policy)."
           content:
             application/json:
               schema: {$ref: '#/components/schemas/Status'}

@@ -60,6 +60,12 @@ struct OperationsController {
         }
         let restarts = service.validator.isolation?.restartCounts
         if reasons.isEmpty {
+            // A provider that refuses every request degrades the content check, not the daemon:
+            // it stays ready, and says why photos take the policy.
+            if let refusal = service.content?.refusingMessage {
+                let reason = "content: the provider refuses requests as configured (check content.model, the key and the account's limits): \(refusal)"
+                return try StatusAnswer(status: "degraded", reasons: reason, decodeWorkerRestarts: restarts).response(from: request, context: context)
+            }
             return try StatusAnswer(status: "ready", decodeWorkerRestarts: restarts).response(from: request, context: context)
         }
         return try EditedResponse(status: .serviceUnavailable, response: StatusAnswer(status: "not_ready", reasons: reasons.joined(separator: "; "), decodeWorkerRestarts: restarts))

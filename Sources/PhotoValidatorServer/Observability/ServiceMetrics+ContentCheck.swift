@@ -45,6 +45,9 @@ extension ServiceMetrics {
         case .tokens(let input, let output):
             registry.makeCounter(descriptor: name("content_input_tokens", "total", "Input tokens billed by the content provider")).increment(by: Int64(input))
             registry.makeCounter(descriptor: name("content_output_tokens", "total", "Output tokens billed by the content provider")).increment(by: Int64(output))
+        case .refusing(let message):
+            registry.makeGauge(descriptor: name("content_provider_refusing", "", "1 while the content provider refuses requests as configured (model, key, limits); see /readyz"))
+                .set(message == nil ? 0.0 : 1.0)
         }
     }
 }
