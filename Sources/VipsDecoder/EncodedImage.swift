@@ -80,16 +80,17 @@ public final class EncodedImage {
         switch format {
         case .jpeg:
             if let jpeg {
-                var numerator = Self.smallestScaleNumerator(shortestSide: header.shortestSide, target: targetShortSide, powersOfTwo: false)
+                let numerator = Self.smallestScaleNumerator(shortestSide: header.shortestSide, target: targetShortSide, powersOfTwo: false)
                 let luma = targetShortSide != nil && lumaPaths
-                guard let preview, luma, jpeg.keepsPreviewColour else {
-                    return DecodePlan(decoder: .libjpeg, scaleNumerator: numerator, luma: luma, estimatedBytes: jpeg.estimatedMemory(luma: luma, scaleNumerator: numerator))
-                }
-                // The preview may want more pixels than the analysis: decode at the larger scale.
+                let plain = DecodePlan(decoder: .libjpeg, scaleNumerator: numerator, luma: luma, estimatedBytes: jpeg.estimatedMemory(luma: luma, scaleNumerator: numerator))
+                guard let preview, luma, jpeg.keepsPreviewColour else { return plain }
+                // The analysis keeps its scale (the verdict may not depend on whether a preview is
+                // wanted); when that decode holds fewer pixels than the preview wants (a nearly
+                // square photo), the preview is decoded again instead.
                 let scale = preview.fittingScale(width: header.storedWidth, height: header.storedHeight)
                 let wanted = (width: Int((Double(header.storedWidth) * scale).rounded()), height: Int((Double(header.storedHeight) * scale).rounded()))
-                while numerator < 8, (header.storedWidth * numerator + 7) / 8 < wanted.width || (header.storedHeight * numerator + 7) / 8 < wanted.height {
-                    numerator += 1
+                guard (header.storedWidth * numerator + 7) / 8 >= wanted.width, (header.storedHeight * numerator + 7) / 8 >= wanted.height else {
+                    return plain
                 }
                 let kept = ((header.storedWidth * numerator + 7) / 8) * ((header.storedHeight * numerator + 7) / 8) * 3
                 return DecodePlan(

@@ -151,6 +151,46 @@ struct HEIFReaderTests {
         }
     }
 
+    /// The displayed luma of the photo at `url` (grey from RGB for a PNG), with its size.
+    private func luma(of url: URL) throws -> (width: Int, height: Int, samples: [UInt8]) {
+        let image = try bytes(url).withUnsafeBytes { try ImageDecoder().open($0) }
+        var geometry: PixelGeometry?
+        var samples: [UInt8] = []
+        try image.decodeStrips(plan: image.plan(targetShortSide: nil, lumaPaths: false)) { geometry = $0 } body: { strip, _, count, stride in
+            let g = geometry!
+            for row in 0..<count {
+                for x in 0..<g.width {
+                    let pixel = strip + row * stride + x * g.bands
+                    if g.bands < 3 {
+                        samples.append(pixel[0])
+                    } else {
+                        let weighted: Int = 299 * Int(pixel[0]) + 587 * Int(pixel[1]) + 114 * Int(pixel[2])
+                        samples.append(UInt8((weighted + 500) / 1000))
+                    }
+                }
+            }
+        }
+        return (geometry!.width, geometry!.height, samples)
+    }
+
+    @Test("every control's crop, turns and mirrors match libheif's own decode (pillow-heif) pixel for pixel, within rounding",
+          .enabled(if: Fixtures.sharedRequiredOrPresent))
+    func transformsMatchLibheif() async throws {
+        let controls = try await HEIFLies.generate().filter { !$0.isLie }
+        let references = try await PillowHEIF.pngCopies(of: controls.map(\.url))
+        if Fixtures.peersRequired {
+            try #require(references.count == controls.count, "pillow-heif decoded \(references.count) of \(controls.count) controls")
+        }
+        for control in controls {
+            guard let png = references[control.url.path] else { continue }
+            let ours = try luma(of: control.url), theirs = try luma(of: png)
+            #expect(ours.width == theirs.width && ours.height == theirs.height, "\(control): \(ours.width)x\(ours.height) against \(theirs.width)x\(theirs.height)")
+            guard ours.samples.count == theirs.samples.count else { continue }
+            let difference = zip(ours.samples, theirs.samples).reduce(0.0) { $0 + abs(Double($1.0) - Double($1.1)) } / Double(ours.samples.count)
+            #expect(difference < 3, "\(control): mean |luma difference| \(difference) against libheif")
+        }
+    }
+
     @Test("the crafted controls' transforms: clap crops to its clean aperture, irot turns, imir mirrors",
           .enabled(if: Fixtures.sharedRequiredOrPresent))
     func controlGeometry() async throws {
@@ -162,6 +202,7 @@ struct HEIFReaderTests {
         #expect(try header("control-single.heic").width == 512)
         #expect(try header("control-clap.heic").width == 412 && header("control-clap.heic").height == 452)
         #expect(try header("control-clap-irot-imir.heic").width == 480 && header("control-clap-irot-imir.heic").height == 448)
+        #expect(try header("control-irot-imir-axis1.heic").width == 512)
         #expect(try header("control-grid-2x2.heic").width == 1008)
     }
 

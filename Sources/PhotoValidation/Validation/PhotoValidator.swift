@@ -109,7 +109,9 @@ public struct PhotoValidator: Sendable {
         }
         // Pixels are decoded even for a low-resolution photo: a truncated file must be
         // `invalid_image` alone, and one answer may carry both resolution and blur failures.
-        let plan = image.plan(targetShortSide: settings.analysisScale.targetShortestSide, preview: previews)
+        // Colour is kept only when a preview may be made: a photo already too small gets none.
+        let keeping = failures.isEmpty || evenIfFailed ? previews : nil
+        let plan = image.plan(targetShortSide: settings.analysisScale.targetShortestSide, preview: keeping)
         let needed = plan.estimatedBytes + BlurMeasurement.estimatedBytes(width: header.storedWidth, height: header.storedHeight, scale: settings.analysisScale)
         guard needed <= memoryBudget.limit else {
             return invalid(DecodeFailure(

@@ -42,6 +42,9 @@ struct HEIFContainer: Equatable {
     /// tiny tiles would make the per-tile overhead the cost.
     static let maximumTiles = 4096
 
+    /// More extents than this for one item are refused: a camera writes one per item.
+    static let maximumExtents = 64
+
     /// The largest tile side accepted: above HEVC's largest picture (level 6.2 allows about
     /// 8,444 x 4,222 luma samples, or 16,888 on a side for a narrow picture).
     static let maximumTileSide = 16_888
@@ -209,9 +212,13 @@ struct HEIFContainer: Equatable {
                       let extentCount = reader.uint16() else {
                     throw Unsupported("the iloc box is short")
                 }
-                // Extents of zero bytes each would let a few bytes stand for 65,535 of them.
+                // Extents of zero bytes each would let a few bytes stand for 65,535 of them; and
+                // thousands of tiny extents make every read of the item a walk (cameras write one).
                 guard indexSize + offsetSize + lengthSize > 0 || extentCount <= 1 else {
                     throw Unsupported("the iloc box declares many extents of no size")
+                }
+                guard extentCount <= HEIFContainer.maximumExtents else {
+                    throw Unsupported("item \(id) is split into \(extentCount) extents, more than \(HEIFContainer.maximumExtents)")
                 }
                 var extents: [(offset: Int, length: Int)] = []
                 for _ in 0..<extentCount {
@@ -400,13 +407,18 @@ struct HEIFContainer: Equatable {
             var sequences: [HEVCSequenceParameters] = []
             for _ in 0..<arrays {
                 guard let type = reader.uint8(), let count = reader.uint16() else { throw Unsupported("the hvcC decoder configuration is cut short") }
+                guard count <= 64 else { throw Unsupported("the hvcC lists \(count) parameter sets in one array") }
                 for _ in 0..<count {
                     guard let length = reader.uint16(), length >= 2, reader.remaining >= length else {
                         throw Unsupported("the hvcC decoder configuration is cut short")
                     }
                     let start = reader.offset
                     _ = reader.skip(length)
-                    guard type & 0x3F == 33 else { continue }
+                    // FFmpeg reads each NAL unit's own header, not the array's type byte: so does this.
+                    guard (bytes[start] >> 1) & 0x3F == 33 else {
+                        guard type & 0x3F != 33 else { throw Unsupported("the hvcC lists a NAL unit that is not a sequence parameter set among them") }
+                        continue
+                    }
                     guard sequences.count < 16, let sequence = HEVCSequenceParameters.parse(bytes[start..<(start + length)]) else {
                         throw Unsupported("the hvcC holds a sequence parameter set that cannot be read")
                     }
@@ -427,7 +439,9 @@ struct HEIFContainer: Equatable {
                     for _ in 0..<(angle & 3) { transform.rotateAnticlockwise() }
                 case "imir":
                     guard let axis = reader.uint8() else { throw Unsupported("the imir property is empty") }
-                    transform.mirror(verticalAxis: axis & 1 == 0)
+                    // As libheif (and so every phone's HEIC tested against it) reads it: axis 0
+                    // swaps top and bottom, axis 1 left and right.
+                    transform.mirror(verticalAxis: axis & 1 == 1)
                 case "clap":
                     try crop(&transform, &reader)
                 default:

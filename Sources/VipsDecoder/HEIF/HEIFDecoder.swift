@@ -14,7 +14,11 @@ struct HEIFDecoder {
     /// picture buffers for one tile.
     func estimatedBytes(keepingChroma: Bool) -> Int {
         let luma = container.width * container.height
-        return luma + (keepingChroma ? luma : 0) + container.largestTileBytes
+        // Two chroma planes: each a quarter of the luma at 4:2:0, a half at 4:2:2, all of it at
+        // 4:4:4 and (neutral) for monochrome.
+        let chromaShare = [4, 1, 2, 4][min(max(container.chromaFormat, 0), 3)]
+        let chroma = keepingChroma ? 2 * luma * chromaShare / 4 : 0
+        return luma + chroma + container.largestTileBytes
             + container.tileWidth * container.tileHeight * 6 + (4 << 20)
     }
 
