@@ -71,7 +71,7 @@ let package = Package(
         ),
         // libjpeg-turbo for JPEG pixels: luma at DCT scale, setjmp error handling, warnings classified.
         .target(name: "CLibJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
-        // FFmpeg's HEVC decoder for HEIC tiles: one thread, errors fatal, luma plane only.
+        // FFmpeg's HEVC decoder for HEIC tiles: one thread, errors fatal, planes copied out.
         .target(name: "CLibAVCodec", linkerSettings: [.linkedLibrary("avcodec"), .linkedLibrary("avutil")]),
         // The one module that owns libvips, libjpeg, libavcodec and every C pointer.
         .target(name: "VipsDecoder", dependencies: ["CVips", "CLibJPEG", "CLibAVCodec"], swiftSettings: decoderSettings),

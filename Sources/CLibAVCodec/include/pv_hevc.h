@@ -5,8 +5,9 @@
 #include <stdint.h>
 
 /* An HEVC still-picture decoder over FFmpeg's libavcodec for photo-validator: one thread, every
- * bitstream error fatal, a cap on the picture size the bitstream may declare, and only the luma
- * planes copied out. It decodes the tiles of one HEIC image one after another; the caller parses
+ * bitstream error fatal, a cap on the picture size the bitstream may declare, the luma plane
+ * copied out (and the chroma planes when a preview is wanted), and picture buffers that start with
+ * zero chroma so that a slice cut short shows. It decodes the tiles of one HEIC image one after another; the caller parses
  * the HEIF container (in Swift) and hands over the decoder configuration (the `hvcC` box's payload)
  * and each tile's length-prefixed NAL units. Imported only by VipsDecoder. */
 
@@ -17,7 +18,7 @@ typedef enum {
     PV_HEVC_CORRUPT = 1,
     /* The bitstream declares a picture over the pixel cap, or an allocation failed. */
     PV_HEVC_MEMORY = 2,
-    /* A pixel format this path does not read (not planar luma of 8 to 16 bits). */
+    /* A pixel format this path does not read (not planar YCbCr or grey of 8 to 16 bits). */
     PV_HEVC_UNSUPPORTED = 3,
 } pv_hevc_status;
 
