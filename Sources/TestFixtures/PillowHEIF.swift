@@ -4,11 +4,13 @@ import Foundation
 /// reference the FFmpeg path is compared with, since no HEIC reaches libheif in photo-validator.
 public enum PillowHEIF {
     /// PNG copies (turned and mirrored as displayed) of the HEIC photos among `urls` that libheif
-    /// decodes, keyed by the HEIC's path; empty when `PHOTO_VALIDATOR_PYTHON` names no peer
-    /// environment.
+    /// decodes, keyed by the HEIC's path; empty when there is no peer environment
+    /// (`PHOTO_VALIDATOR_PYTHON`, else the `.venv` that `scripts/setup --test` makes).
     public static func pngCopies(of urls: [URL]) async throws -> [String: URL] {
         let heics = urls.filter { $0.pathExtension.lowercased() == "heic" }
-        guard let python = ProcessInfo.processInfo.environment["PHOTO_VALIDATOR_PYTHON"], !heics.isEmpty else { return [:] }
+        let python = ProcessInfo.processInfo.environment["PHOTO_VALIDATOR_PYTHON"]
+            ?? Fixtures.repositoryRoot.appendingPathComponent(".venv/bin/python").path
+        guard FileManager.default.isExecutableFile(atPath: python), !heics.isEmpty else { return [:] }
         let folder = URL(fileURLWithPath: Fixtures.temporaryPath("libheif"))
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let pngs = heics.indices.map { folder.appendingPathComponent("\($0).png") }

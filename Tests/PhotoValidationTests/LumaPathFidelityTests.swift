@@ -103,6 +103,7 @@ struct LumaPathFidelityTests {
         print("luma paths vs RGB: \(counts.map { "\($0.value) \($0.key.rawValue)" }.sorted().joined(separator: ", ")); "
             + "score difference median \(String(format: "%.3f", (differences.sorted().dropFirst(differences.count / 2).first ?? 0) * 100))%, "
             + "largest \(String(format: "%.3f", (differences.max() ?? 0) * 100))%")
-        #expect(counts[.jpeg, default: 0] >= 5 && counts[.heif, default: 0] >= 2, "too few photos compared: \(counts)")
+        // Without pillow-heif (a bare `swift test` before `scripts/setup --test`) no HEIC has a reference.
+        #expect(counts[.jpeg, default: 0] >= 5 && (references.isEmpty || counts[.heif, default: 0] >= 2), "too few photos compared: \(counts)")
     }
 }

@@ -42,7 +42,7 @@ public final class SignalDeliveryService: Service, Sendable {
                         await wakeup.wait(upTo: try await idleWait())
                     }
                 } catch {
-                    logger.error("signal delivery cannot read the outbox", metadata: ["error": .string("\(error)")])
+                    logger.error("signal delivery cannot use the outbox; trying again in 1 s", metadata: ["error": .string("\(error)")])
                     await wakeup.wait(upTo: .seconds(1))
                 }
             }

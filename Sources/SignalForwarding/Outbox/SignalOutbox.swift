@@ -140,21 +140,34 @@ public final class SignalOutbox: Sendable {
 
     /// Pending signals whose next attempt is due at `now`, oldest first. A row whose payload
     /// cannot be read is made a dead letter here, so it cannot stall the others.
+    ///
+    /// A read: the delivery loop polls this every second, and in WAL mode a read never waits for
+    /// a writer (an upload's commit, or another process holding the file), so polling takes the
+    /// write lock only in the rare case that there is an unreadable row to put aside.
     public func due(now: Date = Date(), limit: Int = 32) async throws -> [OutboxEntry] {
-        try await database.write { db in
+        let (entries, unreadable) = try await database.read { db in
+            var entries: [OutboxEntry] = []
+            var unreadable: [(id: Int64, reason: String)] = []
             let rows = try Row.fetchAll(db, sql: "SELECT * FROM signal WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?",
                                         arguments: [now.timeIntervalSince1970, limit])
-            var entries: [OutboxEntry] = []
             for row in rows {
                 do {
                     entries.append(try OutboxEntry(row: row))
                 } catch {
-                    try db.execute(sql: "UPDATE signal SET state = 'dead', dead_reason = ?, finished_at = ? WHERE id = ?",
-                                   arguments: ["unreadable payload in the outbox: \(error)", now.timeIntervalSince1970, row["id"] as Int64])
+                    unreadable.append((row["id"], "unreadable payload in the outbox: \(error)"))
                 }
             }
-            return entries
+            return (entries, unreadable)
         }
+        if !unreadable.isEmpty {
+            try await database.write { db in
+                for (id, reason) in unreadable {
+                    try db.execute(sql: "UPDATE signal SET state = 'dead', dead_reason = ?, finished_at = ? WHERE id = ? AND state = 'pending'",
+                                   arguments: [reason, now.timeIntervalSince1970, id])
+                }
+            }
+        }
+        return entries
     }
 
     /// When the next pending signal is due, or nil when none is pending.
