@@ -77,9 +77,11 @@ let package = Package(
         .target(name: "VipsDecoder", dependencies: ["CVips", "CLibJPEG", "CLibAVCodec"], swiftSettings: decoderSettings),
         // The blur kernel: pure Swift, no C, no I/O.
         .target(name: "BlurMetrics", swiftSettings: kernelSettings),
+        // The one weighted semaphore behind every budget: upload bytes, decode memory, provider calls.
+        .target(name: "Admission"),
         // The contract (ValidatePhotoOutput, codes, messages), the upload rules and the validator:
         // the public library product.
-        .target(name: "PhotoValidation", dependencies: ["VipsDecoder", "BlurMetrics"]),
+        .target(name: "PhotoValidation", dependencies: ["Admission", "VipsDecoder", "BlurMetrics"]),
         // Process isolation for decoders: spawning workers, rlimits, seccomp (libseccomp); imported
         // only by DecodeSandbox.
         .target(name: "CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
@@ -125,6 +127,7 @@ let package = Package(
         .target(
             name: "ContentCheck",
             dependencies: [
+                "Admission",
                 "PhotoValidation",
                 "ValidatorConfiguration",
                 "VipsDecoder",
@@ -141,6 +144,7 @@ let package = Package(
         .target(
             name: "PhotoValidatorServer",
             dependencies: [
+                "Admission",
                 "PhotoValidation",
                 "ValidationWorkers",
                 "ValidatorConfiguration",
@@ -212,13 +216,14 @@ let package = Package(
             ]
         ),
 
+        .testTarget(name: "AdmissionTests", dependencies: ["Admission"]),
         .testTarget(name: "VipsDecoderTests", dependencies: ["VipsDecoder", "TestFixtures"]),
         .testTarget(name: "BlurMetricsTests", dependencies: ["BlurMetrics", "TestFixtures"]),
         .testTarget(
             name: "MultipartUploadTests",
             dependencies: ["MultipartUpload", "TestFixtures", .product(name: "NIOCore", package: "swift-nio")]
         ),
-        .testTarget(name: "PhotoValidationTests", dependencies: ["PhotoValidation", "VipsDecoder", "ValidationWorkers", "TestFixtures"]),
+        .testTarget(name: "PhotoValidationTests", dependencies: ["Admission", "PhotoValidation", "VipsDecoder", "ValidationWorkers", "TestFixtures"]),
         .testTarget(name: "DecodeSandboxTests", dependencies: ["DecodeSandbox", "PhotoValidation", "VipsDecoder", "ValidationWorkers", "TestFixtures"]),
         .testTarget(name: "ValidationWorkersTests", dependencies: ["ValidationWorkers", "TestFixtures"]),
         .testTarget(

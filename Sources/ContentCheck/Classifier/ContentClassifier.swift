@@ -1,3 +1,4 @@
+import Admission
 import Logging
 import NIOCore
 import Synchronization
@@ -15,7 +16,7 @@ public final class ContentClassifier: Sendable {
     /// The circuit breaker in front of the provider.
     public let breaker: CircuitBreaker
     /// The cap on provider calls in flight.
-    public let limiter: ConcurrencyLimiter
+    public let limiter: WeightedSemaphore
     /// Answers already paid for.
     public let cache: ContentCache
     /// Makes the preview JPEG on the worker thread.
@@ -43,7 +44,7 @@ public final class ContentClassifier: Sendable {
         self.breaker = CircuitBreaker(failureThreshold: configuration.breakerFailureThreshold, openDuration: configuration.breakerOpenDuration) { state in
             events(.breaker(state))
         }
-        self.limiter = ConcurrencyLimiter(limit: configuration.maximumConcurrentCalls)
+        self.limiter = WeightedSemaphore(capacity: configuration.maximumConcurrentCalls)
         self.cache = ContentCache(capacity: configuration.cacheEntries)
         self.backoff = RetryBackoff(initialDelay: configuration.retryInitialDelay, maximumDelay: configuration.retryMaximumDelay)
     }
@@ -129,13 +130,13 @@ public final class ContentClassifier: Sendable {
             return (.failure(.circuitOpen("the provider failed \(configuration.breakerFailureThreshold) times in a row; not called for \(configuration.breakerOpenDuration)")), 0)
         }
         let wait = min(configuration.queueWait, deadline - ContinuousClock.now)
-        guard await limiter.acquire(waitingAtMost: wait) else {
+        guard let place = try? await limiter.acquire(1, waitingAtMost: wait) else {
             // The probe (if this was one) did not happen; let the next caller probe.
             breaker.cancelProbe()
             if Task.isCancelled { return (.failure(.timeout("the deadline passed while waiting for a place")), 0) }
             return (.failure(.saturated("\(configuration.maximumConcurrentCalls) provider calls in flight for \(wait)")), 0)
         }
-        defer { limiter.release() }
+        defer { place.release() }
         var attempt = 0
         while true {
             attempt += 1

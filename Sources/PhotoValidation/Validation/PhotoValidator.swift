@@ -1,3 +1,4 @@
+import Admission
 import BlurMetrics
 import VipsDecoder
 
@@ -8,8 +9,9 @@ import VipsDecoder
 public struct PhotoValidator: Sendable {
     /// The thresholds and limits in force.
     public let settings: ValidationSettings
-    /// Bounds the memory of decodes in flight across every thread using this validator.
-    public let memoryBudget: DecodeMemoryBudget
+    /// Bounds the memory of decodes in flight across every thread using this validator, in bytes:
+    /// a decode waits, on its worker thread, until its estimate fits beside the others.
+    public let memoryBudget: WeightedSemaphore
     /// Where decodes run: nil for this process, else the sandboxed workers that run them.
     public let isolation: (any PhotoDecodeIsolation)?
     private let decoder: ImageDecoder
@@ -20,7 +22,7 @@ public struct PhotoValidator: Sendable {
     /// - Throws: `DecodeFailure` when libvips cannot be initialised.
     public init(settings: ValidationSettings, isolation: (any PhotoDecodeIsolation)? = nil) throws(DecodeFailure) {
         self.settings = settings
-        self.memoryBudget = DecodeMemoryBudget(limit: settings.decodeMemoryBudget)
+        self.memoryBudget = WeightedSemaphore(capacity: settings.decodeMemoryBudget)
         self.decoder = try ImageDecoder(pixelLimit: settings.pixelLimit, memoryLimit: settings.decodeMemoryBudget)
         self.isolation = isolation
     }
@@ -30,7 +32,7 @@ public struct PhotoValidator: Sendable {
         PhotoValidator(settings: settings, memoryBudget: memoryBudget, decoder: decoder)
     }
 
-    private init(settings: ValidationSettings, memoryBudget: DecodeMemoryBudget, decoder: ImageDecoder) {
+    private init(settings: ValidationSettings, memoryBudget: WeightedSemaphore, decoder: ImageDecoder) {
         self.settings = settings
         self.memoryBudget = memoryBudget
         self.decoder = decoder
@@ -113,15 +115,15 @@ public struct PhotoValidator: Sendable {
         let keeping = failures.isEmpty || evenIfFailed ? previews : nil
         let plan = image.plan(targetShortSide: settings.analysisScale.targetShortestSide, preview: keeping)
         let needed = plan.estimatedBytes + BlurMeasurement.estimatedBytes(width: header.storedWidth, height: header.storedHeight, scale: settings.analysisScale)
-        guard needed <= memoryBudget.limit else {
+        // A decode that can never fit is refused rather than queued.
+        guard let reservation = try? memoryBudget.acquireBlocking(needed) else {
             return invalid(DecodeFailure(
                 .memoryLimitExceeded,
                 "decoding and measuring this \(header.storedWidth)x\(header.storedHeight) \(header.format.rawValue) needs about \(needed >> 20) MiB, "
-                    + "over the decode memory budget of \(memoryBudget.limit >> 20) MiB (decode_memory_mib)"
+                    + "over the decode memory budget of \(memoryBudget.capacity >> 20) MiB (decode_memory_mib)"
             ))
         }
-        let reserved = memoryBudget.acquire(needed)
-        defer { memoryBudget.release(reserved) }
+        defer { reservation.release() }
         let measurement: BlurMeasurement
         do {
             measurement = try BlurMeasurement.measure(

@@ -1,3 +1,4 @@
+import Admission
 import ContentCheck
 import Hummingbird
 import Logging
@@ -19,7 +20,7 @@ public struct PhotoValidationService: Sendable {
     public var content: ContentClassifier?
 
     /// Bytes of upload bodies in memory.
-    public let uploads: UploadMemoryBudget
+    public let uploads: WeightedSemaphore
 
     /// Reserves room for the body of `request` in the upload budget (waiting, body unread, while
     /// there is none), asks a client waiting on `Expect: 100-continue` for the body, receives it
@@ -34,9 +35,9 @@ public struct PhotoValidationService: Sendable {
         if let declared, declared > limit {
             throw APIError.fileTooLarge(limit: limit)
         }
-        let reservation: UploadMemoryBudget.Reservation
+        let reservation: WeightedSemaphore.Permit
         do {
-            reservation = try await uploads.reserve(min(declared ?? limit, uploads.capacity), wait: configuration.admissionWait)
+            reservation = try await uploads.acquire(min(declared ?? limit, uploads.capacity), waitingAtMost: configuration.admissionWait)
         } catch {
             switch error {
             case .cancelled:

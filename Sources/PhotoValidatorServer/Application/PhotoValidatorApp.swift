@@ -1,3 +1,4 @@
+import Admission
 import ContentCheck
 import DecodeSandbox
 import Hummingbird
@@ -45,7 +46,7 @@ public struct PhotoValidatorApp: Sendable {
             logger.warning("\(warning)")
         }
         let pool = ValidationWorkerPool(threadCount: configuration.workers, queueLimit: configuration.queueLimit, defaultTimeout: configuration.validationTimeout)
-        let uploads = UploadMemoryBudget(capacity: configuration.uploadMemoryBytes)
+        let uploads = WeightedSemaphore(capacity: configuration.uploadMemoryBytes)
         let metrics = ServiceMetrics(pool: pool, budget: validator.memoryBudget, uploads: uploads, isolation: validator.isolation)
         let state = ServiceState()
         let forwarder = try SignalForwarder.make(configuration: configuration.signal, metrics: metrics, logger: logger)

@@ -1,3 +1,4 @@
+import Admission
 import PhotoValidation
 import Prometheus
 import SignalForwarding
@@ -16,8 +17,8 @@ public final class ServiceMetrics: Sendable {
     private let overdueSeconds: Gauge
     private let workerThreads: Gauge
     private let overdueTotal: Gauge
-    private let budget: DecodeMemoryBudget
-    private let uploads: UploadMemoryBudget
+    private let budget: WeightedSemaphore
+    private let uploads: WeightedSemaphore
     private let uploadsHeld: Gauge
     private let uploadsWaiting: Gauge
     private let isolation: (any PhotoDecodeIsolation)?
@@ -29,7 +30,7 @@ public final class ServiceMetrics: Sendable {
     private static let requestBuckets: [Duration] = stageBuckets + [.seconds(10), .seconds(30)]
 
     /// Metrics for a daemon whose work runs on `pool` under `budget`, its bodies under `uploads`.
-    init(pool: ValidationWorkerPool, budget: DecodeMemoryBudget, uploads: UploadMemoryBudget, isolation: (any PhotoDecodeIsolation)? = nil) {
+    init(pool: ValidationWorkerPool, budget: WeightedSemaphore, uploads: WeightedSemaphore, isolation: (any PhotoDecodeIsolation)? = nil) {
         self.pool = pool
         self.isolation = isolation
         self.budget = budget
@@ -145,7 +146,7 @@ public final class ServiceMetrics: Sendable {
     public func render() -> [UInt8] {
         inFlight.set(Double(pool.inFlight))
         queued.set(Double(pool.queued))
-        budgetReserved.set(Double(budget.reserved))
+        budgetReserved.set(Double(budget.held))
         uploadsHeld.set(Double(uploads.held))
         uploadsWaiting.set(Double(uploads.waiting))
         let health = pool.health
