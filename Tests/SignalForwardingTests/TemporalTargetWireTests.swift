@@ -50,12 +50,10 @@ struct TemporalTargetWireTests {
         let app = Application(router: recorder.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await app.test(.live) { client in
             let port = try #require(client.port)
-            let target = TemporalSignalTarget(baseURL: "http://127.0.0.1:\(port)/", namespace: "team ns", apiKey: "key-1", identity: "pv@test",
-                                              client: HTTPClient(eventLoopGroupProvider: .singleton))
+            let target = TemporalSignalTarget(baseURL: "http://127.0.0.1:\(port)/", namespace: "team ns", apiKey: "key-1", identity: "pv@test")
             let entry = try await entry(workflowID: "proj/1?x#y")
-            #expect(await target.deliver(entry) == .delivered)
-            let outcomes = [await target.deliver(entry), await target.deliver(entry), await target.deliver(entry)]
-            await target.shutdown()
+            #expect(await target.deliver(entry, using: .shared) == .delivered)
+            let outcomes = [await target.deliver(entry, using: .shared), await target.deliver(entry, using: .shared), await target.deliver(entry, using: .shared)]
 
             let first = try #require(recorder.requests.first)
             #expect(first.target == "/api/v1/namespaces/team%20ns/workflows/proj%2F1%3Fx%23y/signal/photo%20added")

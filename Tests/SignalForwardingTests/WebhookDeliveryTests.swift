@@ -14,10 +14,23 @@ import Testing
 struct WebhookDeliveryTests {
     let logger = Logger(label: "test")
 
+    /// Runs `body` with the client the delivery service makes for itself, shut down afterwards.
+    func withDeliveryClient<T>(_ body: (HTTPClient) async throws -> T) async throws -> T {
+        let client = SignalDeliveryService.makeClient()
+        do {
+            let result = try await body(client)
+            try await client.shutdown()
+            return result
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+    }
+
     func service(outbox: SignalOutbox, port: Int, secret: String) -> SignalDeliveryService {
         var policy = RetryPolicy()
         policy.initialDelay = .milliseconds(50)
-        let target = WebhookSignalTarget(url: "http://127.0.0.1:\(port)/hook", secret: secret, client: HTTPClient(eventLoopGroupProvider: .singleton))
+        let target = WebhookSignalTarget(url: "http://127.0.0.1:\(port)/hook", secret: secret)
         return SignalDeliveryService(outbox: outbox, target: target, policy: policy, logger: logger)
     }
 
@@ -31,13 +44,12 @@ struct WebhookDeliveryTests {
             let payload = photo("w-1", note: "blue sofa")
             try await outbox.enqueue(workflowID: "proj-7", signalName: "photo_added", photo: payload)
             let delivery = service(outbox: outbox, port: port, secret: "hook-secret")
-            #expect(try await delivery.deliverDue() == 1)
+            #expect(try await withDeliveryClient { try await delivery.deliverDue(using: $0) } == 1)
             #expect(try await outbox.counts().pending == 1, "a 503 is retried, not dropped")
             #expect(try await outbox.entry(photoID: "w-1")?.lastError?.hasPrefix("HTTP 503") == true)
             try await Task.sleep(for: .milliseconds(120))
-            #expect(try await delivery.deliverDue() == 1)
+            #expect(try await withDeliveryClient { try await delivery.deliverDue(using: $0) } == 1)
             #expect(try await outbox.counts().delivered == 1)
-            await delivery.target.shutdown()
 
             let deliveries = receiver.deliveries
             #expect(deliveries.count == 2)
@@ -60,8 +72,7 @@ struct WebhookDeliveryTests {
             let outbox = try SignalOutbox(path: temporaryOutboxPath())
             try await outbox.enqueue(workflowID: "p", signalName: "photo_added", photo: photo("w-2"))
             let delivery = service(outbox: outbox, port: try #require(client.port), secret: "s")
-            try await delivery.deliverDue()
-            await delivery.target.shutdown()
+            try await withDeliveryClient { try await delivery.deliverDue(using: $0) }
             let dead = try #require(try await outbox.deadLetters().first)
             #expect(dead.photo.photoID == "w-2")
             #expect(dead.deadReason?.hasPrefix("HTTP 400") == true)
@@ -74,8 +85,7 @@ struct WebhookDeliveryTests {
         try await outbox.enqueue(workflowID: "p", signalName: "photo_added", photo: photo("old"), now: Date().addingTimeInterval(-49 * 3600))
         // Nothing listens on this port: every attempt fails as unreachable.
         let delivery = service(outbox: outbox, port: 9, secret: "s")
-        try await delivery.deliverDue()
-        await delivery.target.shutdown()
+        try await withDeliveryClient { try await delivery.deliverDue(using: $0) }
         let dead = try #require(try await outbox.deadLetters().first)
         #expect(dead.deadReason?.hasPrefix("undelivered for 48 h after 1 attempts") == true)
     }

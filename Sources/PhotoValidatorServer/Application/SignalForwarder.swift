@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Logging
 import SignalForwarding
 
@@ -17,33 +16,21 @@ public struct SignalForwarder: Sendable {
     /// - Throws: `OutboxError` when the outbox cannot be opened.
     static func make(configuration: SignalConfiguration, metrics: ServiceMetrics, logger: Logger) throws(OutboxError) -> SignalForwarder? {
         guard configuration.target != .none else { return nil }
-        // The outbox first: an HTTP client must be shut down, so it is made only once nothing can fail.
         let outbox = try SignalOutbox(path: configuration.outboxPath, minimumFreeBytes: configuration.outboxMinimumFreeBytes)
         let target: any SignalTarget
-        let client = makeClient
         switch configuration.target {
         case .none:
             return nil
         case .temporal:
             target = TemporalSignalTarget(baseURL: configuration.temporalURL, namespace: configuration.temporalNamespace,
-                                          apiKey: configuration.temporalAPIKey, identity: configuration.identity, client: client())
+                                          apiKey: configuration.temporalAPIKey, identity: configuration.identity)
         case .webhook:
-            target = WebhookSignalTarget(url: configuration.webhookURL ?? "", secret: configuration.webhookSecret ?? "", client: client())
+            target = WebhookSignalTarget(url: configuration.webhookURL ?? "", secret: configuration.webhookSecret ?? "")
         }
         let delivery = SignalDeliveryService(outbox: outbox, target: target, policy: configuration.retry, logger: logger) { event in
             metrics.recordDelivery(event)
         }
         return SignalForwarder(outbox: outbox, delivery: delivery, signalName: configuration.name)
-    }
-
-    /// A client for delivery on the shared event loop group. A refused connection fails the attempt
-    /// at once and the outbox's backoff applies: the pool's own retries would hold each attempt
-    /// until its 10-second deadline, one signal after another while the target is down.
-    static func makeClient() -> HTTPClient {
-        var configuration = HTTPClient.Configuration()
-        configuration.connectionPool.retryConnectionEstablishment = false
-        configuration.timeout = .init(connect: .seconds(5))
-        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
     /// Commits the signal for `photo` to the project's workflow, then wakes delivery.

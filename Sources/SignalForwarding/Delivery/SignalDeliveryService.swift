@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -5,7 +6,9 @@ import Synchronization
 
 /// Sends the outbox's pending signals to the target: right away when one is promised, and again
 /// with backoff after failures, across restarts, until delivered or given up. A service: graceful
-/// shutdown stops it between attempts, and the next start resumes from the outbox.
+/// shutdown stops it between attempts, and the next start resumes from the outbox. Its HTTP
+/// client lives exactly as long as `run()`, so a service built and never run holds no connection
+/// pool that would have to be shut down.
 public final class SignalDeliveryService: Service, Sendable {
     /// The outbox read from.
     public let outbox: SignalOutbox
@@ -31,13 +34,24 @@ public final class SignalDeliveryService: Service, Sendable {
         wakeup.signal()
     }
 
-    /// Delivers until graceful shutdown.
+    /// A client for delivery on the shared event loop group. A refused connection fails the attempt
+    /// at once and the outbox's backoff applies: the pool's own retries would hold each attempt
+    /// until its 10-second deadline, one signal after another while the target is down.
+    public static func makeClient() -> HTTPClient {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout = .init(connect: .seconds(5))
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    /// Delivers until graceful shutdown, through a client made here and shut down on the way out.
     public func run() async throws {
         logger.info("signal delivery started", metadata: ["target": .string(target.name), "outbox": .string(outbox.path)])
+        let client = Self.makeClient()
         await withGracefulShutdownHandler {
             while !Task.isShuttingDownGracefully && !Task.isCancelled {
                 do {
-                    let sent = try await deliverDue()
+                    let sent = try await deliverDue(using: client)
                     if sent == 0 {
                         await wakeup.wait(upTo: try await idleWait())
                     }
@@ -49,18 +63,22 @@ public final class SignalDeliveryService: Service, Sendable {
         } onGracefulShutdown: {
             self.wakeup.signal()
         }
-        await target.shutdown()
+        do {
+            try await client.shutdown()
+        } catch {
+            logger.warning("signal delivery client shutdown", metadata: ["error": .string("\(error)")])
+        }
         logger.info("signal delivery stopped")
     }
 
-    /// Makes one attempt for every signal due now; returns how many were attempted.
+    /// Makes one attempt through `client` for every signal due now; returns how many were attempted.
     @discardableResult
-    public func deliverDue(now: Date = Date()) async throws -> Int {
+    public func deliverDue(now: Date = Date(), using client: HTTPClient) async throws -> Int {
         let due = try await outbox.due(now: now)
         for entry in due {
             if Task.isShuttingDownGracefully { break }
             // An outcome that cannot be written would send the same signals again at once.
-            try await attempt(entry)
+            try await attempt(entry, using: client)
         }
         if !due.isEmpty {
             try await outbox.pruneDelivered(before: Date().addingTimeInterval(-86_400))
@@ -69,8 +87,8 @@ public final class SignalDeliveryService: Service, Sendable {
         return due.count
     }
 
-    private func attempt(_ entry: OutboxEntry) async throws {
-        let outcome = await target.deliver(entry)
+    private func attempt(_ entry: OutboxEntry, using client: HTTPClient) async throws {
+        let outcome = await target.deliver(entry, using: client)
         let now = Date()
         do {
             switch outcome {

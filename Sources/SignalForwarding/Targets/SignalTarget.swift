@@ -1,9 +1,10 @@
+import AsyncHTTPClient
+
 /// Where promised signals go.
 public protocol SignalTarget: Sendable {
     /// A short name for logs and metrics, such as `temporal`.
     var name: String { get }
-    /// Makes one delivery attempt.
-    func deliver(_ entry: OutboxEntry) async -> DeliveryOutcome
-    /// Releases connections; called once when delivery stops.
-    func shutdown() async
+    /// Makes one delivery attempt through `client` (owned by the caller: the delivery service
+    /// makes it when it starts and shuts it down when it stops).
+    func deliver(_ entry: OutboxEntry, using client: HTTPClient) async -> DeliveryOutcome
 }

@@ -17,16 +17,14 @@ public struct TemporalSignalTarget: SignalTarget {
     public let apiKey: String?
     /// Who is signalling, as shown in the workflow history.
     public let identity: String
-    private let client: HTTPClient
     private let timeout: TimeAmount
 
-    /// A target on `baseURL`; `client` is shut down by `shutdown()`.
-    public init(baseURL: String, namespace: String, apiKey: String?, identity: String, client: HTTPClient, timeout: Duration = .seconds(10)) {
+    /// A target on `baseURL`.
+    public init(baseURL: String, namespace: String, apiKey: String?, identity: String, timeout: Duration = .seconds(10)) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.namespace = namespace
         self.apiKey = apiKey
         self.identity = identity
-        self.client = client
         self.timeout = TimeAmount(timeout)
     }
 
@@ -37,8 +35,8 @@ public struct TemporalSignalTarget: SignalTarget {
         let requestId: String
     }
 
-    /// Makes one attempt.
-    public func deliver(_ entry: OutboxEntry) async -> DeliveryOutcome {
+    /// Makes one attempt through `client`.
+    public func deliver(_ entry: OutboxEntry, using client: HTTPClient) async -> DeliveryOutcome {
         let url = "\(baseURL)/api/v1/namespaces/\(Self.escape(namespace))/workflows/\(Self.escape(entry.workflowID))/signal/\(Self.escape(entry.signalName))"
         var request = HTTPClientRequest(url: url)
         request.method = .POST
@@ -60,11 +58,6 @@ public struct TemporalSignalTarget: SignalTarget {
         } catch {
             return .retry(DeliveryFailure(.unreachable, "cannot reach Temporal at \(RedactedURL(baseURL)): \(error)"))
         }
-    }
-
-    /// Shuts the HTTP client down.
-    public func shutdown() async {
-        try? await client.shutdown()
     }
 
     /// The `message` of a gRPC-status JSON error body, or the body itself.

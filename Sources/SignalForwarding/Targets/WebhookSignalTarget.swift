@@ -14,14 +14,12 @@ public struct WebhookSignalTarget: SignalTarget {
     /// Where events are posted.
     public let url: String
     private let secret: String
-    private let client: HTTPClient
     private let clock: @Sendable () -> Date
 
     /// A target posting to `url`, signing with `secret`.
-    public init(url: String, secret: String, client: HTTPClient, clock: @escaping @Sendable () -> Date = Date.init) {
+    public init(url: String, secret: String, clock: @escaping @Sendable () -> Date = Date.init) {
         self.url = url
         self.secret = secret
-        self.client = client
         self.clock = clock
     }
 
@@ -49,8 +47,8 @@ public struct WebhookSignalTarget: SignalTarget {
         return "v1=" + code.map { String(format: "%02x", $0) }.joined()
     }
 
-    /// Makes one attempt.
-    public func deliver(_ entry: OutboxEntry) async -> DeliveryOutcome {
+    /// Makes one attempt through `client`.
+    public func deliver(_ entry: OutboxEntry, using client: HTTPClient) async -> DeliveryOutcome {
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
@@ -72,10 +70,5 @@ public struct WebhookSignalTarget: SignalTarget {
         } catch {
             return .retry(DeliveryFailure(.unreachable, "cannot reach the webhook at \(RedactedURL(url)): \(error)"))
         }
-    }
-
-    /// Shuts the HTTP client down.
-    public func shutdown() async {
-        try? await client.shutdown()
     }
 }
