@@ -22,7 +22,15 @@ public struct MultipartForm: Sendable {
         var current = MultipartPart(headers: [:], body: ByteBuffer())
         var collected: [MultipartPart] = []
         parser.onHeader = { name, value in current.headers.add(name: name, value: value) }
-        parser.onBody = { chunk in current.body.writeBuffer(&chunk) }
+        // Parsed from one complete buffer, a part's body arrives as one slice of it: kept as that
+        // slice (shared storage), it is not copied; only a body in several pieces is joined.
+        parser.onBody = { chunk in
+            if current.body.readableBytes == 0 {
+                current.body = chunk
+            } else {
+                current.body.writeBuffer(&chunk)
+            }
+        }
         parser.onPartComplete = {
             collected.append(current)
             current = MultipartPart(headers: [:], body: ByteBuffer())
@@ -43,8 +51,15 @@ public struct MultipartForm: Sendable {
     /// 4.7.1 looks such bytes up in a 128-entry table and traps, which would take the whole daemon
     /// down (found by `fuzz-multipart`). Header values (a UTF-8 file name) are not affected.
     static func checkHeaderNames(_ body: ByteBuffer, boundary: String) throws(MultipartFormError) {
+        // Scanned in place: a copy of a 20 MB body just to read its part headers would double it.
         let delimiter = Array("--\(boundary)".utf8)
-        let bytes = Array(body.readableBytesView)
+        let outcome = body.withUnsafeReadableBytes { bytes in
+            Result { () throws(MultipartFormError) in try checkHeaderNames(bytes, delimiter: delimiter) }
+        }
+        try outcome.get()
+    }
+
+    private static func checkHeaderNames(_ bytes: UnsafeRawBufferPointer, delimiter: [UInt8]) throws(MultipartFormError) {
         var index = 0
         while let start = Self.find(delimiter, in: bytes, from: index) {
             // The rest of the delimiter line, then header lines up to the blank one. Lines end at
@@ -68,7 +83,7 @@ public struct MultipartForm: Sendable {
     }
 
     /// The first index at or after `from` where `needle` starts in `haystack`.
-    private static func find(_ needle: [UInt8], in haystack: [UInt8], from: Int) -> Int? {
+    private static func find(_ needle: [UInt8], in haystack: UnsafeRawBufferPointer, from: Int) -> Int? {
         guard !needle.isEmpty, haystack.count >= needle.count, from <= haystack.count - needle.count else { return nil }
         var index = from
         while index <= haystack.count - needle.count {

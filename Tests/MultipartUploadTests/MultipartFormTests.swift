@@ -22,6 +22,21 @@ struct MultipartFormTests {
         #expect(form["file"]?.body.readableBytes == 22)
     }
 
+    @Test("a file part is a slice of the received body, not a copy of it")
+    func fileIsNotCopied() throws {
+        let photo = [UInt8](repeating: 0xAB, count: 3 << 20)
+        var body = ByteBuffer()
+        body.writeString("--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n")
+        body.writeBytes(photo)
+        body.writeString("\r\n--b--\r\n")
+        let form = try MultipartForm(body: body, contentType: "multipart/form-data; boundary=b")
+        let file = try #require(form["file"]?.body)
+        #expect(file.readableBytesView.elementsEqual(photo))
+        let received = body.withUnsafeReadableBytes { UInt(bitPattern: $0.baseAddress) ..< UInt(bitPattern: $0.baseAddress! + $0.count) }
+        let part = file.withUnsafeReadableBytes { UInt(bitPattern: $0.baseAddress) }
+        #expect(received.contains(part), "the part's bytes live in the received body's storage")
+    }
+
     @Test("a quoted boundary is unquoted; a missing boundary is an error")
     func boundaries() throws {
         #expect(MultipartForm.boundary(in: "multipart/form-data; boundary=\"a b\"") == "a b")

@@ -33,6 +33,13 @@ public struct SignalForwarder: Sendable {
         return SignalForwarder(outbox: outbox, delivery: delivery, signalName: configuration.name)
     }
 
+    /// The answer kept for the upload with `key` in `projectID`, or nil when none is within the window.
+    ///
+    /// - Throws: `OutboxError` when the outbox cannot be read.
+    func storedAnswer(projectID: String, key: String) async throws(OutboxError) -> IdempotentUpload? {
+        try await outbox.idempotentUpload(projectID: projectID, key: key)
+    }
+
     /// Commits the signal for `photo` to the project's workflow, then wakes delivery.
     ///
     /// - Throws: `OutboxError` when it could not be committed; nothing is promised then.

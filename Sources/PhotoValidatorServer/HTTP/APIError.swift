@@ -114,8 +114,8 @@ public struct APIError: Error, HTTPResponseError, Sendable, Equatable {
 
     /// The JSON answer.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let body = try AnswerEncoder.text(Body(error: code.rawValue, message: message, retryable: retryable, detail: detail))
-        return AnswerEncoder.response(json: ByteBuffer(string: body), status: status, headers: headers)
+        let body = try AnswerEncoder.json(Body(error: code.rawValue, message: message, retryable: retryable, detail: detail))
+        return AnswerEncoder.response(json: body, status: status, headers: headers)
     }
 }
 

@@ -20,9 +20,10 @@ public struct AnswerEncoder: ResponseEncoder {
         Self.response(json: ByteBuffer(data: try Self.encoder.encode(value)))
     }
 
-    /// `value` in the answers' encoding, as text (for answers kept to be given again).
-    static func text(_ value: some Encodable) throws -> String {
-        String(decoding: try encoder.encode(value), as: UTF8.self)
+    /// `value` in the answers' encoding: encoded once, then both kept (for a keyed upload, to be
+    /// given again) and sent.
+    static func json(_ value: some Encodable) throws -> ByteBuffer {
+        ByteBuffer(data: try encoder.encode(value))
     }
 
     /// An answer whose body is already JSON in this encoding.

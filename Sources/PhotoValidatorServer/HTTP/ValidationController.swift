@@ -74,7 +74,7 @@ struct ValidationController {
         let upload = try Self.photoUpload(projectID: projectID, photoType: try Self.photoType(form.text("photo_type")),
                                           note: form.text("note"), storageKey: form.text("storage_key"))
         let digest = key.map { _ in IdempotencyKey.digest(of: file.body, photoType: upload.photoType, note: upload.note, storageKey: upload.storageKey) }
-        if let key, let digest, let forwarder, let earlier = try await stored(key, projectID: projectID, in: forwarder, context: context) {
+        if let key, let digest, let forwarder, let earlier = try await storedAnswer(key, projectID: projectID, in: forwarder, context: context) {
             return try Self.replay(earlier, digest: digest)
         }
         // Without an outbox to remember it, a keyed upload's photo_id is derived from the key.
@@ -82,15 +82,15 @@ struct ValidationController {
         let output = try await service.admitted(record: context.record) { slot in
             try await service.validate(file.body, as: upload.photoType, in: slot, record: context.record)
         }
-        let answer = UploadAnswer(photoID: photoID, validation: output)
-        guard let forwarder else { return try answer.response(from: request, context: context) }
+        let answer = try AnswerEncoder.json(UploadAnswer(photoID: photoID, validation: output))
+        guard let forwarder else { return AnswerEncoder.response(json: answer) }
         let photo = PhotoData(photoID: photoID, storageKey: upload.storageKey(photoID: photoID), photoType: upload.photoType.rawValue, note: upload.note)
         let promises = upload.promisesSignal(for: output)
         // The signal is on disk before the answer: a 200 for a passed photo is a promise.
         do {
             if let key, let digest {
                 let stored = try await forwarder.record(
-                    IdempotentUpload(projectID: projectID, key: key.value, requestDigest: digest, photoID: photoID, answer: try AnswerEncoder.text(answer)),
+                    IdempotentUpload(projectID: projectID, key: key.value, requestDigest: digest, photoID: photoID, answer: String(buffer: answer)),
                     promising: promises ? photo : nil
                 )
                 if stored.photoID != photoID { return try Self.replay(stored, digest: digest) }
@@ -101,13 +101,13 @@ struct ValidationController {
             context.record.errorCause = error.description
             throw APIError.outboxUnavailable(retryAfter: service.configuration.retryAfterSeconds)
         }
-        return try answer.response(from: request, context: context)
+        return AnswerEncoder.response(json: answer)
     }
 
     /// The answer stored for `key`, or nil; a 503 when the outbox cannot be read.
-    private func stored(_ key: IdempotencyKey, projectID: String, in forwarder: SignalForwarder, context: ValidationRequestContext) async throws(APIError) -> IdempotentUpload? {
+    private func storedAnswer(_ key: IdempotencyKey, projectID: String, in forwarder: SignalForwarder, context: ValidationRequestContext) async throws(APIError) -> IdempotentUpload? {
         do {
-            return try await forwarder.outbox.idempotentUpload(projectID: projectID, key: key.value)
+            return try await forwarder.storedAnswer(projectID: projectID, key: key.value)
         } catch {
             context.record.errorCause = error.description
             throw .outboxUnavailable(retryAfter: service.configuration.retryAfterSeconds)
