@@ -8,6 +8,11 @@ public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConver
         description = "invalid value '\(value)' for \(source): expected \(expected)"
     }
 
+    /// An error about the command line's settings (an unknown flag, a flag without its value).
+    public init(commandLine message: String) {
+        description = message
+    }
+
     /// An error for `key` whose value a provider could not read, with the provider's reason.
     public init(key: String, source: String, reason: String) {
         description = "invalid value for \(key) (from \(source)): \(reason)"

@@ -1,56 +1,71 @@
 import Foundation
 import Configuration
-import PhotoValidation
 
-/// Typed, range-checked reads from a `ConfigReader`, with errors that name the key.
+/// Typed reads from a `ConfigReader`, each checked against its key's `Setting` (range, choices,
+/// secrecy), with errors that name the key and what it accepts.
 public struct SettingsReader: Sendable {
     /// The underlying reader.
     public let reader: ConfigReader
+    /// The declared settings reads are checked against.
+    public let catalog: SettingsCatalog
 
-    /// Wraps `reader`.
-    public init(reader: ConfigReader) {
+    /// Reads from `reader`, checking values against `catalog`.
+    public init(reader: ConfigReader, catalog: SettingsCatalog) {
         self.reader = reader
+        self.catalog = catalog
     }
 
-    /// The integer at `key` within `range`, or nil when unset.
-    public func integer(_ key: String, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int? {
+    /// The whole number at `key`, within its declared range, or nil when unset.
+    public func integer(_ key: String) throws(ConfigurationError) -> Int? {
+        let setting = catalog[key]
+        guard case .integer(let range) = setting.kind else { preconditionFailure("\(key) is not declared as an integer") }
         guard let value = reader.int(forKey: ConfigKey(key)) else { return nil }
-        guard range.contains(value) else {
-            throw ConfigurationError(source: key, value: String(value), expected: "a whole number from \(range.lowerBound) to \(range.upperBound)")
-        }
+        guard range.contains(value) else { throw ConfigurationError(source: key, value: String(value), expected: setting.expected) }
         return value
     }
 
-    /// The non-negative number at `key`, or nil when unset.
+    /// The number at `key`, within its declared range, or nil when unset.
     public func number(_ key: String) throws(ConfigurationError) -> Double? {
+        let setting = catalog[key]
+        guard case .number(let range) = setting.kind else { preconditionFailure("\(key) is not declared as a number") }
         guard let value = reader.double(forKey: ConfigKey(key)) else { return nil }
-        guard value.isFinite, value >= 0 else {
-            throw ConfigurationError(source: key, value: String(value), expected: "a number of 0 or more")
-        }
+        guard value.isFinite, range.contains(value) else { throw ConfigurationError(source: key, value: String(value), expected: setting.expected) }
         return value
     }
 
-    /// The positive number of seconds at `key`, or nil when unset.
+    /// The number of seconds at `key` (above 0, at most 1,000,000), or nil when unset.
     public func seconds(_ key: String) throws(ConfigurationError) -> Duration? {
-        guard let value = try number(key) else { return nil }
-        guard value > 0, value <= 1_000_000 else {
-            throw ConfigurationError(source: key, value: String(value), expected: "a number of seconds above 0 and at most 1000000")
-        }
+        let setting = catalog[key]
+        guard case .seconds = setting.kind else { preconditionFailure("\(key) is not declared in seconds") }
+        guard let value = reader.double(forKey: ConfigKey(key)) else { return nil }
+        guard value.isFinite, value > 0, value <= 1_000_000 else { throw ConfigurationError(source: key, value: String(value), expected: setting.expected) }
         return .milliseconds(Int64(value * 1000))
     }
 
-    /// The string at `key`, trimmed, or nil when unset or empty.
-    public func string(_ key: String, isSecret: Bool = false) -> String? {
-        guard let value = reader.string(forKey: ConfigKey(key), isSecret: isSecret) else { return nil }
+    /// The text at `key`, trimmed, or nil when unset or empty; redacted in the audit when the
+    /// setting is secret.
+    public func string(_ key: String) -> String? {
+        let setting = catalog[key]
+        switch setting.kind {
+        case .text, .path, .choice: break
+        default: preconditionFailure("\(key) is not declared as text")
+        }
+        guard let value = reader.string(forKey: ConfigKey(key), isSecret: setting.isSecret) else { return nil }
         let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
         return trimmed.isEmpty ? nil : trimmed
+    }
+
+    /// `true` or `false` at `key`, or nil when unset.
+    public func bool(_ key: String) -> Bool? {
+        guard case .boolean = catalog[key].kind else { preconditionFailure("\(key) is not declared as a boolean") }
+        return reader.bool(forKey: ConfigKey(key))
     }
 
     /// The value at `key` as one of `choices`, or nil when unset.
     public func choice<Choice: RawRepresentable & CaseIterable>(_ key: String, of _: Choice.Type) throws(ConfigurationError) -> Choice? where Choice.RawValue == String {
         guard let raw = string(key) else { return nil }
         guard let value = Choice(rawValue: raw.lowercased()) else {
-            throw ConfigurationError(source: key, value: raw, expected: "one of " + Choice.allCases.map(\.rawValue).joined(separator: ", "))
+            throw ConfigurationError(source: key, value: raw, expected: catalog[key].expected)
         }
         return value
     }

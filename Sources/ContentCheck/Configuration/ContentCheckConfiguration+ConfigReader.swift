@@ -4,29 +4,33 @@ import PhotoValidation
 import ValidatorConfiguration
 
 extension ContentCheckConfiguration {
-    /// The configuration keys of the content check, with what each sets.
-    public static let configurationKeys: [(key: String, help: String)] = [
-        ("content.provider", "none, anthropic or openai (any OpenAI-compatible server) (default none)"),
-        ("content.base_url", "provider base URL (default https://api.anthropic.com or https://api.openai.com)"),
-        ("content.model", "model (default claude-haiku-4-5-20251001 for anthropic; required for openai)"),
-        ("content.api_key", "provider API key (secret; or content.api_key_file, or $CREDENTIALS_DIRECTORY/content_api_key)"),
-        ("content.api_key_file", "file holding the provider API key (read once at start)"),
-        ("content.policy", "off, fail-open or fail-closed (default off without a provider, fail-open with one)"),
-        ("content.room", "check room photos: true or false (default true)"),
-        ("content.inspiration", "check inspiration photos: true or false (default true)"),
-        ("content.timeout_seconds", "deadline for one check, retries included (default 10)"),
-        ("content.max_concurrent", "provider calls in flight at once (default 8)"),
-        ("content.queue_wait_seconds", "longest wait for a place among them before the policy applies (default 2)"),
-        ("content.max_attempts", "attempts per check, the first included (default 4)"),
-        ("content.retry_initial_seconds", "first retry delay, doubling, each wait a random point in its upper half (equal jitter) (default 0.25)"),
-        ("content.retry_max_seconds", "longest retry delay (default 4)"),
-        ("content.breaker_failures", "consecutive failures that open the circuit breaker (default 5)"),
-        ("content.breaker_open_seconds", "seconds the breaker stays open before a probe (default 30)"),
-        ("content.cache_entries", "answers kept in memory, 0 for none (default 10000)"),
-        ("content.max_output_tokens", "most tokens the model may answer with (default 300)"),
-        ("content.input_price", "US dollars per million input tokens, for estimates (default 1, Haiku 4.5)"),
-        ("content.output_price", "US dollars per million output tokens, for estimates (default 5, Haiku 4.5)"),
-    ]
+    /// The settings of the content check.
+    public static let settings = SettingsCatalog([
+        Setting("content.provider", .choice(ContentProviderKind.allCases.map(\.rawValue)), default: "none", flag: "content-provider",
+                "vision model for the content check: none, anthropic or openai (any OpenAI-compatible server)"),
+        Setting("content.base_url", .text, default: "https://api.anthropic.com or https://api.openai.com", flag: "content-base-url", "provider base URL"),
+        Setting("content.model", .text, default: "claude-haiku-4-5-20251001 for anthropic; required for openai", flag: "content-model", "model"),
+        Setting("content.api_key", .text, secret: true, "provider API key (or content.api_key_file, or $CREDENTIALS_DIRECTORY/content_api_key)"),
+        Setting("content.api_key_file", .path, flag: "content-api-key-file", "file holding the provider API key (read once at start)"),
+        Setting("content.policy", .choice(ContentCheckPolicy.allCases.map(\.rawValue)), default: "off without a provider, fail-open with one",
+                flag: "content-policy", "what a photo gets when the provider cannot answer: off, fail-open or fail-closed"),
+        Setting("content.room", .boolean, default: "true", flag: "content-room", "check room photos"),
+        Setting("content.inspiration", .boolean, default: "true", flag: "content-inspiration", "check inspiration photos"),
+        Setting("content.timeout_seconds", .seconds, default: "10", flag: "content-timeout", "deadline for one check, retries included"),
+        Setting("content.max_concurrent", .integer(1...1024), default: "8", flag: "content-max-concurrent", "provider calls in flight at once"),
+        Setting("content.queue_wait_seconds", .number(0...1_000_000), default: "2", flag: "content-queue-wait-seconds",
+                "longest wait for a place among them before the policy applies"),
+        Setting("content.max_attempts", .integer(1...10), default: "4", flag: "content-max-attempts", "attempts per check, the first included"),
+        Setting("content.retry_initial_seconds", .seconds, default: "0.25", flag: "content-retry-initial-seconds",
+                "first retry delay, doubling, each wait a random point in its upper half (equal jitter)"),
+        Setting("content.retry_max_seconds", .seconds, default: "4", flag: "content-retry-max-seconds", "longest retry delay"),
+        Setting("content.breaker_failures", .integer(1...1000), default: "5", flag: "content-breaker-failures", "consecutive failures that open the circuit breaker"),
+        Setting("content.breaker_open_seconds", .seconds, default: "30", flag: "content-breaker-open-seconds", "seconds the breaker stays open before a probe"),
+        Setting("content.cache_entries", .integer(0...10_000_000), default: "10000", flag: "content-cache-entries", "answers kept in memory, 0 for none"),
+        Setting("content.max_output_tokens", .integer(50...8192), default: "300", flag: "content-max-output-tokens", "most tokens the model may answer with"),
+        Setting("content.input_price", .number(0...1_000_000), default: "1, Haiku 4.5", flag: "content-input-price", "US dollars per million input tokens, for estimates"),
+        Setting("content.output_price", .number(0...1_000_000), default: "5, Haiku 4.5", flag: "content-output-price", "US dollars per million output tokens, for estimates"),
+    ])
 
     /// The configuration `reader` resolves over the defaults; `environment` (the one resolution
     /// was given, never the process's own) supplies `CREDENTIALS_DIRECTORY` (systemd's
@@ -35,7 +39,7 @@ extension ContentCheckConfiguration {
     /// - Throws: `ConfigurationError` naming the key whose value is unusable.
     public init(reader: ConfigReader, environment: [String: String]) throws(ConfigurationError) {
         self.init()
-        let settings = SettingsReader(reader: reader)
+        let settings = SettingsReader(reader: reader, catalog: Self.settings)
         provider = try settings.choice("content.provider", of: ContentProviderKind.self) ?? provider
         let defaultURL = provider == .openai ? "https://api.openai.com" : "https://api.anthropic.com"
         baseURL = settings.string("content.base_url") ?? defaultURL
@@ -47,7 +51,7 @@ extension ContentCheckConfiguration {
         if provider == .openai, model.isEmpty {
             throw ConfigurationError(source: "content.provider", value: "openai", expected: "content.model to be set as well")
         }
-        if let key = settings.string("content.api_key", isSecret: true) {
+        if let key = settings.string("content.api_key") {
             apiKey = APIKey(key)
         } else if let path = settings.string("content.api_key_file") {
             apiKey = try Self.readKey(path: path, source: "content.api_key_file")
@@ -64,18 +68,18 @@ extension ContentCheckConfiguration {
         if policy != .off, provider == .none {
             throw ConfigurationError(source: "content.policy", value: policy.rawValue, expected: "off unless content.provider is set")
         }
-        roomEnabled = reader.bool(forKey: "content.room") ?? roomEnabled
-        inspirationEnabled = reader.bool(forKey: "content.inspiration") ?? inspirationEnabled
+        roomEnabled = settings.bool("content.room") ?? roomEnabled
+        inspirationEnabled = settings.bool("content.inspiration") ?? inspirationEnabled
         timeout = try settings.seconds("content.timeout_seconds") ?? timeout
-        maximumConcurrentCalls = try settings.integer("content.max_concurrent", in: 1...1024) ?? maximumConcurrentCalls
+        maximumConcurrentCalls = try settings.integer("content.max_concurrent") ?? maximumConcurrentCalls
         queueWait = try settings.number("content.queue_wait_seconds").map { .milliseconds(Int64($0 * 1000)) } ?? queueWait
-        maximumAttempts = try settings.integer("content.max_attempts", in: 1...10) ?? maximumAttempts
+        maximumAttempts = try settings.integer("content.max_attempts") ?? maximumAttempts
         retryInitialDelay = try settings.seconds("content.retry_initial_seconds") ?? retryInitialDelay
         retryMaximumDelay = try settings.seconds("content.retry_max_seconds") ?? retryMaximumDelay
-        breakerFailureThreshold = try settings.integer("content.breaker_failures", in: 1...1000) ?? breakerFailureThreshold
+        breakerFailureThreshold = try settings.integer("content.breaker_failures") ?? breakerFailureThreshold
         breakerOpenDuration = try settings.seconds("content.breaker_open_seconds") ?? breakerOpenDuration
-        cacheEntries = try settings.integer("content.cache_entries", in: 0...10_000_000) ?? cacheEntries
-        maximumOutputTokens = try settings.integer("content.max_output_tokens", in: 50...8192) ?? maximumOutputTokens
+        cacheEntries = try settings.integer("content.cache_entries") ?? cacheEntries
+        maximumOutputTokens = try settings.integer("content.max_output_tokens") ?? maximumOutputTokens
         inputDollarsPerMillionTokens = try settings.number("content.input_price") ?? inputDollarsPerMillionTokens
         outputDollarsPerMillionTokens = try settings.number("content.output_price") ?? outputDollarsPerMillionTokens
     }

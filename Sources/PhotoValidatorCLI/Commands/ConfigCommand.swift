@@ -9,7 +9,7 @@ struct ConfigCommand: AsyncParsableCommand {
         abstract: "Print the resolved configuration of `serve` (secrets redacted) and where each value comes from.",
         discussion: """
             Every key can be set by the environment variable PHOTO_VALIDATOR_<KEY> (upper case, '.' as '_'), \
-            by a flag of `serve` where the FLAG column names one, or in a JSON file named by --config or \
+            by the flag of `serve` in the FLAG column (every setting but a secret has one), or in a JSON file named by --config or \
             PHOTO_VALIDATOR_CONFIG_FILE (nested objects: {"http": {"port": 8080}}). Precedence: flag, \
             environment, credential, file, default. A file in $CREDENTIALS_DIRECTORY (systemd's \
             LoadCredential=) named after a key, such as auth.token, sets that key as a secret; under \
@@ -25,7 +25,7 @@ struct ConfigCommand: AsyncParsableCommand {
     @OptionGroup var options: ServeOptions
 
     mutating func run() async throws {
-        let table = SettingsTable(flags: SettingsTable.serveFlags(help: ServeCommand.helpMessage(columns: 100_000)))
+        let table = SettingsTable()
         if markdown {
             StandardStreams.output(String(table.markdown.dropLast()))
             return

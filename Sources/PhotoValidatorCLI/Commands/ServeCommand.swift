@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import PhotoValidatorServer
+import ValidatorConfiguration
 
 /// `photo-validator serve`: the HTTP daemon.
 struct ServeCommand: AsyncParsableCommand {
@@ -13,12 +14,15 @@ struct ServeCommand: AsyncParsableCommand {
             GET /readyz, GET /metrics, GET /openapi.yaml. SIGTERM or SIGINT stops accepting \
             connections, lets in-flight requests finish within the grace period, and exits 0.
 
-            The flags below set the common settings. Every setting, with a flag or not, can be set \
-            by the environment variable PHOTO_VALIDATOR_<KEY> (the key in upper case, '.' as '_', \
-            such as PHOTO_VALIDATOR_LIMITS_ADMISSION_WAIT_SECONDS) or in the JSON file of --config; \
-            `photo-validator config` lists every key with its value and source, and \
-            `photo-validator config --markdown` prints the table of keys, variables, flags and defaults.
-            """
+            Every setting is a flag (below), the environment variable PHOTO_VALIDATOR_<KEY> (the key \
+            in upper case, '.' as '_'), or a key of the JSON file of --config; a flag wins over the \
+            variable, which wins over the file. Secrets (auth.token, temporal.api_key, webhook.secret, \
+            content.api_key) are never flags: they come from the environment, a file or systemd \
+            credentials. `photo-validator config` lists every key with its value and source.
+
+            SETTINGS:
+
+            """ + ServiceConfiguration.allSettings.flagHelp
     )
 
     @OptionGroup var options: ServeOptions

@@ -4,54 +4,53 @@ import Foundation
 import PhotoValidation
 import ValidatorConfiguration
 
-/// Flags that set the thresholds and limits of the checks; each overrides its environment variable.
+/// Flags that set the thresholds and limits of the checks for the batch commands; names and help
+/// come from `ValidationSettings.settings`, and each overrides its environment variable.
 struct CheckOptions: ParsableArguments {
-    @Option(name: .customLong("room-min-side"), help: "Minimum shortest side of a room photo, px. [env: PHOTO_VALIDATOR_ROOM_MIN_SIDE, default: 1024]")
-    var roomMinimumShortSide: Int?
+    private static let catalog = ValidationSettings.settings
 
-    @Option(name: .customLong("inspiration-min-side"), help: "Minimum shortest side of an inspiration photo, px. [env: PHOTO_VALIDATOR_INSPIRATION_MIN_SIDE, default: 400]")
-    var inspirationMinimumShortSide: Int?
+    @Option(name: .setting("room.min_side", in: catalog), help: .setting("room.min_side", in: catalog))
+    var roomMinimumShortSide: String?
 
-    @Option(name: .customLong("room-blur-threshold"), help: "Blur score below which a room photo is blurry. [env: PHOTO_VALIDATOR_ROOM_BLUR_THRESHOLD, default: 24]")
-    var roomBlurThreshold: Double?
+    @Option(name: .setting("inspiration.min_side", in: catalog), help: .setting("inspiration.min_side", in: catalog))
+    var inspirationMinimumShortSide: String?
 
-    @Option(name: .customLong("inspiration-blur-threshold"), help: "Blur score below which an inspiration photo is blurry. [env: PHOTO_VALIDATOR_INSPIRATION_BLUR_THRESHOLD, default: 20]")
-    var inspirationBlurThreshold: Double?
+    @Option(name: .setting("room.blur_threshold", in: catalog), help: .setting("room.blur_threshold", in: catalog))
+    var roomBlurThreshold: String?
 
-    @Option(name: .customLong("pixel-limit"), help: "Largest pixel count a header may declare. [env: PHOTO_VALIDATOR_PIXEL_LIMIT, default: 100000000]")
-    var pixelLimit: Int?
+    @Option(name: .setting("inspiration.blur_threshold", in: catalog), help: .setting("inspiration.blur_threshold", in: catalog))
+    var inspirationBlurThreshold: String?
 
-    @Option(name: .customLong("analysis-size"), help: "Shortest side blur is measured at, px, or 'native'. [env: PHOTO_VALIDATOR_ANALYSIS_SIZE, default: 1024]")
+    @Option(name: .setting("pixel_limit", in: catalog), help: .setting("pixel_limit", in: catalog))
+    var pixelLimit: String?
+
+    @Option(name: .setting("analysis_size", in: catalog), help: .setting("analysis_size", in: catalog))
     var analysisSize: String?
 
-    @Option(name: .customLong("decode-memory"), help: "Memory decodes in flight may hold, MiB; larger decodes wait their turn. [env: PHOTO_VALIDATOR_DECODE_MEMORY_MIB, default: 128]")
-    var decodeMemory: Int?
+    @Option(name: .setting("decode_memory_mib", in: catalog), help: .setting("decode_memory_mib", in: catalog))
+    var decodeMemory: String?
 
-    @Option(name: .customLong("decode-isolation"), help: "Where decoders run: process (sandboxed worker processes) or none (in this process). [env: PHOTO_VALIDATOR_DECODE_ISOLATION, default: process]")
+    @Option(name: .setting("decode_isolation", in: catalog), help: .setting("decode_isolation", in: catalog))
     var decodeIsolation: String?
 
-    @Option(name: .customLong("decode-worker-executable"), help: .hidden)
+    @Option(name: .setting("decode_worker_executable", in: catalog), help: .setting("decode_worker_executable", in: catalog))
     var decodeWorkerExecutable: String?
 
-    /// These flags as configuration values, by key.
-    var configurationValues: [String: ConfigContent] {
-        var values: [String: ConfigContent] = [:]
-        if let roomMinimumShortSide { values["room.min_side"] = .int(roomMinimumShortSide) }
-        if let inspirationMinimumShortSide { values["inspiration.min_side"] = .int(inspirationMinimumShortSide) }
-        if let roomBlurThreshold { values["room.blur_threshold"] = .double(roomBlurThreshold) }
-        if let inspirationBlurThreshold { values["inspiration.blur_threshold"] = .double(inspirationBlurThreshold) }
-        if let pixelLimit { values["pixel_limit"] = .int(pixelLimit) }
-        if let analysisSize { values["analysis_size"] = .string(analysisSize) }
-        if let decodeMemory { values["decode_memory_mib"] = .int(decodeMemory) }
-        if let decodeIsolation { values["decode_isolation"] = .string(decodeIsolation) }
-        if let decodeWorkerExecutable { values["decode_worker_executable"] = .string(decodeWorkerExecutable) }
-        return values
+    /// These flags as configuration values, by key, typed by their settings.
+    func configurationValues() throws -> [String: ConfigContent] {
+        let given: [(String, String?)] = [
+            ("room.min_side", roomMinimumShortSide), ("inspiration.min_side", inspirationMinimumShortSide),
+            ("room.blur_threshold", roomBlurThreshold), ("inspiration.blur_threshold", inspirationBlurThreshold),
+            ("pixel_limit", pixelLimit), ("analysis_size", analysisSize), ("decode_memory_mib", decodeMemory),
+            ("decode_isolation", decodeIsolation), ("decode_worker_executable", decodeWorkerExecutable),
+        ]
+        return try Self.catalog.values(given)
     }
 
     /// The settings: these flags over `PHOTO_VALIDATOR_*` variables in `environment` over defaults.
     func resolve(environment: [String: String]) throws -> ValidationSettings {
         let audit = ConfigurationAudit()
-        let reader = ConfigurationSources.reader(flags: configurationValues, environment: environment, audit: audit)
+        let reader = ConfigurationSources.reader(flags: try configurationValues(), environment: environment, audit: audit)
         let settings = try ValidationSettings(reader: reader)
         try audit.checkConversions()
         return settings

@@ -1,10 +1,8 @@
-import ContentCheck
 import Foundation
-import PhotoValidation
 import PhotoValidatorServer
 import ValidatorConfiguration
 
-/// Every setting of `serve` as the program declares it: key, environment variable, flag, default
+/// Every setting of `serve` as its `Setting` declares it: key, environment variable, flag, default
 /// and meaning. `config` prints it with resolved values and `config --markdown` writes the table of
 /// docs/configuration.md, so the documentation cannot drift from the program.
 struct SettingsTable {
@@ -16,54 +14,33 @@ struct SettingsTable {
         let environment: String
         /// The `serve` flag that sets it, or nil when only the environment, a file or a credential can.
         let flag: String?
-        /// The built-in default as its help states it, or nil when there is none.
+        /// The built-in default, or nil when there is none.
         let defaultValue: String?
-        /// What the setting does, without the default.
+        /// What the setting does, with what it accepts.
         let meaning: String
     }
 
     /// The settings in declaration order.
     let rows: [Row]
 
-    /// The declared settings; `flags` maps keys to the `serve` flags that set them.
-    init(flags: [String: String]) {
-        let declared = ServiceConfiguration.configurationKeys + ValidationSettings.configurationKeys
-            + SignalConfiguration.configurationKeys + ContentCheckConfiguration.configurationKeys
-        rows = declared.map { key, help in
-            let (meaning, defaultValue) = Self.split(help: help)
-            return Row(key: key, environment: ConfigurationSources.environmentName(for: key), flag: flags[key],
-                       defaultValue: defaultValue, meaning: meaning)
+    /// The rows of `catalog` (every setting of `serve` by default).
+    init(catalog: SettingsCatalog = ServiceConfiguration.allSettings) {
+        rows = catalog.settings.map { setting in
+            Row(key: setting.key, environment: setting.environmentVariable, flag: setting.flag.map { "--\($0)" },
+                defaultValue: setting.defaultValue, meaning: setting.meaning + Self.accepts(setting))
         }
     }
 
-    /// The `serve` flags by the key each sets, read from `serve --help`: an option's help names
-    /// its variable first (`[env: PHOTO_VALIDATOR_HTTP_PORT, ...]`).
-    static func serveFlags(help: String) -> [String: String] {
-        let keysByVariable = Dictionary((ServiceConfiguration.configurationKeys + ValidationSettings.configurationKeys
-            + SignalConfiguration.configurationKeys + ContentCheckConfiguration.configurationKeys)
-            .map { (ConfigurationSources.environmentName(for: $0.key), $0.key) }) { first, _ in first }
-        var flags: [String: String] = [:]
-        // A long option name pushes its help to the next line, so a flag holds until its [env: ...].
-        var current: String?
-        for line in help.split(separator: "\n") {
-            if let option = line.firstMatch(of: #/^\s*(--[a-z0-9-]+)/#) {
-                current = String(option.output.1)
-            }
-            guard let flag = current, let variable = line.firstMatch(of: #/\[env: (PHOTO_VALIDATOR_[A-Z0-9_]+)/#) else { continue }
-            current = nil
-            if let key = keysByVariable[String(variable.output.1)], flags[key] == nil {
-                flags[key] = flag
-            }
+    /// ", secret" or the range a setting accepts, as the table's meaning column ends.
+    private static func accepts(_ setting: Setting) -> String {
+        var notes: [String] = []
+        switch setting.kind {
+        case .integer, .number, .seconds, .boolean: notes.append(setting.expected)
+        case .choice: notes.append(setting.expected)
+        case .text, .path: break
         }
-        return flags
-    }
-
-    /// A help text's meaning and the default in its closing `(default X)` or `(default: X)`, if any.
-    static func split(help: String) -> (meaning: String, defaultValue: String?) {
-        guard help.hasSuffix(")"), let open = help.range(of: " (default", options: .backwards) else { return (help, nil) }
-        var value = help[open.upperBound..<help.index(before: help.endIndex)]
-        if value.hasPrefix(":") { value = value.dropFirst() }
-        return (String(help[..<open.lowerBound]), value.trimmingCharacters(in: .whitespaces))
+        if setting.isSecret { notes.append("secret") }
+        return notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))"
     }
 
     /// The Markdown table of docs/configuration.md.

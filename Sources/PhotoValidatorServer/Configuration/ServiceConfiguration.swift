@@ -70,32 +70,41 @@ public struct ServiceConfiguration: Sendable {
     /// The built-in defaults.
     public init() {}
 
-    /// The server's configuration keys and what each sets (the check keys are listed by
-    /// `ValidationSettings.configurationKeys`).
-    public static let configurationKeys: [(key: String, help: String)] = [
-        ("http.host", "address to listen on (default 127.0.0.1)"),
-        ("http.port", "TCP port to listen on, 0 for any free port (default 8080)"),
-        ("http.unix_socket", "also listen on this Unix domain socket path"),
-        ("limits.body_mib", "largest upload, MiB (default 20)"),
-        ("limits.workers", "threads that decode photos (default: one per core)"),
-        ("limits.queue", "validations whose body is read that may wait for a thread before 503 (default: 16 per worker)"),
-        ("limits.upload_memory_mib", "upload bodies held in memory at once, MiB; more wait unread (default 64)"),
-        ("limits.admission_wait_seconds", "longest wait, body unread, for room in the upload budget before 503 (default 10)"),
-        ("limits.min_body_rate_kib", "slowest average upload rate, KiB/s, after the grace, for a body that would not finish within the request timeout at its rate; slower is 408 (default 16)"),
-        ("limits.body_rate_grace_seconds", "time an upload gets before the minimum rate applies (default 5)"),
-        ("limits.max_connections", "connections open at once; more wait in the listen backlog (default 512)"),
-        ("limits.header_timeout_seconds", "longest time for a request's headers to arrive, from their first byte; then the connection closes (default 20)"),
-        ("limits.request_timeout_seconds", "longest time to receive a request body (default 30)"),
-        ("limits.validation_timeout_seconds", "longest time for one validation, queueing included (default 30)"),
-        ("limits.retry_after_seconds", "Retry-After sent with 503 (default 1)"),
-        ("limits.stuck_worker_unhealthy_seconds", "/healthz turns 503 once a worker is stuck this long past a deadline (default 60)"),
-        ("limits.idle_timeout_seconds", "close connections idle this long (default 60)"),
-        ("auth.token", "bearer token required on every route but /healthz (secret)"),
-        ("auth.token_file", "file holding the bearer token (read once at start)"),
-        ("log.format", "text or json (default text)"),
-        ("log.level", "trace, debug, info, notice, warning, error or critical (default info)"),
-        ("shutdown.grace_seconds", "time in-flight requests get after SIGTERM (default 25)"),
-    ]
+    /// The server's settings (the checks' are `ValidationSettings.settings`).
+    public static let settings = SettingsCatalog([
+        Setting("http.host", .text, default: "127.0.0.1", flag: "host", "address to listen on"),
+        Setting("http.port", .integer(0...65_535), default: "8080", flag: "port", "TCP port to listen on, 0 for any free port"),
+        Setting("http.unix_socket", .path, flag: "unix-socket", "also listen on this Unix domain socket path"),
+        Setting("limits.body_mib", .integer(1...1024), default: "20", flag: "body-limit", "largest upload, MiB"),
+        Setting("limits.workers", .integer(1...256), default: "one per core", flag: "workers", "threads that decode photos"),
+        Setting("limits.queue", .integer(0...100_000), default: "16 per worker", flag: "queue",
+                "validations whose body is read that may wait for a thread before 503"),
+        Setting("limits.upload_memory_mib", .integer(1...65_536), default: "64", flag: "upload-memory",
+                "upload bodies held in memory at once, MiB; more wait unread"),
+        Setting("limits.admission_wait_seconds", .seconds, default: "10", flag: "admission-wait-seconds",
+                "longest wait, body unread, for room in the upload budget before 503"),
+        Setting("limits.min_body_rate_kib", .integer(0...1_048_576), default: "16", flag: "min-body-rate",
+                "slowest average upload rate, KiB/s, after the grace, for a body that would not finish within the request timeout at its rate; slower is 408"),
+        Setting("limits.body_rate_grace_seconds", .seconds, default: "5", flag: "body-rate-grace-seconds", "time an upload gets before the minimum rate applies"),
+        Setting("limits.max_connections", .integer(1...1_000_000), default: "512", flag: "max-connections",
+                "connections open at once; more wait in the listen backlog"),
+        Setting("limits.header_timeout_seconds", .seconds, default: "20", flag: "header-timeout",
+                "longest time for a request's headers to arrive, from their first byte; then the connection closes"),
+        Setting("limits.request_timeout_seconds", .seconds, default: "30", flag: "request-timeout", "longest time to receive a request body"),
+        Setting("limits.validation_timeout_seconds", .seconds, default: "30", flag: "validation-timeout", "longest time for one validation, queueing included"),
+        Setting("limits.retry_after_seconds", .integer(1...3600), default: "1", flag: "retry-after", "Retry-After sent with 503"),
+        Setting("limits.stuck_worker_unhealthy_seconds", .seconds, default: "60", flag: "stuck-worker-unhealthy-seconds",
+                "/healthz turns 503 once a worker is stuck this long past a deadline"),
+        Setting("limits.idle_timeout_seconds", .integer(1...3600), default: "60", flag: "idle-timeout", "close connections idle this long, seconds"),
+        Setting("auth.token", .text, secret: true, "bearer token required on every route but /healthz"),
+        Setting("auth.token_file", .path, flag: "auth-token-file", "file holding the bearer token (read once at start)"),
+        Setting("log.format", .choice(LogFormat.allCases.map(\.rawValue)), default: "text", flag: "log-format", "log line format"),
+        Setting("log.level", .choice(Logger.Level.allCases.map(\.rawValue)), default: "info", flag: "log-level", "lowest level logged"),
+        Setting("shutdown.grace_seconds", .seconds, default: "25", flag: "shutdown-grace", "time in-flight requests get after SIGTERM"),
+    ])
+
+    /// Every setting of `serve`: the server's, the checks', signal forwarding's and the content check's.
+    public static let allSettings = settings + ValidationSettings.settings + SignalConfiguration.settings + ContentCheckConfiguration.settings
 
     /// The configuration `reader` resolves over the defaults; `environment` is the one resolution
     /// was given (for `CREDENTIALS_DIRECTORY`), never read from the process.
@@ -103,25 +112,25 @@ public struct ServiceConfiguration: Sendable {
     /// - Throws: `ConfigurationError` naming the key whose value is unusable.
     public init(reader: ConfigReader, environment: [String: String]) throws(ConfigurationError) {
         self.init()
-        let settings = SettingsReader(reader: reader)
+        let settings = SettingsReader(reader: reader, catalog: Self.allSettings)
         host = settings.string("http.host") ?? host
-        port = try settings.integer("http.port", in: 0...65_535) ?? port
+        port = try settings.integer("http.port") ?? port
         unixSocket = settings.string("http.unix_socket")
-        bodyLimit = (try settings.integer("limits.body_mib", in: 1...1024)).map { $0 << 20 } ?? bodyLimit
-        workers = try settings.integer("limits.workers", in: 1...256) ?? workers
-        queueLimit = try settings.integer("limits.queue", in: 0...100_000) ?? 16 * workers
-        uploadMemoryBytes = (try settings.integer("limits.upload_memory_mib", in: 1...65_536)).map { $0 << 20 } ?? uploadMemoryBytes
+        bodyLimit = (try settings.integer("limits.body_mib")).map { $0 << 20 } ?? bodyLimit
+        workers = try settings.integer("limits.workers") ?? workers
+        queueLimit = try settings.integer("limits.queue") ?? 16 * workers
+        uploadMemoryBytes = (try settings.integer("limits.upload_memory_mib")).map { $0 << 20 } ?? uploadMemoryBytes
         admissionWait = try settings.seconds("limits.admission_wait_seconds") ?? admissionWait
-        minimumBodyRate = (try settings.integer("limits.min_body_rate_kib", in: 0...1_048_576)).map { $0 << 10 } ?? minimumBodyRate
+        minimumBodyRate = (try settings.integer("limits.min_body_rate_kib")).map { $0 << 10 } ?? minimumBodyRate
         bodyRateGrace = try settings.seconds("limits.body_rate_grace_seconds") ?? bodyRateGrace
-        maximumConnections = try settings.integer("limits.max_connections", in: 1...1_000_000) ?? maximumConnections
+        maximumConnections = try settings.integer("limits.max_connections") ?? maximumConnections
         headerTimeout = try settings.seconds("limits.header_timeout_seconds") ?? headerTimeout
         requestTimeout = try settings.seconds("limits.request_timeout_seconds") ?? requestTimeout
         validationTimeout = try settings.seconds("limits.validation_timeout_seconds") ?? validationTimeout
-        retryAfterSeconds = try settings.integer("limits.retry_after_seconds", in: 1...3600) ?? retryAfterSeconds
+        retryAfterSeconds = try settings.integer("limits.retry_after_seconds") ?? retryAfterSeconds
         stuckWorkerUnhealthyAfter = try settings.seconds("limits.stuck_worker_unhealthy_seconds") ?? stuckWorkerUnhealthyAfter
-        idleTimeoutSeconds = try settings.integer("limits.idle_timeout_seconds", in: 1...3600) ?? idleTimeoutSeconds
-        authToken = settings.string("auth.token", isSecret: true)
+        idleTimeoutSeconds = try settings.integer("limits.idle_timeout_seconds") ?? idleTimeoutSeconds
+        authToken = settings.string("auth.token")
         if authToken == nil, let path = settings.string("auth.token_file") {
             do {
                 let token = try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -136,12 +145,7 @@ public struct ServiceConfiguration: Sendable {
             }
         }
         logFormat = try settings.choice("log.format", of: LogFormat.self) ?? logFormat
-        if let level = settings.string("log.level") {
-            guard let parsed = Logger.Level(rawValue: level.lowercased()) else {
-                throw ConfigurationError(source: "log.level", value: level, expected: "one of " + Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))
-            }
-            logLevel = parsed
-        }
+        logLevel = try settings.choice("log.level", of: Logger.Level.self) ?? logLevel
         shutdownGracePeriod = try settings.seconds("shutdown.grace_seconds") ?? shutdownGracePeriod
         validation = try ValidationSettings(reader: reader)
         signal = try SignalConfiguration(settings: settings)

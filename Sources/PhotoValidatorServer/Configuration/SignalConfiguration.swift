@@ -41,22 +41,24 @@ public struct SignalConfiguration: Sendable {
     /// The defaults.
     public init() {}
 
-    /// The configuration keys of signal forwarding.
-    public static let configurationKeys: [(key: String, help: String)] = [
-        ("signal.target", "none, temporal or webhook (default none)"),
-        ("signal.name", "signal name (default photo_added)"),
-        ("temporal.url", "Temporal HTTP API base URL (default http://127.0.0.1:7243)"),
-        ("temporal.namespace", "Temporal namespace (default default)"),
-        ("temporal.api_key", "Temporal Cloud API key, sent as a bearer token (secret)"),
-        ("temporal.identity", "identity shown in the workflow history (default photo-validator@HOST)"),
-        ("webhook.url", "URL the signed photo_added event is posted to"),
-        ("webhook.secret", "HMAC-SHA256 key for the webhook signature (secret)"),
-        ("outbox.path", "outbox SQLite file (default $STATE_DIRECTORY/outbox.sqlite, else ./photo-validator-outbox.sqlite)"),
-        ("outbox.max_age_hours", "hours a signal may stay undelivered before it is a dead letter (default 48)"),
-        ("outbox.retry_initial_seconds", "first retry delay (default 1)"),
-        ("outbox.retry_max_seconds", "longest retry delay (default 300)"),
-        ("outbox.min_free_mib", "free space the outbox's volume keeps, MiB; below it uploads get 503 and /readyz fails (default 16)"),
-    ]
+    /// The settings of signal forwarding.
+    public static let settings = SettingsCatalog([
+        Setting("signal.target", .choice(Target.allCases.map(\.rawValue)), default: "none", flag: "signal-target", "where photo_added signals go"),
+        Setting("signal.name", .text, default: "photo_added", flag: "signal-name", "signal name"),
+        Setting("temporal.url", .text, default: "http://127.0.0.1:7243", flag: "temporal-url", "Temporal HTTP API base URL"),
+        Setting("temporal.namespace", .text, default: "default", flag: "temporal-namespace", "Temporal namespace"),
+        Setting("temporal.api_key", .text, secret: true, "Temporal Cloud API key, sent as a bearer token"),
+        Setting("temporal.identity", .text, default: "photo-validator@HOST", flag: "temporal-identity", "identity shown in the workflow history"),
+        Setting("webhook.url", .text, flag: "webhook-url", secret: true, "URL the signed photo_added event is posted to (redacted: it may carry a token)"),
+        Setting("webhook.secret", .text, secret: true, "HMAC-SHA256 key for the webhook signature"),
+        Setting("outbox.path", .path, default: "$STATE_DIRECTORY/outbox.sqlite, else ./photo-validator-outbox.sqlite", flag: "outbox", "outbox SQLite file"),
+        Setting("outbox.max_age_hours", .number(0...8760), default: "48", flag: "outbox-max-age-hours",
+                "hours a signal may stay undelivered before it is a dead letter"),
+        Setting("outbox.retry_initial_seconds", .seconds, default: "1", flag: "outbox-retry-initial-seconds", "first retry delay"),
+        Setting("outbox.retry_max_seconds", .seconds, default: "300", flag: "outbox-retry-max-seconds", "longest retry delay"),
+        Setting("outbox.min_free_mib", .integer(0...1_048_576), default: "16", flag: "outbox-min-free",
+                "free space the outbox's volume keeps, MiB; below it uploads get 503 and /readyz fails"),
+    ])
 
     /// The configuration `settings` resolves over the defaults.
     init(settings: SettingsReader) throws(ConfigurationError) {
@@ -64,18 +66,18 @@ public struct SignalConfiguration: Sendable {
         name = settings.string("signal.name") ?? name
         temporalURL = settings.string("temporal.url") ?? temporalURL
         temporalNamespace = settings.string("temporal.namespace") ?? temporalNamespace
-        temporalAPIKey = settings.string("temporal.api_key", isSecret: true)
+        temporalAPIKey = settings.string("temporal.api_key")
         identity = settings.string("temporal.identity") ?? identity
-        webhookURL = settings.string("webhook.url", isSecret: true)
-        webhookSecret = settings.string("webhook.secret", isSecret: true)
+        webhookURL = settings.string("webhook.url")
+        webhookSecret = settings.string("webhook.secret")
         outboxPath = settings.string("outbox.path") ?? outboxPath
         if let hours = try settings.number("outbox.max_age_hours") {
-            guard hours > 0, hours <= 24 * 365 else {
-                throw ConfigurationError(source: "outbox.max_age_hours", value: String(hours), expected: "hours above 0, at most a year")
+            guard hours > 0 else {
+                throw ConfigurationError(source: "outbox.max_age_hours", value: String(hours), expected: "hours above 0, at most 8760 (a year)")
             }
             retry.maximumAge = .seconds(hours * 3600)
         }
-        outboxMinimumFreeBytes = (try settings.integer("outbox.min_free_mib", in: 0...1_048_576)).map { Int64($0) << 20 } ?? outboxMinimumFreeBytes
+        outboxMinimumFreeBytes = (try settings.integer("outbox.min_free_mib")).map { Int64($0) << 20 } ?? outboxMinimumFreeBytes
         retry.initialDelay = try settings.seconds("outbox.retry_initial_seconds") ?? retry.initialDelay
         retry.maximumDelay = try settings.seconds("outbox.retry_max_seconds") ?? retry.maximumDelay
         if retry.initialDelay > retry.maximumDelay {

@@ -1,0 +1,112 @@
+import Configuration
+
+/// One configuration setting, declared once: its key, what it holds and accepts, its default, its
+/// flag and its meaning. The reader takes ranges and choices from it, the command-line flags are
+/// parsed by it, and `photo-validator config` and docs/configuration.md are printed from it, so
+/// adding a setting is one declaration plus the line that stores its value.
+public struct Setting: Sendable, Equatable {
+    /// What a setting holds and which values it accepts.
+    public enum Kind: Sendable, Equatable {
+        /// A whole number within the range.
+        case integer(ClosedRange<Int>)
+        /// A number within the range.
+        case number(ClosedRange<Double>)
+        /// A number of seconds above 0 and at most 1,000,000.
+        case seconds
+        /// Free text (a host, a URL, a name).
+        case text
+        /// A path to a file or socket.
+        case path
+        /// One of the listed words, compared without case.
+        case choice([String])
+        /// `true` or `false`.
+        case boolean
+    }
+
+    /// The configuration key, such as `http.port`.
+    public let key: String
+    /// What the setting holds and accepts.
+    public let kind: Kind
+    /// The built-in default as people read it, or nil when there is none.
+    public let defaultValue: String?
+    /// What the setting does.
+    public let meaning: String
+    /// The long flag that sets it (`port` for `--port`), or nil when no flag may: a secret would
+    /// show in `ps`.
+    public let flag: String?
+    /// True when its value is redacted wherever it is shown.
+    public let isSecret: Bool
+    /// True when `--help` leaves its flag out (a switch for tests, not for operators).
+    public let isHidden: Bool
+
+    /// A setting; its flag is `flag`, else the key with `-` for `.` and `_`, except for a secret,
+    /// which has a flag only when one is named (a URL that may carry a token, redacted but settable).
+    public init(_ key: String, _ kind: Kind, default defaultValue: String? = nil, flag: String? = nil, secret: Bool = false, hidden: Bool = false, _ meaning: String) {
+        self.key = key
+        self.kind = kind
+        self.defaultValue = defaultValue
+        self.meaning = meaning
+        self.flag = flag ?? (secret ? nil : key.map { $0 == "." || $0 == "_" ? "-" : $0 }.reduce(into: "") { $0.append($1) })
+        self.isSecret = secret
+        self.isHidden = hidden
+    }
+
+    /// The environment variable that sets it: `PHOTO_VALIDATOR_` and the key in upper case, with
+    /// `_` for `.`.
+    public var environmentVariable: String {
+        ConfigurationSources.environmentName(for: key)
+    }
+
+    /// What it accepts, as an error message ends: "a whole number from 1 to 1024".
+    public var expected: String {
+        switch kind {
+        case .integer(let range): "a whole number from \(range.lowerBound) to \(range.upperBound)"
+        case .number(let range): "a number from \(Self.text(range.lowerBound)) to \(Self.text(range.upperBound))"
+        case .seconds: "a number of seconds above 0 and at most 1000000"
+        case .text: "text"
+        case .path: "a path"
+        case .choice(let choices): "one of " + choices.joined(separator: ", ")
+        case .boolean: "true or false"
+        }
+    }
+
+    /// The placeholder of its flag's value in `--help`.
+    var placeholder: String {
+        switch kind {
+        case .integer: "n"
+        case .number: "x"
+        case .seconds: "seconds"
+        case .text: "text"
+        case .path: "path"
+        case .choice(let choices): choices.joined(separator: "|")
+        case .boolean: "true|false"
+        }
+    }
+
+    /// `text` as the value a flag gives this setting, typed as the reader reads it.
+    ///
+    /// - Throws: `ConfigurationError` naming the flag and what it accepts.
+    public func content(ofFlagValue text: String) throws(ConfigurationError) -> ConfigContent {
+        let invalid = ConfigurationError(source: "--\(flag ?? key)", value: text, expected: expected)
+        switch kind {
+        case .integer:
+            guard let value = Int(text) else { throw invalid }
+            return .int(value)
+        case .number, .seconds:
+            guard let value = Double(text), value.isFinite else { throw invalid }
+            return .double(value)
+        case .boolean:
+            switch text.lowercased() {
+            case "true", "yes", "1": return .bool(true)
+            case "false", "no", "0": return .bool(false)
+            default: throw invalid
+            }
+        case .text, .path, .choice:
+            return .string(text)
+        }
+    }
+
+    private static func text(_ number: Double) -> String {
+        number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+    }
+}
