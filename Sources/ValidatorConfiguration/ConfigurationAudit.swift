@@ -51,6 +51,7 @@ public final class ConfigurationAudit: AccessReporter, Sendable {
         if providerName.hasPrefix("InMemoryProvider["), providerName.hasSuffix("]") {
             return String(providerName.dropFirst("InMemoryProvider[".count).dropLast())
         }
+        if providerName.contains("DirectoryFilesProvider") { return "credentials" }
         if providerName.contains("Environment") { return "environment" }
         if providerName.contains("File") { return "file" }
         return providerName

@@ -38,6 +38,38 @@ public enum ConfigurationSources {
         return ConfigReader(providers: providers, accessReporter: audit)
     }
 
+    /// The variable naming the folder of secret files (systemd's `LoadCredential=`, compose or
+    /// Kubernetes secrets).
+    public static let credentialsDirectoryVariable = "CREDENTIALS_DIRECTORY"
+
+    /// The file in the credentials folder that holds `key`: the key with `-` for `.` and `_`
+    /// (`auth.token` is `auth-token`, `content.api_key` is `content-api-key`), as the setting's
+    /// flag is named.
+    public static func credentialFileName(for key: String) -> String {
+        ConfigKey(key).components.flatMap { $0.split(separator: "_").map(String.init) }.joined(separator: "-")
+    }
+
+    /// Every file in the `$CREDENTIALS_DIRECTORY` of `environment` as a secret setting
+    /// (swift-configuration's `DirectoryFilesProvider`; file names as `credentialFileName(for:)`
+    /// says), or nil when the variable is unset.
+    ///
+    /// - Throws: `ConfigurationError` when the folder cannot be read.
+    public static func credentials(environment: [String: String]) async throws(ConfigurationError) -> (any ConfigProvider)? {
+        guard let directory = environment[credentialsDirectoryVariable], !directory.isEmpty else { return nil }
+        let files: DirectoryFilesProvider
+        do {
+            files = try await DirectoryFilesProvider(directoryPath: FilePath(directory))
+        } catch {
+            throw ConfigurationError(source: credentialsDirectoryVariable, value: directory,
+                                     expected: "a readable folder of credentials (check LoadCredential= in the unit): \(error)")
+        }
+        // The provider joins a key's components with dashes; splitting them at `_` as well makes
+        // `temporal.api_key` the file `temporal-api-key`, one convention with the flags.
+        return files.mapKeys { key in
+            AbsoluteConfigKey(key.components.flatMap { $0.split(separator: "_").map(String.init) }, context: key.context)
+        }
+    }
+
     /// The JSON file at `path` as a provider; its keys are nested objects (`{"http": {"port": 8080}}`).
     ///
     /// - Throws: `ConfigurationError` when the file is missing or is not valid JSON.

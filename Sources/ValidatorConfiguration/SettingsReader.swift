@@ -55,6 +55,32 @@ public struct SettingsReader: Sendable {
         return trimmed.isEmpty ? nil : trimmed
     }
 
+    /// The secret at `key`, or read from the file its `<key>_file` setting names; nil when neither
+    /// is set. A secret that is set but empty (a credential file holding only a newline) is an
+    /// error, never a quietly missing token.
+    ///
+    /// - Throws: `ConfigurationError` for an empty secret or a file that cannot be read.
+    public func secret(_ key: String) throws(ConfigurationError) -> String? {
+        let setting = catalog[key]
+        precondition(setting.isSecret, "\(key) is not declared as a secret")
+        if let value = reader.string(forKey: ConfigKey(key), isSecret: true) {
+            let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !trimmed.isEmpty else { throw ConfigurationError(source: key, value: "", expected: "a non-empty value") }
+            return trimmed
+        }
+        let fileKey = key + "_file"
+        guard catalog.setting(forKey: fileKey) != nil, let path = string(fileKey) else { return nil }
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw ConfigurationError(source: fileKey, value: path, expected: "a readable file (\(error.localizedDescription))")
+        }
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw ConfigurationError(source: fileKey, value: path, expected: "a file holding a non-empty value") }
+        return trimmed
+    }
+
     /// `true` or `false` at `key`, or nil when unset.
     public func bool(_ key: String) -> Bool? {
         guard case .boolean = catalog[key].kind else { preconditionFailure("\(key) is not declared as a boolean") }

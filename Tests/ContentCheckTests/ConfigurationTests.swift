@@ -9,7 +9,7 @@ import ValidatorConfiguration
 /// The content configuration `environment` (PHOTO_VALIDATOR_* variables) resolves to.
 func resolve(_ environment: [String: String], audit: ConfigurationAudit = ConfigurationAudit()) throws -> ContentCheckConfiguration {
     let reader = ConfigurationSources.reader(flags: [:], environment: environment, audit: audit)
-    let configuration = try ContentCheckConfiguration(reader: reader, environment: environment)
+    let configuration = try ContentCheckConfiguration(reader: reader)
     try audit.checkConversions()
     return configuration
 }
@@ -46,16 +46,22 @@ struct ConfigurationTests {
         #expect(entry.value == "<redacted>")
     }
 
-    @Test("the key comes from a file, or from systemd's credentials directory")
-    func keyFiles() throws {
+    @Test("the key comes from a file, or from the credentials directory's content-api-key, as every secret does")
+    func keyFiles() async throws {
         let folder = URL(fileURLWithPath: Fixtures.temporaryPath("creds"))
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Data("from-file\n".utf8).write(to: folder.appendingPathComponent("key"))
-        try Data("from-credentials\n".utf8).write(to: folder.appendingPathComponent("content_api_key"))
+        try Data("from-credentials\n".utf8).write(to: folder.appendingPathComponent("content-api-key"))
         let fromFile = try resolve(["PHOTO_VALIDATOR_CONTENT_PROVIDER": "anthropic", "PHOTO_VALIDATOR_CONTENT_API_KEY_FILE": folder.appendingPathComponent("key").path])
         #expect(fromFile.apiKey?.value == "from-file")
-        let fromCredentials = try resolve(["PHOTO_VALIDATOR_CONTENT_PROVIDER": "anthropic", "CREDENTIALS_DIRECTORY": folder.path])
-        #expect(fromCredentials.apiKey?.value == "from-credentials")
+        let environment = ["PHOTO_VALIDATOR_CONTENT_PROVIDER": "anthropic", "CREDENTIALS_DIRECTORY": folder.path]
+        let reader = ConfigurationSources.reader(flags: [:], environment: environment,
+                                                 credentials: try await ConfigurationSources.credentials(environment: environment), audit: ConfigurationAudit())
+        #expect(try ContentCheckConfiguration(reader: reader).apiKey?.value == "from-credentials")
+        try Data("\n".utf8).write(to: folder.appendingPathComponent("key"))
+        #expect(throws: ConfigurationError(source: "content.api_key_file", value: folder.appendingPathComponent("key").path, expected: "a file holding a non-empty value")) {
+            try resolve(["PHOTO_VALIDATOR_CONTENT_PROVIDER": "anthropic", "PHOTO_VALIDATOR_CONTENT_API_KEY_FILE": folder.appendingPathComponent("key").path])
+        }
     }
 
     @Test("OpenAI-compatible servers need a model but no key; a base URL ending in /v1 is accepted")

@@ -8,7 +8,7 @@ struct ServiceManagerConfigTests {
     func stateAndCredentials() async throws {
         let credentials = Fixtures.temporaryPath("credentials")
         try FileManager.default.createDirectory(atPath: credentials, withIntermediateDirectories: true)
-        try Data("credential-secret\n".utf8).write(to: URL(fileURLWithPath: credentials).appendingPathComponent("temporal.api_key"))
+        try Data("credential-secret\n".utf8).write(to: URL(fileURLWithPath: credentials).appendingPathComponent("temporal-api-key"))
         let outcome = try await ProcessRunner.run(ProcessRunner.photoValidatorExecutable, ["config"],
                                                   environment: ["STATE_DIRECTORY": "/var/lib/photo-validator", "CREDENTIALS_DIRECTORY": credentials])
         #expect(outcome.status == 0, "\(outcome.standardError)")

@@ -43,7 +43,7 @@ struct SystemdUnitTests {
         let state = base.appendingPathComponent("state"), credentials = base.appendingPathComponent("credentials")
         try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: credentials, withIntermediateDirectories: true)
-        try Data("sandbox-token\n".utf8).write(to: credentials.appendingPathComponent("auth.token"))
+        try Data("sandbox-token\n".utf8).write(to: credentials.appendingPathComponent("auth-token"))
         // As systemd would, the sandbox binds the built binary read-only where ExecStart= runs it, so
         // a checkout under /tmp or a home folder (hidden by PrivateTmp=, ProtectHome=) works too.
         let unit = try String(contentsOf: Self.folder.appendingPathComponent("photo-validator.service"), encoding: .utf8)

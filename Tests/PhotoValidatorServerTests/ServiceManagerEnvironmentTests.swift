@@ -10,12 +10,12 @@ import ValidatorConfiguration
 @Suite("systemd's StateDirectory= and LoadCredential= reach the configuration", .timeLimit(.minutes(10)))
 struct ServiceManagerEnvironmentTests {
     /// The service configuration and audit for `environment`, read as `serve` reads it.
-    func resolve(_ environment: [String: String]) throws -> (ServiceConfiguration, ConfigurationAudit) {
+    func resolve(_ environment: [String: String]) async throws -> (ServiceConfiguration, ConfigurationAudit) {
         let manager = ServiceManagerEnvironment(environment: environment)
         let audit = ConfigurationAudit()
-        let reader = ConfigurationSources.reader(flags: [:], environment: environment, credentials: try manager.credentials(),
+        let reader = ConfigurationSources.reader(flags: [:], environment: environment, credentials: try await ConfigurationSources.credentials(environment: environment),
                                                  fallback: manager.defaults, audit: audit)
-        let configuration = try ServiceConfiguration(reader: reader, environment: environment)
+        let configuration = try ServiceConfiguration(reader: reader)
         try audit.checkConversions()
         return (configuration, audit)
     }
@@ -31,23 +31,24 @@ struct ServiceManagerEnvironmentTests {
     }
 
     @Test("the outbox defaults to the first $STATE_DIRECTORY, and says so; an explicit path wins")
-    func outboxFollowsStateDirectory() throws {
-        let (plain, _) = try resolve([:])
+    func outboxFollowsStateDirectory() async throws {
+        let (plain, _) = try await resolve([:])
         #expect(plain.signal.outboxPath == "photo-validator-outbox.sqlite")
 
-        let (managed, audit) = try resolve(["STATE_DIRECTORY": "/var/lib/photo-validator:/var/lib/other"])
+        let (managed, audit) = try await resolve(["STATE_DIRECTORY": "/var/lib/photo-validator:/var/lib/other"])
         #expect(managed.signal.outboxPath == "/var/lib/photo-validator/outbox.sqlite")
         let entry = try #require(audit.entries.first { $0.key == "outbox.path" })
         #expect(entry.source == "STATE_DIRECTORY")
 
-        let (explicit, _) = try resolve(["STATE_DIRECTORY": "/var/lib/photo-validator", "PHOTO_VALIDATOR_OUTBOX_PATH": "/srv/outbox.sqlite"])
+        let (explicit, _) = try await resolve(["STATE_DIRECTORY": "/var/lib/photo-validator", "PHOTO_VALIDATOR_OUTBOX_PATH": "/srv/outbox.sqlite"])
         #expect(explicit.signal.outboxPath == "/srv/outbox.sqlite")
     }
 
-    @Test("files in $CREDENTIALS_DIRECTORY set the secret keys they are named after, trimmed and redacted")
-    func credentialsAreSecrets() throws {
-        let directory = try folder(["auth.token": "tok-from-credential\n", "temporal.api_key": "key-1", "webhook.secret": " hmac-key "])
-        let (configuration, audit) = try resolve(["CREDENTIALS_DIRECTORY": directory])
+    @Test("files in $CREDENTIALS_DIRECTORY set the secret keys they are named after (the key with dashes), trimmed and redacted")
+    func credentialsAreSecrets() async throws {
+        #expect(ConfigurationSources.credentialFileName(for: "temporal.api_key") == "temporal-api-key")
+        let directory = try folder(["auth-token": "tok-from-credential\n", "temporal-api-key": "key-1", "webhook-secret": " hmac-key "])
+        let (configuration, audit) = try await resolve(["CREDENTIALS_DIRECTORY": directory])
         #expect(configuration.authToken == "tok-from-credential")
         #expect(configuration.signal.temporalAPIKey == "key-1")
         #expect(configuration.signal.webhookSecret == "hmac-key")
@@ -57,24 +58,25 @@ struct ServiceManagerEnvironmentTests {
     }
 
     @Test("the environment beats a credential")
-    func environmentWins() throws {
-        let directory = try folder(["auth.token": "from-credential"])
-        let (configuration, _) = try resolve(["CREDENTIALS_DIRECTORY": directory, "PHOTO_VALIDATOR_AUTH_TOKEN": "from-environment"])
+    func environmentWins() async throws {
+        let directory = try folder(["auth-token": "from-credential"])
+        let (configuration, _) = try await resolve(["CREDENTIALS_DIRECTORY": directory, "PHOTO_VALIDATOR_AUTH_TOKEN": "from-environment"])
         #expect(configuration.authToken == "from-environment")
     }
 
     @Test("a missing credentials folder or an empty credential stops with an error naming it")
-    func unusableCredentials() throws {
-        #expect {
-            _ = try ServiceManagerEnvironment(environment: ["CREDENTIALS_DIRECTORY": "/nonexistent/credentials"]).credentials()
+    func unusableCredentials() async throws {
+        await #expect {
+            _ = try await ConfigurationSources.credentials(environment: ["CREDENTIALS_DIRECTORY": "/nonexistent/credentials"])
         } throws: { error in
             "\(error)".contains("CREDENTIALS_DIRECTORY") && "\(error)".contains("LoadCredential=")
         }
-        let directory = try folder(["auth.token": "\n"])
-        #expect {
-            _ = try ServiceManagerEnvironment(environment: ["CREDENTIALS_DIRECTORY": directory]).credentials()
+        // An empty token file must not leave the daemon open to everyone.
+        let directory = try folder(["auth-token": "\n"])
+        await #expect {
+            _ = try await resolve(["CREDENTIALS_DIRECTORY": directory])
         } throws: { error in
-            "\(error)".contains("credential auth.token") && "\(error)".contains("non-empty")
+            "\(error)".contains("auth.token") && "\(error)".contains("non-empty")
         }
     }
 
@@ -97,7 +99,7 @@ struct ServiceManagerEnvironmentTests {
             }
         }
         #expect(readers.isEmpty, "library code reads the process environment: \(readers)")
-        let credentials = try folder(["content_api_key": "sk-from-somewhere"])
+        let credentials = try folder(["content-api-key": "sk-from-somewhere"])
         let (configuration, _) = try await ServiceConfiguration.resolve(flags: [:], configFile: nil, environment: [:])
         #expect(configuration.content.provider == ContentProviderKind.none && configuration.content.apiKey == nil)
         // The same variables, given to resolution, do take effect.

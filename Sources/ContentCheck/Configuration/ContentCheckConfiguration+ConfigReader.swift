@@ -10,7 +10,7 @@ extension ContentCheckConfiguration {
                 "vision model for the content check: none, anthropic or openai (any OpenAI-compatible server)"),
         Setting("content.base_url", .text, default: "https://api.anthropic.com or https://api.openai.com", flag: "content-base-url", "provider base URL"),
         Setting("content.model", .text, default: "claude-haiku-4-5-20251001 for anthropic; required for openai", flag: "content-model", "model"),
-        Setting("content.api_key", .text, secret: true, "provider API key (or content.api_key_file, or $CREDENTIALS_DIRECTORY/content_api_key)"),
+        Setting("content.api_key", .text, secret: true, "provider API key (or content.api_key_file, or the credential file content-api-key)"),
         Setting("content.api_key_file", .path, flag: "content-api-key-file", "file holding the provider API key (read once at start)"),
         Setting("content.policy", .choice(ContentCheckPolicy.allCases.map(\.rawValue)), default: "off without a provider, fail-open with one",
                 flag: "content-policy", "what a photo gets when the provider cannot answer: off, fail-open or fail-closed"),
@@ -32,12 +32,11 @@ extension ContentCheckConfiguration {
         Setting("content.output_price", .number(0...1_000_000), default: "5, Haiku 4.5", flag: "content-output-price", "US dollars per million output tokens, for estimates"),
     ])
 
-    /// The configuration `reader` resolves over the defaults; `environment` (the one resolution
-    /// was given, never the process's own) supplies `CREDENTIALS_DIRECTORY` (systemd's
-    /// `LoadCredential=`).
+    /// The configuration `reader` resolves over the defaults (credential files reach it as a
+    /// provider of the reader, `ConfigurationSources.credentials(environment:)`).
     ///
     /// - Throws: `ConfigurationError` naming the key whose value is unusable.
-    public init(reader: ConfigReader, environment: [String: String]) throws(ConfigurationError) {
+    public init(reader: ConfigReader) throws(ConfigurationError) {
         self.init()
         let settings = SettingsReader(reader: reader, catalog: Self.settings)
         provider = try settings.choice("content.provider", of: ContentProviderKind.self) ?? provider
@@ -51,18 +50,9 @@ extension ContentCheckConfiguration {
         if provider == .openai, model.isEmpty {
             throw ConfigurationError(source: "content.provider", value: "openai", expected: "content.model to be set as well")
         }
-        if let key = settings.string("content.api_key") {
-            apiKey = APIKey(key)
-        } else if let path = settings.string("content.api_key_file") {
-            apiKey = try Self.readKey(path: path, source: "content.api_key_file")
-        } else if let directory = environment["CREDENTIALS_DIRECTORY"], !directory.isEmpty {
-            let path = (directory as NSString).appendingPathComponent(Self.credentialName)
-            if FileManager.default.fileExists(atPath: path) {
-                apiKey = try Self.readKey(path: path, source: "$CREDENTIALS_DIRECTORY/\(Self.credentialName)")
-            }
-        }
+        apiKey = try settings.secret("content.api_key").map(APIKey.init)
         if provider == .anthropic, apiKey == nil {
-            throw ConfigurationError(source: "content.provider", value: "anthropic", expected: "an API key in content.api_key, content.api_key_file or $CREDENTIALS_DIRECTORY/\(Self.credentialName)")
+            throw ConfigurationError(source: "content.provider", value: "anthropic", expected: "an API key in content.api_key, content.api_key_file or the credential file \(ConfigurationSources.credentialFileName(for: "content.api_key"))")
         }
         policy = try settings.choice("content.policy", of: ContentCheckPolicy.self) ?? (provider == .none ? .off : .failOpen)
         if policy != .off, provider == .none {
@@ -82,19 +72,5 @@ extension ContentCheckConfiguration {
         maximumOutputTokens = try settings.integer("content.max_output_tokens") ?? maximumOutputTokens
         inputDollarsPerMillionTokens = try settings.number("content.input_price") ?? inputDollarsPerMillionTokens
         outputDollarsPerMillionTokens = try settings.number("content.output_price") ?? outputDollarsPerMillionTokens
-    }
-
-    private static func readKey(path: String, source: String) throws(ConfigurationError) -> APIKey {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw ConfigurationError(source: source, value: path, expected: "a readable file (\(error.localizedDescription))")
-        }
-        let key = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !key.isEmpty else {
-            throw ConfigurationError(source: source, value: path, expected: "a file holding a non-empty key")
-        }
-        return APIKey(key)
     }
 }

@@ -5,8 +5,6 @@ import PhotoValidation
 public struct ContentCheckConfiguration: Sendable {
     /// Anthropic's default model.
     public static let defaultAnthropicModel = "claude-haiku-4-5-20251001"
-    /// The systemd credential read from `$CREDENTIALS_DIRECTORY` when no key is configured.
-    public static let credentialName = "content_api_key"
 
     /// The provider's wire protocol.
     public var provider: ContentProviderKind = .none

@@ -39,7 +39,7 @@ struct EvaluateContentCommand: AsyncParsableCommand {
 
     mutating func run() async throws {
         let environment = ProcessInfo.processInfo.environment
-        var configuration = try content.resolveForBatch(environment: environment)
+        var configuration = try await content.resolveForBatch(environment: environment)
         // Every photo is asked, so the report's cost and latency are the provider's own.
         configuration.cacheEntries = 0
         configuration.maximumConcurrentCalls = max(configuration.maximumConcurrentCalls, jobs)

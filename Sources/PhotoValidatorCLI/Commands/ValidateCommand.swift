@@ -78,7 +78,7 @@ struct ValidateCommand: AsyncParsableCommand {
         if let warning = validator.isolation?.sandboxWarning {
             StandardStreams.error("photo-validator: warning: \(warning)")
         }
-        let contentConfiguration = contentCheck ? try content.resolveForBatch(environment: ProcessInfo.processInfo.environment) : nil
+        let contentConfiguration = contentCheck ? try await content.resolveForBatch(environment: ProcessInfo.processInfo.environment) : nil
         let collected = PhotoCollector(include: include, exclude: exclude).collect(paths)
         let entries = collected.entries.filter { shard.contains(relativePath: $0.relativePath) }
         var summary = BatchSummary()

@@ -38,11 +38,11 @@ struct ContentOptions: ParsableArguments {
 
     /// The content check these flags over `PHOTO_VALIDATOR_CONTENT_*` variables resolve to, for
     /// the batch commands; a usage error when no provider is configured.
-    func resolveForBatch(environment: [String: String]) throws -> ContentCheckConfiguration {
+    func resolveForBatch(environment: [String: String]) async throws -> ContentCheckConfiguration {
         let audit = ConfigurationAudit()
-        let reader = ConfigurationSources.reader(flags: try configurationValues(), environment: environment, audit: audit)
-        let configuration: ContentCheckConfiguration
-        configuration = try ContentCheckConfiguration(reader: reader, environment: environment)
+        let reader = ConfigurationSources.reader(flags: try configurationValues(), environment: environment,
+                                                 credentials: try await ConfigurationSources.credentials(environment: environment), audit: audit)
+        let configuration = try ContentCheckConfiguration(reader: reader)
         try audit.checkConversions()
         guard configuration.provider != .none, configuration.policy != .off else {
             throw ValidationError("the content check needs a provider: --content-provider anthropic|openai or PHOTO_VALIDATOR_CONTENT_PROVIDER (see docs/content-check.md)")

@@ -23,10 +23,10 @@ extension ServiceConfiguration {
         }
         let manager = ServiceManagerEnvironment(environment: environment)
         let reader = ConfigurationSources.reader(
-            flags: flags, environment: environment, credentials: try manager.credentials(),
+            flags: flags, environment: environment, credentials: try await ConfigurationSources.credentials(environment: environment),
             file: file, fallback: manager.defaults, audit: audit
         )
-        let configuration = try ServiceConfiguration(reader: reader, environment: environment)
+        let configuration = try ServiceConfiguration(reader: reader)
         try audit.checkConversions()
         return (configuration, audit)
     }

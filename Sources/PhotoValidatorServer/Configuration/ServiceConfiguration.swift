@@ -106,11 +106,10 @@ public struct ServiceConfiguration: Sendable {
     /// Every setting of `serve`: the server's, the checks', signal forwarding's and the content check's.
     public static let allSettings = settings + ValidationSettings.settings + SignalConfiguration.settings + ContentCheckConfiguration.settings
 
-    /// The configuration `reader` resolves over the defaults; `environment` is the one resolution
-    /// was given (for `CREDENTIALS_DIRECTORY`), never read from the process.
+    /// The configuration `reader` resolves over the defaults.
     ///
     /// - Throws: `ConfigurationError` naming the key whose value is unusable.
-    public init(reader: ConfigReader, environment: [String: String]) throws(ConfigurationError) {
+    public init(reader: ConfigReader) throws(ConfigurationError) {
         self.init()
         let settings = SettingsReader(reader: reader, catalog: Self.allSettings)
         host = settings.string("http.host") ?? host
@@ -130,25 +129,12 @@ public struct ServiceConfiguration: Sendable {
         retryAfterSeconds = try settings.integer("limits.retry_after_seconds") ?? retryAfterSeconds
         stuckWorkerUnhealthyAfter = try settings.seconds("limits.stuck_worker_unhealthy_seconds") ?? stuckWorkerUnhealthyAfter
         idleTimeoutSeconds = try settings.integer("limits.idle_timeout_seconds") ?? idleTimeoutSeconds
-        authToken = settings.string("auth.token")
-        if authToken == nil, let path = settings.string("auth.token_file") {
-            do {
-                let token = try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-                guard !token.isEmpty else {
-                    throw ConfigurationError(source: "auth.token_file", value: path, expected: "a file holding a non-empty token")
-                }
-                authToken = token
-            } catch let error as ConfigurationError {
-                throw error
-            } catch {
-                throw ConfigurationError(source: "auth.token_file", value: path, expected: "a readable file (\(error.localizedDescription))")
-            }
-        }
+        authToken = try settings.secret("auth.token")
         logFormat = try settings.choice("log.format", of: LogFormat.self) ?? logFormat
         logLevel = try settings.choice("log.level", of: Logger.Level.self) ?? logLevel
         shutdownGracePeriod = try settings.seconds("shutdown.grace_seconds") ?? shutdownGracePeriod
         validation = try ValidationSettings(reader: reader)
         signal = try SignalConfiguration(settings: settings)
-        content = try ContentCheckConfiguration(reader: reader, environment: environment)
+        content = try ContentCheckConfiguration(reader: reader)
     }
 }

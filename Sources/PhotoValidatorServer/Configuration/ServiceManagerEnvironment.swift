@@ -4,12 +4,10 @@ import PhotoValidation
 import ValidatorConfiguration
 
 /// What a service manager (systemd) hands the daemon through its environment: a state directory
-/// that holds the outbox, and a credentials directory whose files are secret settings.
+/// that holds the outbox (its credentials directory is read by `ConfigurationSources.credentials`).
 public struct ServiceManagerEnvironment: Sendable {
     /// systemd sets this to the unit's `StateDirectory=` (several are separated by `:`).
     public static let stateDirectoryVariable = "STATE_DIRECTORY"
-    /// systemd sets this to the folder of the unit's `LoadCredential=` files.
-    public static let credentialsDirectoryVariable = "CREDENTIALS_DIRECTORY"
     /// The outbox's file name inside the state directory.
     public static let outboxFileName = "outbox.sqlite"
 
@@ -34,38 +32,5 @@ public struct ServiceManagerEnvironment: Sendable {
         return InMemoryProvider(name: Self.stateDirectoryVariable, values: [
             AbsoluteConfigKey(ConfigKey("outbox.path")): ConfigValue(.string(path), isSecret: false),
         ])
-    }
-
-    /// Every file in `$CREDENTIALS_DIRECTORY` as a secret setting named after the file
-    /// (`auth.token`, `temporal.api_key`, `webhook.secret`, ...), its content trimmed; nil when the
-    /// variable is unset.
-    ///
-    /// - Throws: `ConfigurationError` when the folder or a file in it cannot be read.
-    public func credentials() throws(ConfigurationError) -> (any ConfigProvider)? {
-        guard let directory = environment[Self.credentialsDirectoryVariable], !directory.isEmpty else { return nil }
-        var values: [AbsoluteConfigKey: ConfigValue] = [:]
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory)
-        } catch {
-            throw ConfigurationError(source: Self.credentialsDirectoryVariable, value: directory,
-                                     expected: "a readable folder of credentials (check LoadCredential= in the unit): \(error.localizedDescription)")
-        }
-        for name in names.sorted() where !name.hasPrefix(".") {
-            let path = URL(fileURLWithPath: directory).appendingPathComponent(name).path
-            let text: String
-            do {
-                text = try String(contentsOfFile: path, encoding: .utf8)
-            } catch {
-                throw ConfigurationError(source: "credential \(name)", value: path,
-                                         expected: "a readable UTF-8 file holding the value: \(error.localizedDescription)")
-            }
-            let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !value.isEmpty else {
-                throw ConfigurationError(source: "credential \(name)", value: path, expected: "a file holding a non-empty value")
-            }
-            values[AbsoluteConfigKey(ConfigKey(name))] = ConfigValue(.string(value), isSecret: true)
-        }
-        return InMemoryProvider(name: "credentials", values: values)
     }
 }

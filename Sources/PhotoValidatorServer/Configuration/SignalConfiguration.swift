@@ -66,10 +66,10 @@ public struct SignalConfiguration: Sendable {
         name = settings.string("signal.name") ?? name
         temporalURL = settings.string("temporal.url") ?? temporalURL
         temporalNamespace = settings.string("temporal.namespace") ?? temporalNamespace
-        temporalAPIKey = settings.string("temporal.api_key")
+        temporalAPIKey = try settings.secret("temporal.api_key")
         identity = settings.string("temporal.identity") ?? identity
-        webhookURL = settings.string("webhook.url")
-        webhookSecret = settings.string("webhook.secret")
+        webhookURL = try settings.secret("webhook.url")
+        webhookSecret = try settings.secret("webhook.secret")
         outboxPath = settings.string("outbox.path") ?? outboxPath
         if let hours = try settings.number("outbox.max_age_hours") {
             guard hours > 0 else {
