@@ -58,6 +58,12 @@ public enum Fixtures {
         shared != nil || peersRequired
     }
 
+    /// True for a hermetic run (`PHOTO_VALIDATOR_HERMETIC=1`): only suites that need nothing but
+    /// this process and `testdata/` run; `.integration` suites are skipped.
+    public static var hermeticOnly: Bool {
+        ProcessInfo.processInfo.environment["PHOTO_VALIDATOR_HERMETIC"] == "1" && !peersRequired
+    }
+
     /// True when the run must not skip tests whose peers are missing (set by `scripts/test` and CI).
     public static var peersRequired: Bool {
         ProcessInfo.processInfo.environment["PHOTO_VALIDATOR_REQUIRE_PEERS"] == "1"

@@ -18,7 +18,7 @@ private func photo(_ path: String) throws -> Data {
     try Data(contentsOf: Fixtures.testdataFile(path))
 }
 
-@Suite("Decoding in sandboxed worker processes", .serialized, .timeLimit(.minutes(5)))
+@Suite("Decoding in sandboxed worker processes", .integration, .serialized, .timeLimit(.minutes(5)))
 struct SandboxedDecodingTests {
     @Test("a worker answers exactly what the in-process validator answers, preview included, through shared memory or the socket",
           arguments: [32 << 20, 0])

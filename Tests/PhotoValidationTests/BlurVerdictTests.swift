@@ -11,7 +11,7 @@ private let peersPresent = FileManager.default.isExecutableFile(atPath: python)
 
 /// The shipped defaults on the held-aside part of the labelled set (real rooms from
 /// `../shared/rooms` and general photographs, with their generated variants), which tuning never saw.
-@Suite("Blur verdicts on held-aside real photos", .enabled(if: peersPresent || Fixtures.peersRequired,
+@Suite("Blur verdicts on held-aside real photos", .integration, .enabled(if: peersPresent || Fixtures.peersRequired,
                                                            "needs .venv (scripts/test) and ../shared/rooms"), .timeLimit(.minutes(10)))
 struct BlurVerdictTests {
     /// One generated photo and the verdict of the default settings.

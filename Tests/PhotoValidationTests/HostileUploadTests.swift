@@ -19,7 +19,7 @@ func mutatedFiles(_ classes: String, count: Int = 0, seed: Int = 1, photos: [Str
     return (folder, lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) })
 }
 
-@Suite("Hostile uploads", .timeLimit(.minutes(5)))
+@Suite("Hostile uploads", .integration, .timeLimit(.minutes(5)))
 struct HostileUploadTests {
     @Test("the 22-byte gzip upload that hung libvips is invalid_image (unsupported_format) at once")
     func gzipIsRefusedBySniffing() async throws {

@@ -8,7 +8,7 @@ import VipsDecoder
 /// same photo (libjpeg RGB at the same scale; for HEIC, libheif's own decode through pillow-heif,
 /// saved as a PNG, since no HEIC reaches libheif here), on every JPEG and HEIC at hand: the
 /// verdicts agree and the blur scores stay within the README's tolerance.
-@Suite("Luma decode paths agree with the RGB decode", .timeLimit(.minutes(10)))
+@Suite("Luma decode paths agree with the RGB decode", .integration, .timeLimit(.minutes(10)))
 struct LumaPathFidelityTests {
     /// The largest relative difference in blur score allowed between the two decodes of a room
     /// (measured: median under 0.2%).

@@ -8,7 +8,7 @@ private let python = ProcessInfo.processInfo.environment["PHOTO_VALIDATOR_PYTHON
     ?? Fixtures.repositoryRoot.appendingPathComponent(".venv/bin/python").path
 private let openCVAvailable = FileManager.default.isExecutableFile(atPath: python) || Fixtures.peersRequired
 
-@Suite("Parity with OpenCV at native scale", .enabled(if: openCVAvailable, "needs .venv with opencv-python-headless: run scripts/test"), .timeLimit(.minutes(10)))
+@Suite("Parity with OpenCV at native scale", .integration, .enabled(if: openCVAvailable, "needs .venv with opencv-python-headless: run scripts/test"), .timeLimit(.minutes(10)))
 struct OpenCVParityTests {
     static let files = [
         "photos/room-living-wine.jpg", "photos/cups.jpg", "photos/small-indoor-lab.jpg", "photos/blur-real-text-motion.jpg",

@@ -3,7 +3,7 @@ import TestFixtures
 import Testing
 @testable import PhotoValidation
 
-@Suite("Photo validator on real photos", .timeLimit(.minutes(10)))
+@Suite("Photo validator on real photos", .integration, .timeLimit(.minutes(10)))
 struct PhotoValidatorTests {
     @Test("every photo in testdata/manifest.csv gets its displayed size and resolution verdict")
     func testdataManifest() async throws {
@@ -195,7 +195,7 @@ struct PhotoValidatorTests {
     }
 }
 
-@Suite("Hostile inputs answered as the contract says", .enabled(if: Fixtures.sharedRequiredOrPresent, "needs ../shared/ beside the checkout (its photos may not be copied into the repository)"), .timeLimit(.minutes(10)))
+@Suite("Hostile inputs answered as the contract says", .integration, .enabled(if: Fixtures.sharedRequiredOrPresent, "needs ../shared/ beside the checkout (its photos may not be copied into the repository)"), .timeLimit(.minutes(10)))
 struct HostileValidationTests {
     @Test("every file in ../shared/bad-inputs gets its listed outcome")
     func badInputs() async throws {

@@ -8,7 +8,7 @@ import VipsDecoder
 /// through FFmpeg) against libvips' preview of the same picture (the JPEG itself; for HEIC,
 /// libheif's decode through pillow-heif as a PNG): same size within a pixel, same orientation,
 /// nearly the same pixels, on every JPEG and HEIC at hand.
-@Suite("Previews from the one decode agree with libvips' previews", .timeLimit(.minutes(10)))
+@Suite("Previews from the one decode agree with libvips' previews", .integration, .timeLimit(.minutes(10)))
 struct PreviewFidelityTests {
     /// The largest mean absolute difference per sRGB sample allowed (0 to 255).
     static let tolerance = 6.0

@@ -2,7 +2,7 @@ import Foundation
 import TestFixtures
 import Testing
 
-@Suite("The shared photo folders", .timeLimit(.minutes(10)))
+@Suite("The shared photo folders", .integration, .timeLimit(.minutes(10)))
 struct SharedFolderTests {
     @Test("under scripts/test, ../shared with its photos, rooms, bad inputs and hostile uploads is beside the checkout",
           .enabled(if: Fixtures.peersRequired, "only required under scripts/test (PHOTO_VALIDATOR_REQUIRE_PEERS=1)"))

@@ -2,7 +2,7 @@ import Foundation
 import TestFixtures
 import Testing
 
-@Suite("docs/configuration.md's settings table", .timeLimit(.minutes(10)))
+@Suite("docs/configuration.md's settings table", .integration, .timeLimit(.minutes(10)))
 struct ConfigurationReferenceTests {
     @Test("docs/configuration.md's settings table equals `photo-validator config --markdown`")
     func documentMatchesConfig() async throws {

@@ -28,7 +28,7 @@ func withAnthropicStandIn(
     }
 }
 
-@Suite("Content check in the commands", .timeLimit(.minutes(10)))
+@Suite("Content check in the commands", .integration, .timeLimit(.minutes(10)))
 struct ContentCommandTests {
     @Test("validate --content-check applies each verdict; without the flag nothing is sent")
     func validateWithContentCheck() async throws {

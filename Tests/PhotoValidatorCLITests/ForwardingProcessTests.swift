@@ -5,7 +5,7 @@ import Glibc
 import TestFixtures
 import Testing
 
-@Suite("Signal forwarding survives a killed daemon", .enabled(if: TemporalDevServer.available, "needs the temporal CLI in .venv: run scripts/test"), .timeLimit(.minutes(10)))
+@Suite("Signal forwarding survives a killed daemon", .integration, .enabled(if: TemporalDevServer.available, "needs the temporal CLI in .venv: run scripts/test"), .timeLimit(.minutes(10)))
 struct ForwardingProcessTests {
     @Test("killed with SIGKILL right after answering 200, the daemon delivers the signal after a restart")
     func survivesSIGKILL() async throws {

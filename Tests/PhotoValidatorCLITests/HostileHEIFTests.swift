@@ -5,7 +5,7 @@ import Testing
 /// The crafted HEIC lies of `scripts/make-heif-lies` (reference cycles, bitstreams larger than their
 /// container, thousands of cells over one tile...) against the built binary: each is refused
 /// quickly, and the daemon survives all of them in a row with its memory and health intact.
-@Suite("Crafted HEIC files against validate and the daemon", .timeLimit(.minutes(10)), .enabled(if: Fixtures.sharedRequiredOrPresent))
+@Suite("Crafted HEIC files against validate and the daemon", .integration, .timeLimit(.minutes(10)), .enabled(if: Fixtures.sharedRequiredOrPresent))
 struct HostileHEIFTests {
     @Test("validate refuses every lie as invalid_image, each within 2 s, and decodes every control")
     func validateCommand() async throws {

@@ -3,7 +3,7 @@ import TestFixtures
 import Testing
 @testable import PhotoValidatorCLI
 
-@Suite("photo-validator --version", .timeLimit(.minutes(10)))
+@Suite("photo-validator --version", .integration, .timeLimit(.minutes(10)))
 struct ReleaseIdentityTests {
     @Test("prints the version, the git revision and the libvips version it runs with")
     func version() async throws {

@@ -2,7 +2,7 @@ import Foundation
 import TestFixtures
 import Testing
 
-@Suite("Secrets stay secret", .timeLimit(.minutes(10)))
+@Suite("Secrets stay secret", .integration, .timeLimit(.minutes(10)))
 struct SecretsTests {
     @Test("with every secret set, none appears in a log line, an error answer, a metric or an admin view")
     func noSecretAnywhere() async throws {

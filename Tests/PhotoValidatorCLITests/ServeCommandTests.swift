@@ -7,7 +7,7 @@ import Testing
 
 /// The daemon tests talk HTTP to the child process with `RawHTTP`, a raw-socket client, so a
 /// request can be left half-sent on purpose.
-@Suite("photo-validator serve, as a process", .timeLimit(.minutes(10)))
+@Suite("photo-validator serve, as a process", .integration, .timeLimit(.minutes(10)))
 struct ServeCommandTests {
     @Test("SIGTERM lets a request in flight finish with 200, then the daemon exits 0")
     func gracefulShutdown() async throws {
@@ -66,7 +66,7 @@ struct ServeCommandTests {
     }
 }
 
-@Suite("photo-validator config", .timeLimit(.minutes(10)))
+@Suite("photo-validator config", .integration, .timeLimit(.minutes(10)))
 struct ConfigCommandTests {
     @Test("flags beat the environment, which beats the JSON file; secrets are redacted")
     func precedence() async throws {

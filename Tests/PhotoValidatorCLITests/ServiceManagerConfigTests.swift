@@ -2,7 +2,7 @@ import Foundation
 import TestFixtures
 import Testing
 
-@Suite("photo-validator config under systemd", .timeLimit(.minutes(10)))
+@Suite("photo-validator config under systemd", .integration, .timeLimit(.minutes(10)))
 struct ServiceManagerConfigTests {
     @Test("the outbox follows $STATE_DIRECTORY and credentials set secrets, both named as sources")
     func stateAndCredentials() async throws {

@@ -18,7 +18,7 @@ let sandboxAvailable: Bool = {
     return probe.terminationStatus == 0
 }()
 
-@Suite("systemd/photo-validator.service", .timeLimit(.minutes(10)))
+@Suite("systemd/photo-validator.service", .integration, .timeLimit(.minutes(10)))
 struct SystemdUnitTests {
     static let folder = Fixtures.repositoryRoot.appendingPathComponent("systemd")
 

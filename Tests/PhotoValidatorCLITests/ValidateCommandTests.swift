@@ -41,7 +41,7 @@ func jsonLines(_ text: String) throws -> [[String: Any]] {
     }
 }
 
-@Suite("photo-validator validate, end to end", .timeLimit(.minutes(10)))
+@Suite("photo-validator validate, end to end", .integration, .timeLimit(.minutes(10)))
 struct ValidateCommandTests {
     @Test("exit 0 when every photo passes, with one jsonl record each")
     func allPass() async throws {
@@ -150,7 +150,7 @@ struct ValidateCommandTests {
     }
 }
 
-@Suite("Shard selection", .timeLimit(.minutes(10)))
+@Suite("Shard selection", .integration, .timeLimit(.minutes(10)))
 struct ShardTests {
     @Test("parses K/N and rejects nonsense")
     func parsing() {
@@ -171,7 +171,7 @@ struct ShardTests {
     }
 }
 
-@Suite("photo-validator bench", .timeLimit(.minutes(10)))
+@Suite("photo-validator bench", .integration, .timeLimit(.minutes(10)))
 struct BenchCommandTests {
     @Test("prints per-stage medians and p90s as JSON, the decoder, and for a JPEG the luma-at-1/8 floor")
     func benchJSON() async throws {

@@ -53,7 +53,7 @@ func postValidate(_ client: any TestClientProtocol, _ body: ByteBuffer, as photo
     return try jsonObject(response)
 }
 
-@Suite("Content check on the endpoints", .serialized, .timeLimit(.minutes(10)))
+@Suite("Content check on the endpoints", .integration, .serialized, .timeLimit(.minutes(10)))
 struct ContentCheckEndpointTests {
     static let verdicts: [(String, String, String, Bool, [String], [String])] = [
         ("room", "interior_room", "space", true, [], ["Photo looks great!"]),

@@ -2,7 +2,7 @@ import Foundation
 import TestFixtures
 import Testing
 
-@Suite("the daemon's decode workers", .timeLimit(.minutes(5)))
+@Suite("the daemon's decode workers", .integration, .timeLimit(.minutes(5)))
 struct DecodeIsolationDaemonTests {
     @Test("a photo that crashes its decode worker is that photo's invalid_image decoder_crashed; the next photo passes and the daemon stays healthy")
     func crashCostsOnePhoto() async throws {

@@ -18,7 +18,7 @@ func forwarding(to temporal: TemporalDevServer, outbox: String = Fixtures.tempor
     }
 }
 
-@Suite("photo_added reaches a real Temporal workflow", .serialized, .enabled(if: TemporalDevServer.available, "needs the temporal CLI in .venv: run scripts/test"), .timeLimit(.minutes(10)))
+@Suite("photo_added reaches a real Temporal workflow", .integration, .serialized, .enabled(if: TemporalDevServer.available, "needs the temporal CLI in .venv: run scripts/test"), .timeLimit(.minutes(10)))
 struct PhotoAddedSignalTests {
     @Test("a passed upload produces exactly one signal with the PhotoData; a failed one produces none")
     func exactlyOnce() async throws {
@@ -134,7 +134,7 @@ struct PhotoAddedSignalTests {
     }
 }
 
-@Suite("Outbox operations", .timeLimit(.minutes(10)))
+@Suite("Outbox operations", .integration, .timeLimit(.minutes(10)))
 struct OutboxOperationsTests {
     @Test("with forwarding off, nothing is promised and the outbox view says so")
     func forwardingOff() async throws {

@@ -7,7 +7,7 @@ import TestFixtures
 import Testing
 @testable import PhotoValidatorServer
 
-@Suite("POST /v1/validate", .timeLimit(.minutes(10)))
+@Suite("POST /v1/validate", .integration, .timeLimit(.minutes(10)))
 struct ValidationEndpointTests {
     @Test("a raw JPEG body passes with the contract's fields and details")
     func rawBodyPasses() async throws {

@@ -5,7 +5,7 @@ import TestFixtures
 import Testing
 @testable import PhotoValidatorServer
 
-@Suite("photo_added through the daemon to a webhook", .timeLimit(.minutes(10)))
+@Suite("photo_added through the daemon to a webhook", .integration, .timeLimit(.minutes(10)))
 struct WebhookForwardingTests {
     @Test("a passed upload is posted, signed, to the configured webhook, and counted in the metrics; a failed one is not")
     func delivered() async throws {

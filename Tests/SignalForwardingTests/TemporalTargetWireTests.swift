@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Synchronization
+import TestFixtures
 import Testing
 @testable import SignalForwarding
 
@@ -36,7 +37,7 @@ final class TemporalRecorder: Sendable {
     }
 }
 
-@Suite("The Temporal target on the wire", .timeLimit(.minutes(10)))
+@Suite("The Temporal target on the wire", .integration, .timeLimit(.minutes(10)))
 struct TemporalTargetWireTests {
     private func entry(workflowID: String) async throws -> OutboxEntry {
         let outbox = try SignalOutbox(path: temporaryOutboxPath())

@@ -10,7 +10,7 @@ import TestFixtures
 import Testing
 @testable import SignalForwarding
 
-@Suite("Webhook delivery against a loopback receiver", .timeLimit(.minutes(10)))
+@Suite("Webhook delivery against a loopback receiver", .integration, .timeLimit(.minutes(10)))
 struct WebhookDeliveryTests {
     let logger = Logger(label: "test")
 

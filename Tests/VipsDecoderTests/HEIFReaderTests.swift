@@ -3,7 +3,7 @@ import TestFixtures
 import Testing
 @testable import VipsDecoder
 
-@Suite("HEIC: the Swift HEIF reader and FFmpeg's HEVC decoder, with no HEIC reaching libheif", .timeLimit(.minutes(10)))
+@Suite("HEIC: the Swift HEIF reader and FFmpeg's HEVC decoder, with no HEIC reaching libheif", .integration, .timeLimit(.minutes(10)))
 struct HEIFReaderTests {
     private func bytes(_ url: URL) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: url))

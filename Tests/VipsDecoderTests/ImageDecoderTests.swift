@@ -22,7 +22,7 @@ func failureReason(_ url: URL, pixelLimit: Int = ImageDecoder.defaultPixelLimit)
     }
 }
 
-@Suite("Image decoder", .timeLimit(.minutes(10)))
+@Suite("Image decoder", .integration, .timeLimit(.minutes(10)))
 struct ImageDecoderTests {
     @Test("reads format, size and orientation from the header")
     func header() throws {
@@ -170,7 +170,7 @@ struct ImageDecoderTests {
     }
 }
 
-@Suite("Hostile inputs from ../shared/bad-inputs", .enabled(if: Fixtures.sharedRequiredOrPresent, "needs ../shared/ beside the checkout (its photos may not be copied into the repository)"), .timeLimit(.minutes(10)))
+@Suite("Hostile inputs from ../shared/bad-inputs", .integration, .enabled(if: Fixtures.sharedRequiredOrPresent, "needs ../shared/ beside the checkout (its photos may not be copied into the repository)"), .timeLimit(.minutes(10)))
 struct HostileInputTests {
     @Test("each is refused with the expected reason", arguments: [
         ("broken-data-stream.png", [DecodeFailure.Reason.corruptPixels, .unreadableHeader]),

@@ -28,7 +28,7 @@ func expectBoundedJPEG(_ preview: PreviewImage, sourceLocation: SourceLocation =
     #expect(decoded.header.orientation == 1, sourceLocation: sourceLocation)
 }
 
-@Suite("Preview encoder", .timeLimit(.minutes(10)))
+@Suite("Preview encoder", .integration, .timeLimit(.minutes(10)))
 struct PreviewEncoderTests {
     @Test("a 2560x1600 JPEG becomes a JPEG within 1568 px and 1.15 MP, same aspect, no metadata")
     func jpegBounds() async throws {
