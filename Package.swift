@@ -207,6 +207,7 @@ let package = Package(
         .target(
             name: "TestFixtures",
             dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "SwiftCSV", package: "SwiftCSV"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -32,19 +32,8 @@ struct OutboxPollingTests {
         let path = temporaryOutboxPath()
         let outbox = try SignalOutbox(path: path)
         try await outbox.enqueue(workflowID: "p", signalName: "photo_added", photo: photo("waiting"))
-        let foreign = try DatabaseQueue(path: path)
-        let locked = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            try? foreign.inDatabase { db in
-                try db.execute(sql: "BEGIN IMMEDIATE")
-                locked.signal()
-                release.wait()
-                try db.execute(sql: "ROLLBACK")
-            }
-        }
-        locked.wait()
-        defer { release.signal() }
+        let foreign = try OutboxLock(path: path)
+        defer { foreign.release() }
         let started = ContinuousClock.now
         #expect(try await outbox.due().map(\.photo.photoID) == ["waiting"])
         #expect(try await outbox.nextDueDate() != nil)

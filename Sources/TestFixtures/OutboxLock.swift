@@ -1,13 +1,16 @@
 import Foundation
 import GRDB
 
-/// Holds an exclusive write lock on an SQLite database from a separate connection until released.
-final class OutboxLock: @unchecked Sendable {
+/// Holds an exclusive write lock on an SQLite database from a separate connection until released,
+/// as a stuck or foreign writer would.
+public final class OutboxLock: @unchecked Sendable {
+    // Only touched by init and the detached thread it starts; the semaphores order them.
     private let queue: DatabaseQueue
     private let released = DispatchSemaphore(value: 0)
     private let locked = DispatchSemaphore(value: 0)
 
-    init(path: String) throws {
+    /// Takes the write lock on the database at `path` and holds it until `release()`.
+    public init(path: String) throws {
         queue = try DatabaseQueue(path: path)
         let queue = queue
         Thread.detachNewThread { [locked, released] in
@@ -21,7 +24,8 @@ final class OutboxLock: @unchecked Sendable {
         locked.wait()
     }
 
-    func release() {
+    /// Gives the lock back.
+    public func release() {
         released.signal()
     }
 }
