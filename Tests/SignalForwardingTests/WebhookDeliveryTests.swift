@@ -72,7 +72,7 @@ struct WebhookDeliveryTests {
             let outbox = try SignalOutbox(path: temporaryOutboxPath())
             try await outbox.enqueue(workflowID: "p", signalName: "photo_added", photo: photo("w-2"))
             let delivery = service(outbox: outbox, port: try #require(client.port), secret: "s")
-            try await withDeliveryClient { try await delivery.deliverDue(using: $0) }
+            _ = try await withDeliveryClient { try await delivery.deliverDue(using: $0) }
             let dead = try #require(try await outbox.deadLetters().first)
             #expect(dead.photo.photoID == "w-2")
             #expect(dead.deadReason?.hasPrefix("HTTP 400") == true)
@@ -85,7 +85,7 @@ struct WebhookDeliveryTests {
         try await outbox.enqueue(workflowID: "p", signalName: "photo_added", photo: photo("old"), now: Date().addingTimeInterval(-49 * 3600))
         // Nothing listens on this port: every attempt fails as unreachable.
         let delivery = service(outbox: outbox, port: 9, secret: "s")
-        try await withDeliveryClient { try await delivery.deliverDue(using: $0) }
+        _ = try await withDeliveryClient { try await delivery.deliverDue(using: $0) }
         let dead = try #require(try await outbox.deadLetters().first)
         #expect(dead.deadReason?.hasPrefix("undelivered for 48 h after 1 attempts") == true)
     }
