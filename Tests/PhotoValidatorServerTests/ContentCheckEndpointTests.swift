@@ -265,6 +265,27 @@ struct ContentCheckEndpointTests {
             #expect(metrics.contains("photo_validator_content_input_tokens_total"))
         }
     }
+
+    @Test("a keyed upload's one hash is the cache key: the same photo validated afterwards is answered from the cache")
+    func keyedUploadSharesTheCache() async throws {
+        try await withContentApp(configure: {
+            $0.signal.target = .webhook
+            $0.signal.webhookURL = "http://127.0.0.1:9/hook"
+            $0.signal.webhookSecret = "s"
+            $0.signal.outboxPath = Fixtures.temporaryPath("outbox.sqlite")
+        }, script: { _, _ in labels("interior_room") }) { client, _, standIn in
+            let photo = try testdataBytes("variants/same-small.jpg")
+            var form = MultipartBody()
+            form.file("file", filename: "small.jpg", contentType: "image/jpeg", bytes: photo)
+            var (headers, body) = form.finished()
+            headers[.idempotencyKey] = "upload-1"
+            let uploaded = try await client.execute(uri: "/api/v1/projects/proj-1/photos", method: .post, headers: headers, body: body)
+            #expect(uploaded.status == .ok)
+            let validated = try await postValidate(client, photo)
+            #expect(((validated["details"] as? [String: Any])?["content"] as? [String: Any])?["cached"] as? Bool == true)
+            #expect(standIn.received.count == 1)
+        }
+    }
 }
 
 /// A successful reply with these labels and a fixed reason.

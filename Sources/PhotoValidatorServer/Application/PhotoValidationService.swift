@@ -140,8 +140,9 @@ public struct PhotoValidationService: Sendable {
     }
 
     /// Validates `body` as a photo of `photoType` in `slot`, recording the outcome in `record` and
-    /// the metrics.
-    func validate(_ body: ByteBuffer, as photoType: PhotoType, in slot: ValidationWorkerPool.Slot, record: RequestRecord) async throws(APIError) -> ValidatePhotoOutput {
+    /// the metrics; `digest` is the file's SHA-256 when the caller has taken it already.
+    func validate(_ body: ByteBuffer, as photoType: PhotoType, in slot: ValidationWorkerPool.Slot, record: RequestRecord,
+                  digest: String? = nil) async throws(APIError) -> ValidatePhotoOutput {
         let validator = validator
         let content = content
         // The deadline holds while the job runs: past it the request is answered and a job stuck
@@ -153,7 +154,7 @@ public struct PhotoValidationService: Sendable {
             // from this task, so no worker thread waits on the network.
             prepared = try await slot.run(deadline: deadline) {
                 body.withUnsafeReadableBytes { bytes in
-                    content?.prepare(bytes, as: photoType, validator: validator)
+                    content?.prepare(bytes, as: photoType, validator: validator, digest: digest)
                         ?? PreparedPhoto(output: validator.validate(bytes, as: photoType), preview: nil, digest: "")
                 }
             }

@@ -30,13 +30,13 @@ struct IdempotencyKey: Sendable, Equatable {
         return uuid.uuidString.lowercased()
     }
 
-    /// A digest of everything an upload sends that changes its answer or its signal.
-    static func digest(of file: ByteBuffer, photoType: PhotoType, note: String?, storageKey: String?) -> String {
+    /// A digest of everything an upload sends that changes its answer or its signal: its fields and
+    /// `fileDigest`, the file's own SHA-256 (taken once, and used again as the content check's cache key).
+    static func digest(fileDigest: String, photoType: PhotoType, note: String?, storageKey: String?) -> String {
         var hasher = SHA256()
-        for field in [photoType.rawValue, note ?? "", storageKey ?? ""] {
+        for field in [photoType.rawValue, note ?? "", storageKey ?? "", fileDigest] {
             hasher.update(data: Data("\(field.utf8.count):\(field)".utf8))
         }
-        file.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
         return hasher.finalize().map { String(format: "%02x", $0) }.joined()
     }
 }

@@ -1,3 +1,4 @@
+import ContentCheck
 import Foundation
 import Hummingbird
 import MultipartUpload
@@ -73,14 +74,16 @@ struct ValidationController {
         }
         let upload = try Self.photoUpload(projectID: projectID, photoType: try Self.photoType(form.text("photo_type")),
                                           note: form.text("note"), storageKey: form.text("storage_key"))
-        let digest = key.map { _ in IdempotencyKey.digest(of: file.body, photoType: upload.photoType, note: upload.note, storageKey: upload.storageKey) }
+        // A keyed upload is hashed here, before it is validated; the same hash is the content check's cache key.
+        let fileDigest = key.map { _ in file.body.withUnsafeReadableBytes { ContentCache.digest(of: $0) } }
+        let digest = fileDigest.map { IdempotencyKey.digest(fileDigest: $0, photoType: upload.photoType, note: upload.note, storageKey: upload.storageKey) }
         if let key, let digest, let forwarder, let earlier = try await storedAnswer(key, projectID: projectID, in: forwarder, context: context) {
             return try Self.replay(earlier, digest: digest)
         }
         // Without an outbox to remember it, a keyed upload's photo_id is derived from the key.
         let photoID = (forwarder == nil ? key?.photoID(projectID: projectID) : nil) ?? UUID().uuidString.lowercased()
         let output = try await service.admitted(record: context.record) { slot in
-            try await service.validate(file.body, as: upload.photoType, in: slot, record: context.record)
+            try await service.validate(file.body, as: upload.photoType, in: slot, record: context.record, digest: fileDigest)
         }
         let answer = try AnswerEncoder.json(UploadAnswer(photoID: photoID, validation: output))
         guard let forwarder else { return AnswerEncoder.response(json: answer) }
