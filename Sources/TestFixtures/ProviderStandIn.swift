@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Synchronization
 
@@ -6,9 +7,12 @@ import Synchronization
 /// Messages API (`POST /v1/messages`, `x-api-key`, `anthropic-version: 2023-06-01`, forced tool
 /// use, `{"type":"error","error":{...}}` errors) or an OpenAI-compatible chat-completions server
 /// (`POST /v1/chat/completions`, bearer key, `image_url` data URLs, `json_schema` response format,
-/// `{"error":{...}}` errors). It refuses malformed requests as the real API would (401 without the
-/// key, 400 for a wrong version, media type or a missing tool), records every request it accepts
-/// the shape of, and answers what the test's script says.
+/// `{"error":{...}}` errors). It refuses what the real APIs refuse (401 without the key; 400 for a
+/// missing or wrong `anthropic-version`, a media type Anthropic does not take, an image over 5 MB
+/// of base64 or 8000 px on a side, a missing tool, a strict JSON schema with keywords outside
+/// OpenAI's strict subset such as `maxLength`, or `max_tokens` for a model that wants
+/// `max_completion_tokens`), records every request it accepts the shape of, and answers what the
+/// test's script says.
 public final class ProviderStandIn: Sendable {
     /// The wire protocol spoken.
     public enum Dialect: String, Sendable {
@@ -46,6 +50,13 @@ public final class ProviderStandIn: Sendable {
         case answerJSON(String)
         /// An error status with the dialect's error body, and optionally `retry-after`.
         case error(status: Int, retryAfter: String? = nil)
+        /// An error status with the dialect's error body and these extra headers
+        /// (`retry-after-ms`, `x-should-retry`).
+        case errorWithHeaders(status: Int, headers: [String: String])
+        /// A 200 whose answer stopped for `reason` (Anthropic `stop_reason` such as `max_tokens`,
+        /// `refusal`, `pause_turn`; OpenAI `finish_reason` such as `length`, `content_filter`), with
+        /// `partial` as the cut-off answer text when there is one.
+        case stopped(reason: String, partial: String?)
         /// A raw body with a status (for malformed answers).
         case raw(status: Int, body: String)
         /// Waits this long first, then answers `then`.
@@ -132,6 +143,14 @@ public final class ProviderStandIn: Sendable {
             var response = errorResponse(status: status, message: "stand-in error \(status)")
             if let retryAfter { response.headers[.retryAfter] = retryAfter }
             return response
+        case .errorWithHeaders(let status, let extra):
+            var response = errorResponse(status: status, message: "stand-in error \(status)")
+            for (name, value) in extra {
+                if let field = HTTPField.Name(name) { response.headers[field] = value }
+            }
+            return response
+        case .stopped(let reason, let partial):
+            return jsonResponse(status: 200, stoppedBody(reason: reason, partial: partial, request: request))
         case .raw(let status, let body):
             return Response(status: .init(code: status), headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: body)))
         case .delayed(let duration, let then):
@@ -171,9 +190,13 @@ public final class ProviderStandIn: Sendable {
         guard headers["content-type"]?.hasPrefix("application/json") == true,
               let body = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
               let model = body["model"] as? String, !model.isEmpty,
-              body["max_tokens"] is Int,
+              body["max_tokens"] is Int || (dialect == .openai && body["max_completion_tokens"] is Int),
               let messages = body["messages"] as? [[String: Any]] else {
             return .failure(Refusal(status: 400, message: "model, max_tokens and messages are required"))
+        }
+        // OpenAI's reasoning and GPT-5-family models refuse the older field, with this message.
+        if dialect == .openai, body["max_tokens"] != nil, ["o1", "o3", "o4", "gpt-5"].contains(where: { model.hasPrefix($0) }) {
+            return .failure(Refusal(status: 400, message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead."))
         }
         let text = String(decoding: data, as: UTF8.self)
         switch dialect {
@@ -187,8 +210,13 @@ public final class ProviderStandIn: Sendable {
             guard ["image/jpeg", "image/png", "image/gif", "image/webp"].contains(mediaType) else {
                 return .failure(Refusal(status: 400, message: "messages.0.content.0.image.source.base64.media_type: Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'"))
             }
-            guard encoded.utf8.count <= 5 * 1024 * 1024 else { return .failure(Refusal(status: 400, message: "image exceeds 5 MB maximum")) }
+            guard encoded.utf8.count <= 5 * 1024 * 1024 else {
+                return .failure(Refusal(status: 400, message: "messages.0.content.0.image.source.base64: image exceeds 5 MB maximum: \(encoded.utf8.count) bytes > 5242880 bytes"))
+            }
             guard let image = Data(base64Encoded: encoded) else { return .failure(Refusal(status: 400, message: "invalid base64 data")) }
+            if let size = JPEGInspection(Array(image)), max(size.width, size.height) > 8000 {
+                return .failure(Refusal(status: 400, message: "messages.0.content.0.image.source.base64.data: At least one of the image dimensions exceed max allowed size: 8000 pixels"))
+            }
             guard mediaType != "image/jpeg" || image.starts(with: [0xFF, 0xD8, 0xFF]) else {
                 return .failure(Refusal(status: 400, message: "Image does not match the provided media type image/jpeg"))
             }
@@ -218,9 +246,47 @@ public final class ProviderStandIn: Sendable {
                   let schema = schemaBlock["schema"] as? [String: Any] else {
                 return .failure(Refusal(status: 400, message: "a text part and response_format json_schema {name, schema} are required"))
             }
+            if schemaBlock["strict"] as? Bool == true, let problem = Self.strictSchemaProblem(schema, context: []) {
+                return .failure(Refusal(status: 400, message: "Invalid schema for response_format '\(name)': \(problem)"))
+            }
             return .success(Received(headers: headers, model: model, mediaType: String(prefix.dropLast(7)), image: Array(image), toolName: name,
                                      requiredFields: schema["required"] as? [String] ?? [], question: question, body: text))
         }
+    }
+
+    /// Keywords OpenAI's strict structured outputs do not accept (Azure OpenAI and several local
+    /// servers share the subset): a request naming one is refused with 400.
+    public static let unsupportedStrictKeywords: Set<String> = [
+        "minLength", "maxLength", "patternProperties", "unevaluatedProperties", "propertyNames",
+        "minProperties", "maxProperties", "unevaluatedItems", "contains", "minContains", "maxContains", "uniqueItems",
+    ]
+
+    /// What a strict schema breaks, in OpenAI's words, or nil: an unsupported keyword, an object
+    /// without `additionalProperties: false`, or a property missing from `required`.
+    static func strictSchemaProblem(_ schema: [String: Any], context: [String]) -> String? {
+        let place = "In context=(\(context.map { "'\($0)'" }.joined(separator: ", ")))"
+        if let keyword = schema.keys.sorted().first(where: { unsupportedStrictKeywords.contains($0) }) {
+            return "\(place), '\(keyword)' is not permitted."
+        }
+        if schema["type"] as? String == "object" {
+            let properties = schema["properties"] as? [String: Any] ?? [:]
+            guard schema["additionalProperties"] as? Bool == false else {
+                return "\(place), 'additionalProperties' is required to be supplied and to be false."
+            }
+            let required = Set(schema["required"] as? [String] ?? [])
+            if let missing = properties.keys.sorted().first(where: { !required.contains($0) }) {
+                return "\(place), 'required' is required to be supplied and to be an array including every key in properties. Missing '\(missing)'."
+            }
+            for (key, value) in properties.sorted(by: { $0.key < $1.key }) {
+                if let child = value as? [String: Any], let problem = strictSchemaProblem(child, context: context + ["properties", key]) {
+                    return problem
+                }
+            }
+        }
+        if let items = schema["items"] as? [String: Any] {
+            return strictSchemaProblem(items, context: context + ["items"])
+        }
+        return nil
     }
 
     /// The tokens the real API would bill for the image: about width * height / 750.
@@ -252,6 +318,35 @@ public final class ProviderStandIn: Sendable {
                 "choices": [["index": 0, "message": ["role": "assistant", "content": content, "refusal": NSNull()] as [String: Any],
                              "logprobs": NSNull(), "finish_reason": "stop"] as [String: Any]],
                 "usage": ["prompt_tokens": input, "completion_tokens": 61, "total_tokens": input + 61],
+            ]
+        }
+        return String(decoding: try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+    }
+
+    /// A 200 whose answer stopped for `reason`, with `partial` as what was written before it.
+    private func stoppedBody(reason: String, partial: String?, request: Received) -> String {
+        let input = Self.imageTokens(request.image) + 420
+        let object: [String: Any]
+        switch dialect {
+        case .anthropic:
+            var content: [[String: Any]] = []
+            if let partial {
+                // A tool call cut off at max_tokens: the API returns what of the input it parsed.
+                let parsed = (try? JSONSerialization.jsonObject(with: Data(partial.utf8))) ?? [String: Any]()
+                content.append(["type": "tool_use", "id": "toolu_01StandIn", "name": request.toolName, "input": parsed])
+            } else if reason == "refusal" {
+                content.append(["type": "text", "text": "I can't help with that."])
+            }
+            object = [
+                "id": "msg_01StandIn", "type": "message", "role": "assistant", "model": request.model, "content": content,
+                "stop_reason": reason, "stop_sequence": NSNull(), "usage": ["input_tokens": input, "output_tokens": 300],
+            ]
+        case .openai:
+            object = [
+                "id": "chatcmpl-standin", "object": "chat.completion", "created": 1_763_850_000, "model": request.model,
+                "choices": [["index": 0, "message": ["role": "assistant", "content": partial.map { $0 as Any } ?? NSNull(), "refusal": NSNull()] as [String: Any],
+                             "logprobs": NSNull(), "finish_reason": reason] as [String: Any]],
+                "usage": ["prompt_tokens": input, "completion_tokens": 300, "total_tokens": input + 300],
             ]
         }
         return String(decoding: try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)

@@ -15,7 +15,6 @@ struct SchemaTests {
         #"{"scene":null,"main_subject":"space","design_related":true,"reason":"x"}"#,
         #"["interior_room"]"#,
         #""YES""#,
-        "{\"scene\":\"interior_room\",\"main_subject\":\"space\",\"design_related\":true,\"reason\":\"\(String(repeating: "x", count: 301))\"}",
     ]
 
     @Test("a schema-violating answer is schema_violation under fail-closed", arguments: [ProviderStandIn.Dialect.anthropic, .openai], violations)
@@ -48,11 +47,12 @@ struct SchemaTests {
         }
     }
 
-    @Test("an OpenAI refusal is a schema violation")
+    @Test("an OpenAI refusal is its own class, refused, and is not retried")
     func refusal() async throws {
         let body = #"{"id":"c","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":null,"refusal":"I can't help"},"finish_reason":"stop"}]}"#
-        try await withStandIn(.openai, script: { _, _ in .raw(status: 200, body: body) }) { classifier, _, _ in
-            #expect(await check(classifier).details.error == "schema_violation")
+        try await withStandIn(.openai, script: { _, _ in .raw(status: 200, body: body) }) { classifier, _, events in
+            let result = await check(classifier)
+            #expect(result.details.error == "refused" && result.details.attempts == 1 && events.retries == 0)
         }
     }
 }

@@ -14,6 +14,9 @@ public struct ContentCheckError: Error, Sendable, Equatable, CustomStringConvert
         case unexpectedStatus = "unexpected_status"
         case malformedResponse = "malformed_response"
         case schemaViolation = "schema_violation"
+        case truncated
+        case refused
+        case contentFiltered = "content_filtered"
         case circuitOpen = "circuit_open"
         case saturated
         case previewFailed = "preview_failed"
@@ -24,24 +27,31 @@ public struct ContentCheckError: Error, Sendable, Equatable, CustomStringConvert
     public let detail: String
     /// The HTTP status, when the provider answered with one.
     public let status: Int?
-    /// How long the provider asked us to wait (`retry-after`), when it did.
+    /// How long the provider asked us to wait (`retry-after-ms`, else `retry-after`), when it did.
     public let retryAfter: Duration?
+    /// The provider's own word on retrying (`x-should-retry: true|false`), which wins over the
+    /// status, as the official SDKs let it.
+    public let providerSaysRetry: Bool?
 
-    private init(_ code: Code, _ detail: String, status: Int? = nil, retryAfter: Duration? = nil) {
+    private init(_ code: Code, _ detail: String, status: Int? = nil, retryAfter: Duration? = nil, providerSaysRetry: Bool? = nil) {
         self.code = code
         self.detail = detail
         self.status = status
         self.retryAfter = retryAfter
+        self.providerSaysRetry = providerSaysRetry
     }
 
     /// The stable error class, such as `timeout` or `rate_limited`.
     public var errorClass: String { code.rawValue }
 
-    /// True for failures a later attempt may not repeat: connection errors, 429, 529 and 5xx.
+    /// True for failures a later attempt may not repeat: connection errors, 408, 409, 429, 529 and
+    /// 5xx, as the official SDKs judge them, unless the provider said otherwise in `x-should-retry`.
     public var isRetryable: Bool {
+        if let providerSaysRetry { return providerSaysRetry }
         switch code {
-        case .connection, .rateLimited, .overloaded, .serverError: true
-        default: false
+        case .connection, .rateLimited, .overloaded, .serverError: return true
+        case .unexpectedStatus: return status == 408 || status == 409
+        default: return false
         }
     }
 
@@ -80,6 +90,13 @@ public struct ContentCheckError: Error, Sendable, Equatable, CustomStringConvert
     public static func malformedResponse(_ detail: String) -> ContentCheckError { .init(.malformedResponse, detail) }
     /// The model's answer does not match the schema.
     public static func schemaViolation(_ detail: String) -> ContentCheckError { .init(.schemaViolation, detail) }
+    /// The answer was cut off at the output limit (Anthropic `stop_reason: max_tokens`, OpenAI
+    /// `finish_reason: length`): `content.max_output_tokens` is too low for the model.
+    public static func truncated(_ detail: String) -> ContentCheckError { .init(.truncated, detail) }
+    /// The model declined to classify the photo (Anthropic `stop_reason: refusal`, OpenAI `refusal`).
+    public static func refused(_ detail: String) -> ContentCheckError { .init(.refused, detail) }
+    /// The provider's content filter withheld the answer (OpenAI `finish_reason: content_filter`).
+    public static func contentFiltered(_ detail: String) -> ContentCheckError { .init(.contentFiltered, detail) }
     /// The circuit breaker is open: the provider failed repeatedly and is not being called.
     public static func circuitOpen(_ detail: String) -> ContentCheckError { .init(.circuitOpen, detail) }
     /// Every place for a provider call stayed taken for the whole wait.
@@ -87,24 +104,27 @@ public struct ContentCheckError: Error, Sendable, Equatable, CustomStringConvert
     /// The preview JPEG could not be made.
     public static func previewFailed(_ detail: String) -> ContentCheckError { .init(.previewFailed, detail) }
 
-    /// The error an HTTP `status` other than 200 means, with the provider's message and `retry-after`.
-    public static func httpStatus(_ status: Int, message: String, retryAfter: Duration?) -> ContentCheckError {
+    /// The error an HTTP `status` other than 200 means, with the provider's message, its wait
+    /// (`retry-after-ms` or `retry-after`) and its `x-should-retry`.
+    public static func httpStatus(_ status: Int, message: String, retryAfter: Duration?, providerSaysRetry: Bool? = nil) -> ContentCheckError {
         let detail = "HTTP \(status): \(message)"
         // llama.cpp's server without a vision projector answers 500 "image input is not supported":
         // a configuration error, not a transient one.
         if status >= 500, message.localizedCaseInsensitiveContains("not supported") {
-            return .init(.badRequest, detail, status: status)
+            return .init(.badRequest, detail, status: status, providerSaysRetry: providerSaysRetry)
         }
+        let code: Code
         switch status {
-        case 400: return .init(.badRequest, detail, status: status)
-        case 401: return .init(.unauthorized, detail, status: status)
-        case 403: return .init(.forbidden, detail, status: status)
-        case 413: return .init(.payloadTooLarge, detail, status: status)
-        case 429: return .init(.rateLimited, detail, status: status, retryAfter: retryAfter)
-        case 529: return .init(.overloaded, detail, status: status, retryAfter: retryAfter)
-        case 500...599: return .init(.serverError, detail, status: status, retryAfter: retryAfter)
-        default: return .init(.unexpectedStatus, detail, status: status)
+        case 400: code = .badRequest
+        case 401: code = .unauthorized
+        case 403: code = .forbidden
+        case 413: code = .payloadTooLarge
+        case 429: code = .rateLimited
+        case 529: code = .overloaded
+        case 500...599: code = .serverError
+        default: code = .unexpectedStatus
         }
+        return .init(code, detail, status: status, retryAfter: retryAfter, providerSaysRetry: providerSaysRetry)
     }
 
     /// Error classes, for tests and dashboards.

@@ -28,6 +28,8 @@ extension ContentCheckConfiguration {
         Setting("content.breaker_open_seconds", .seconds, default: "30", flag: "content-breaker-open-seconds", "seconds the breaker stays open before a probe"),
         Setting("content.cache_entries", .integer(0...10_000_000), default: "10000", flag: "content-cache-entries", "answers kept in memory, 0 for none"),
         Setting("content.max_output_tokens", .integer(50...8192), default: "300", flag: "content-max-output-tokens", "most tokens the model may answer with"),
+        Setting("content.token_limit_field", .choice(["auto"] + TokenLimitField.allCases.map(\.rawValue)), default: "auto", flag: "content-token-limit-field",
+                "the OpenAI-compatible request field of that limit: auto is max_completion_tokens for api.openai.com and Azure OpenAI, max_tokens for any other server"),
         Setting("content.input_price", .number(0...1_000_000), default: "1, Haiku 4.5", flag: "content-input-price", "US dollars per million input tokens, for estimates"),
         Setting("content.output_price", .number(0...1_000_000), default: "5, Haiku 4.5", flag: "content-output-price", "US dollars per million output tokens, for estimates"),
     ])
@@ -70,6 +72,12 @@ extension ContentCheckConfiguration {
         breakerOpenDuration = try settings.seconds("content.breaker_open_seconds") ?? breakerOpenDuration
         cacheEntries = try settings.integer("content.cache_entries") ?? cacheEntries
         maximumOutputTokens = try settings.integer("content.max_output_tokens") ?? maximumOutputTokens
+        if let field = settings.string("content.token_limit_field"), field.lowercased() != "auto" {
+            guard let chosen = TokenLimitField(rawValue: field.lowercased()) else {
+                throw ConfigurationError(source: "content.token_limit_field", value: field, expected: Self.settings["content.token_limit_field"].expected)
+            }
+            tokenLimitField = chosen
+        }
         inputDollarsPerMillionTokens = try settings.number("content.input_price") ?? inputDollarsPerMillionTokens
         outputDollarsPerMillionTokens = try settings.number("content.output_price") ?? outputDollarsPerMillionTokens
     }

@@ -41,6 +41,9 @@ public struct ContentCheckConfiguration: Sendable {
     public var cacheEntries = 10_000
     /// The most tokens the model may answer with.
     public var maximumOutputTokens = 300
+    /// The chat-completions field of that limit (OpenAI-compatible only), or nil for the one the
+    /// base URL's server wants (`TokenLimitField.default(forBaseURL:)`).
+    public var tokenLimitField: TokenLimitField?
     /// US dollars per million input tokens, for cost estimates (Claude Haiku 4.5: 1).
     public var inputDollarsPerMillionTokens = 1.0
     /// US dollars per million output tokens, for cost estimates (Claude Haiku 4.5: 5).

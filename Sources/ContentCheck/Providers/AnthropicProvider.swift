@@ -76,8 +76,21 @@ public struct AnthropicProvider: ContentProvider {
             throw .malformedResponse("not a Messages API message: \(String(decoding: data.prefix(200), as: UTF8.self))")
         }
         let usage = message["usage"] as? [String: Any]
+        // Every stop_reason the API documents, answered on purpose: only a finished tool call is read.
+        let stopReason = message["stop_reason"] as? String ?? "none"
+        switch stopReason {
+        case "max_tokens", "model_context_window_exceeded":
+            throw .truncated("stop_reason \(stopReason): the tool input was cut off; raise content.max_output_tokens")
+        case "refusal":
+            throw .refused("stop_reason refusal: the model declined to classify the photo")
+        case "pause_turn":
+            // Only server tools pause a turn, and none are offered: say so rather than guess.
+            throw .malformedResponse("stop_reason pause_turn, though no server tool was offered")
+        default:
+            break
+        }
         guard let call = content.first(where: { $0["type"] as? String == "tool_use" }) else {
-            throw .schemaViolation("no tool_use block (stop_reason \(message["stop_reason"] as? String ?? "none"))")
+            throw .schemaViolation("no tool_use block (stop_reason \(stopReason))")
         }
         guard call["name"] as? String == ContentPrompt.toolName, let input = call["input"],
               let json = try? JSONSerialization.data(withJSONObject: input, options: [.fragmentsAllowed]) else {

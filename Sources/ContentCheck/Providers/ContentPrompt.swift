@@ -5,10 +5,11 @@ import PhotoValidation
 /// changes `version`, which is part of the cache key.
 public enum ContentPrompt {
     /// Identifies this prompt and schema in cache keys and evaluation reports.
-    public static let version = "content-v1"
+    public static let version = "content-v2"
     /// The name of the tool (Anthropic) or JSON schema (OpenAI-compatible) the model must fill in.
     public static let toolName = "record_photo_content"
-    /// The longest `reason` the schema allows.
+    /// The longest `reason` kept: a longer one is cut here, never a reason to throw the verdict away
+    /// (the schema cannot bound it: length keywords are outside the strict subset OpenAI accepts).
     public static let maximumReasonLength = 300
 
     /// The system prompt.
@@ -37,7 +38,9 @@ public enum ContentPrompt {
         }
     }
 
-    /// The JSON schema of the answer (`ContentLabels`), strict: every field required, no others.
+    /// The JSON schema of the answer (`ContentLabels`), strict: every field required, no others, and
+    /// only keywords inside the subset strict structured outputs accept (type, enum, properties,
+    /// required, additionalProperties, description: no length bounds).
     public static var schema: [String: Any] {
         [
             "type": "object",
@@ -58,7 +61,6 @@ public enum ContentPrompt {
                 ] as [String: Any],
                 "reason": [
                     "type": "string",
-                    "maxLength": maximumReasonLength,
                     "description": "one short sentence saying why",
                 ] as [String: Any],
             ] as [String: Any],
@@ -70,7 +72,8 @@ public enum ContentPrompt {
     /// The labels in `json` (the model's answer), checked strictly against the schema.
     ///
     /// - Throws: `ContentCheckError.schemaViolation` for text that is not a JSON object, a
-    ///   missing, extra or mistyped field, a value outside an enum, or an over-long reason.
+    ///   missing, extra or mistyped field, or a value outside an enum. An over-long reason is cut
+    ///   to `maximumReasonLength`: the verdict stands.
     public static func labels(fromJSON json: Data) throws(ContentCheckError) -> ContentLabels {
         guard let fields = (try? JSONSerialization.jsonObject(with: json)) as? [String: Any] else {
             throw .schemaViolation("the answer is not a JSON object")
@@ -90,10 +93,8 @@ public enum ContentPrompt {
         guard let subject = ContentLabels.Subject(rawValue: raw.main_subject) else {
             throw .schemaViolation("main_subject '\(raw.main_subject)' is not one of the schema's values")
         }
-        guard raw.reason.count <= maximumReasonLength else {
-            throw .schemaViolation("reason is longer than \(maximumReasonLength) characters")
-        }
-        return ContentLabels(scene: scene, mainSubject: subject, designRelated: raw.design_related, reason: raw.reason)
+        let reason = raw.reason.count <= maximumReasonLength ? raw.reason : String(raw.reason.prefix(maximumReasonLength - 1)) + "…"
+        return ContentLabels(scene: scene, mainSubject: subject, designRelated: raw.design_related, reason: reason)
     }
 
     /// The answer's fields as JSON types, before the enums are checked.

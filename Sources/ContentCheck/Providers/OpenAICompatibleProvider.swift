@@ -16,14 +16,18 @@ public struct OpenAICompatibleProvider: ContentProvider {
     public let baseURL: String
     private let apiKey: APIKey?
     private let maximumOutputTokens: Int
+    /// The request field that carries the output limit.
+    public let tokenLimitField: TokenLimitField
     private let transport: ProviderTransport
 
-    /// A provider at `baseURL` asking `model`, with a bearer `apiKey` when the server needs one.
-    public init(baseURL: String, model: String, apiKey: APIKey?, maximumOutputTokens: Int = 300, client: HTTPClient) {
+    /// A provider at `baseURL` asking `model`, with a bearer `apiKey` when the server needs one,
+    /// limiting the answer with `tokenLimitField` (by default the one `baseURL`'s server wants).
+    public init(baseURL: String, model: String, apiKey: APIKey?, maximumOutputTokens: Int = 300, tokenLimitField: TokenLimitField? = nil, client: HTTPClient) {
         self.baseURL = baseURL
         self.model = model
         self.apiKey = apiKey
         self.maximumOutputTokens = maximumOutputTokens
+        self.tokenLimitField = tokenLimitField ?? TokenLimitField.default(forBaseURL: baseURL)
         self.transport = ProviderTransport(client: client)
     }
 
@@ -39,7 +43,7 @@ public struct OpenAICompatibleProvider: ContentProvider {
     func requestBody(_ preview: PreviewImage, as photoType: PhotoType) throws(ContentCheckError) -> Data {
         let body: [String: Any] = [
             "model": model,
-            "max_tokens": maximumOutputTokens,
+            tokenLimitField.rawValue: maximumOutputTokens,
             "temperature": 0,
             "messages": [
                 ["role": "system", "content": ContentPrompt.system],
@@ -82,10 +86,20 @@ public struct OpenAICompatibleProvider: ContentProvider {
             throw .malformedResponse("not a chat completion: \(String(decoding: data.prefix(200), as: UTF8.self))")
         }
         if let refusal = message["refusal"] as? String {
-            throw .schemaViolation("the model refused: \(refusal.prefix(200))")
+            throw .refused("the model refused: \(refusal.prefix(200))")
+        }
+        // Every finish_reason but "stop" means the JSON cannot be trusted whole.
+        let finishReason = choices.first?["finish_reason"] as? String ?? "none"
+        switch finishReason {
+        case "length":
+            throw .truncated("finish_reason length: the answer was cut off; raise content.max_output_tokens")
+        case "content_filter":
+            throw .contentFiltered("finish_reason content_filter: the provider's filter withheld the answer")
+        default:
+            break
         }
         guard let content = message["content"] as? String else {
-            throw .schemaViolation("the message has no text content (finish_reason \(choices.first?["finish_reason"] as? String ?? "none"))")
+            throw .schemaViolation("the message has no text content (finish_reason \(finishReason))")
         }
         let usage = completion["usage"] as? [String: Any]
         return ProviderAnswer(

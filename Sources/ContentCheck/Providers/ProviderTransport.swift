@@ -29,11 +29,16 @@ struct ProviderTransport: Sendable {
             let bytes = try await response.body.collect(upTo: Self.maximumResponseBytes)
             let data = Data(bytes.readableBytesView)
             guard response.status == .ok else {
-                throw ContentCheckError.httpStatus(
-                    Int(response.status.code),
-                    message: Self.errorMessage(in: data),
-                    retryAfter: response.headers.first(name: "retry-after").flatMap(Self.retryAfter)
-                )
+                // The official SDKs read `retry-after-ms` first, then `retry-after`, and obey
+                // `x-should-retry` over the status.
+                let wait = response.headers.first(name: "retry-after-ms").flatMap(Self.retryAfterMilliseconds)
+                    ?? response.headers.first(name: "retry-after").flatMap(Self.retryAfter)
+                let shouldRetry: Bool? = switch response.headers.first(name: "x-should-retry")?.lowercased() {
+                case "true": true
+                case "false": false
+                default: nil
+                }
+                throw ContentCheckError.httpStatus(Int(response.status.code), message: Self.errorMessage(in: data), retryAfter: wait, providerSaysRetry: shouldRetry)
             }
             return data
         } catch let error as ContentCheckError {
@@ -61,6 +66,12 @@ struct ProviderTransport: Sendable {
             return type + ((error["message"] as? String) ?? "no message")
         }
         return String(decoding: body.prefix(200), as: UTF8.self)
+    }
+
+    /// A `retry-after-ms` value in milliseconds (OpenAI's and Anthropic's SDKs prefer it); nil for anything else.
+    static func retryAfterMilliseconds(_ value: String) -> Duration? {
+        guard let milliseconds = Double(value.trimmingCharacters(in: .whitespaces)), milliseconds.isFinite, milliseconds >= 0 else { return nil }
+        return .milliseconds(Int64(min(milliseconds, 86_400_000)))
     }
 
     /// A `retry-after` value in seconds (the form Anthropic and OpenAI send); nil for anything else.
