@@ -22,7 +22,8 @@ extension ContentClassifier {
                                          maximumOutputTokens: configuration.maximumOutputTokens, client: client)
         case .openai:
             provider = OpenAICompatibleProvider(baseURL: configuration.baseURL, model: configuration.model, apiKey: configuration.apiKey,
-                                                maximumOutputTokens: configuration.maximumOutputTokens, tokenLimitField: configuration.tokenLimitField, client: client)
+                                                maximumOutputTokens: configuration.maximumOutputTokens, tokenLimitField: configuration.tokenLimitField,
+                                                responseFormat: configuration.responseFormat, client: client)
         }
         return ContentClassifier(configuration: configuration, provider: provider, previews: previews, events: events)
     }

@@ -30,6 +30,8 @@ extension ContentCheckConfiguration {
         Setting("content.max_output_tokens", .integer(50...8192), default: "300", flag: "content-max-output-tokens", "most tokens the model may answer with"),
         Setting("content.token_limit_field", .choice(["auto"] + TokenLimitField.allCases.map(\.rawValue)), default: "auto", flag: "content-token-limit-field",
                 "the OpenAI-compatible request field of that limit: auto is max_completion_tokens for api.openai.com and Azure OpenAI, max_tokens for any other server"),
+        Setting("content.response_format", .choice(ResponseFormatStyle.allCases.map(\.rawValue)), default: "json_schema", flag: "content-response-format",
+                "how an OpenAI-compatible request asks for the answer's schema: json_schema (OpenAI, vLLM, llama.cpp's llama-server, Ollama) or json_object with a schema (llama-cpp-python's server)"),
         Setting("content.input_price", .number(0...1_000_000), default: "1, Haiku 4.5", flag: "content-input-price", "US dollars per million input tokens, for estimates"),
         Setting("content.output_price", .number(0...1_000_000), default: "5, Haiku 4.5", flag: "content-output-price", "US dollars per million output tokens, for estimates"),
     ])
@@ -72,6 +74,7 @@ extension ContentCheckConfiguration {
         breakerOpenDuration = try settings.seconds("content.breaker_open_seconds") ?? breakerOpenDuration
         cacheEntries = try settings.integer("content.cache_entries") ?? cacheEntries
         maximumOutputTokens = try settings.integer("content.max_output_tokens") ?? maximumOutputTokens
+        responseFormat = try settings.choice("content.response_format", of: ResponseFormatStyle.self) ?? responseFormat
         if let field = settings.string("content.token_limit_field"), field.lowercased() != "auto" {
             guard let chosen = TokenLimitField(rawValue: field.lowercased()) else {
                 throw ConfigurationError(source: "content.token_limit_field", value: field, expected: Self.settings["content.token_limit_field"].expected)

@@ -44,6 +44,9 @@ public struct ContentCheckConfiguration: Sendable {
     /// The chat-completions field of that limit (OpenAI-compatible only), or nil for the one the
     /// base URL's server wants (`TokenLimitField.default(forBaseURL:)`).
     public var tokenLimitField: TokenLimitField?
+    /// How an OpenAI-compatible request asks for the schema (`json_schema`, or the older
+    /// `json_object` with a `schema` that llama-cpp-python's server takes).
+    public var responseFormat: ResponseFormatStyle = .jsonSchema
     /// US dollars per million input tokens, for cost estimates (Claude Haiku 4.5: 1).
     public var inputDollarsPerMillionTokens = 1.0
     /// US dollars per million output tokens, for cost estimates (Claude Haiku 4.5: 5).

@@ -18,16 +18,20 @@ public struct OpenAICompatibleProvider: ContentProvider {
     private let maximumOutputTokens: Int
     /// The request field that carries the output limit.
     public let tokenLimitField: TokenLimitField
+    /// How the request asks for the schema.
+    public let responseFormat: ResponseFormatStyle
     private let transport: ProviderTransport
 
     /// A provider at `baseURL` asking `model`, with a bearer `apiKey` when the server needs one,
     /// limiting the answer with `tokenLimitField` (by default the one `baseURL`'s server wants).
-    public init(baseURL: String, model: String, apiKey: APIKey?, maximumOutputTokens: Int = 300, tokenLimitField: TokenLimitField? = nil, client: HTTPClient) {
+    public init(baseURL: String, model: String, apiKey: APIKey?, maximumOutputTokens: Int = 300, tokenLimitField: TokenLimitField? = nil,
+                responseFormat: ResponseFormatStyle = .jsonSchema, client: HTTPClient) {
         self.baseURL = baseURL
         self.model = model
         self.apiKey = apiKey
         self.maximumOutputTokens = maximumOutputTokens
         self.tokenLimitField = tokenLimitField ?? TokenLimitField.default(forBaseURL: baseURL)
+        self.responseFormat = responseFormat
         self.transport = ProviderTransport(client: client)
     }
 
@@ -55,10 +59,7 @@ public struct OpenAICompatibleProvider: ContentProvider {
                     ],
                 ] as [String: Any],
             ],
-            "response_format": [
-                "type": "json_schema",
-                "json_schema": ["name": ContentPrompt.toolName, "strict": true, "schema": ContentPrompt.schema] as [String: Any],
-            ] as [String: Any],
+            "response_format": responseFormat.requestField,
         ]
         do {
             return try JSONSerialization.data(withJSONObject: body)
