@@ -4,11 +4,12 @@ import VipsDecoder
 
 extension ContentClassifier {
     /// The classifier `configuration` describes, making previews with `previews` and calling its
-    /// provider over `client`, or nil when the content check is off.
+    /// provider over `client` (asked for at each call, so a lazily made one is made only when
+    /// needed), or nil when the content check is off.
     public static func make(
         configuration: ContentCheckConfiguration,
         previews: PreviewEncoder,
-        client: HTTPClient,
+        client: @escaping @Sendable @autoclosure () -> HTTPClient,
         events: @escaping @Sendable (ContentCheckEvent) -> Void = { _ in }
     ) -> ContentClassifier? {
         guard configuration.policy != .off else { return nil }
@@ -19,11 +20,11 @@ extension ContentClassifier {
         case .anthropic:
             guard let key = configuration.apiKey else { return nil }
             provider = AnthropicProvider(baseURL: configuration.baseURL, model: configuration.model, apiKey: key,
-                                         maximumOutputTokens: configuration.maximumOutputTokens, client: client)
+                                         maximumOutputTokens: configuration.maximumOutputTokens, client: client())
         case .openai:
             provider = OpenAICompatibleProvider(baseURL: configuration.baseURL, model: configuration.model, apiKey: configuration.apiKey,
                                                 maximumOutputTokens: configuration.maximumOutputTokens, tokenLimitField: configuration.tokenLimitField,
-                                                responseFormat: configuration.responseFormat, client: client)
+                                                responseFormat: configuration.responseFormat, client: client())
         }
         return ContentClassifier(configuration: configuration, provider: provider, previews: previews, events: events)
     }

@@ -1,18 +1,44 @@
 import AsyncHTTPClient
 import Logging
 import ServiceLifecycle
+import Synchronization
 
 /// The HTTP client every content provider call shares (one connection pool), run as a service so
-/// it is shut down cleanly after the listeners have drained.
-public struct ContentClientService: Service {
-    /// The shared client.
-    public let client: HTTPClient
+/// it is shut down cleanly after the listeners have drained. The client is made on the first call,
+/// so a service that is built and never run (or whose application fails to build later) holds no
+/// client that would have to be shut down.
+public final class ContentClientService: Service, Sendable {
+    private enum State {
+        case idle
+        case made(HTTPClient)
+        case shutDown
+    }
+
+    private let state = Mutex(State.idle)
     private let logger: Logger
 
-    /// A service owning a new client (`makeClient()`).
+    /// A service whose client (`makeClient()`) is made on first use.
     public init(logger: Logger) {
-        self.client = Self.makeClient()
         self.logger = logger
+    }
+
+    /// The shared client, made now if this is the first call. After shutdown it is a client that
+    /// is already shut down, so a late call fails as a connection error instead of opening a pool.
+    public var client: HTTPClient {
+        let (client, late) = state.withLock { state -> (HTTPClient, Bool) in
+            switch state {
+            case .made(let client):
+                return (client, false)
+            case .idle:
+                let client = Self.makeClient()
+                state = .made(client)
+                return (client, false)
+            case .shutDown:
+                return (Self.makeClient(), true)
+            }
+        }
+        if late { Task { try? await client.shutdown() } }
+        return client
     }
 
     /// A client configured for provider calls on the shared event loop group; the caller shuts it down.
@@ -28,18 +54,23 @@ public struct ContentClientService: Service {
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
-    /// Closes the client's connections (for commands that run without a service group).
+    /// Closes the client's connections, if it was ever made (for commands that run without a service group).
     public func shutdown() async {
-        try? await client.shutdown()
+        let made = state.withLock { state -> HTTPClient? in
+            defer { state = .shutDown }
+            if case .made(let client) = state { return client }
+            return nil
+        }
+        do {
+            try await made?.shutdown()
+        } catch {
+            logger.warning("content client shutdown", metadata: ["error": .string("\(error)")])
+        }
     }
 
     /// Waits for graceful shutdown, then closes the client's connections.
     public func run() async throws {
         try? await gracefulShutdown()
-        do {
-            try await client.shutdown()
-        } catch {
-            logger.warning("content client shutdown", metadata: ["error": .string("\(error)")])
-        }
+        await shutdown()
     }
 }

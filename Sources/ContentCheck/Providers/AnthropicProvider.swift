@@ -21,7 +21,7 @@ public struct AnthropicProvider: ContentProvider {
     private let transport: ProviderTransport
 
     /// A provider at `baseURL` asking `model`, authenticated by `apiKey`, over `client`.
-    public init(baseURL: String, model: String, apiKey: APIKey, maximumOutputTokens: Int = 300, client: HTTPClient) {
+    public init(baseURL: String, model: String, apiKey: APIKey, maximumOutputTokens: Int = 300, client: @escaping @Sendable @autoclosure () -> HTTPClient) {
         self.baseURL = baseURL
         self.model = model
         self.apiKey = apiKey

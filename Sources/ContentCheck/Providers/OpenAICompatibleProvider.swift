@@ -25,7 +25,7 @@ public struct OpenAICompatibleProvider: ContentProvider {
     /// A provider at `baseURL` asking `model`, with a bearer `apiKey` when the server needs one,
     /// limiting the answer with `tokenLimitField` (by default the one `baseURL`'s server wants).
     public init(baseURL: String, model: String, apiKey: APIKey?, maximumOutputTokens: Int = 300, tokenLimitField: TokenLimitField? = nil,
-                responseFormat: ResponseFormatStyle = .jsonSchema, client: HTTPClient) {
+                responseFormat: ResponseFormatStyle = .jsonSchema, client: @escaping @Sendable @autoclosure () -> HTTPClient) {
         self.baseURL = baseURL
         self.model = model
         self.apiKey = apiKey

@@ -9,7 +9,8 @@ struct ProviderTransport: Sendable {
     /// Answers larger than this are not read (a classification is a few hundred bytes).
     static let maximumResponseBytes = 1 << 20
 
-    let client: HTTPClient
+    /// The client to call through, asked for at each call: the shared one is made on first use.
+    let client: @Sendable () -> HTTPClient
 
     /// The body of a 200 answer to `body` posted to `url` with `headers`.
     ///
@@ -25,7 +26,7 @@ struct ProviderTransport: Sendable {
         }
         request.body = .bytes(ByteBuffer(bytes: body))
         do {
-            let response = try await client.execute(request, deadline: deadline)
+            let response = try await client().execute(request, deadline: deadline)
             let bytes = try await response.body.collect(upTo: Self.maximumResponseBytes)
             let data = Data(bytes.readableBytesView)
             guard response.status == .ok else {

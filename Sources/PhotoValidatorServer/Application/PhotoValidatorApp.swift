@@ -51,7 +51,7 @@ public struct PhotoValidatorApp: Sendable {
         let state = ServiceState()
         let forwarder = try SignalForwarder.make(configuration: configuration.signal, metrics: metrics, logger: logger)
         var service = PhotoValidationService(validator: validator, pool: pool, metrics: metrics, configuration: configuration, uploads: uploads)
-        // The HTTP client last: it must be shut down, so it is made only once nothing else can fail.
+        // The content check's HTTP client is made on its first call and shut down by its service.
         if configuration.content.policy != .off {
             let previews = try PreviewEncoder()
             let client = ContentClientService(logger: logger)
