@@ -3,7 +3,7 @@ import Foundation
 /// A real OpenAI-compatible server: llama-cpp-python's (`python -m llama_cpp.server`, PyPI
 /// `llama-cpp-python[server]`, which compiles llama.cpp) serving a tiny model that
 /// `scripts/peers/tiny_llama_gguf.py` writes, on a free loopback port.
-public final class LlamaCppServer: @unchecked Sendable {
+public final class LlamaCppServer: Sendable {
     /// The Python that `scripts/setup --test` installs the server into: `PHOTO_VALIDATOR_PYTHON`,
     /// else `.venv/bin/python`.
     public static let python: URL? = {
@@ -25,9 +25,7 @@ public final class LlamaCppServer: @unchecked Sendable {
     /// The model's name in requests.
     public let model = "tiny-llama"
     private let folder: URL
-    private var process: Process?
-    // Guards `process`; tests start and stop from one task at a time.
-    private let lock = NSLock()
+    private let peer = PeerProcess()
 
     /// A server on a free loopback port; call `start()`.
     public init() throws {
@@ -36,57 +34,28 @@ public final class LlamaCppServer: @unchecked Sendable {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 
-    deinit {
-        process?.terminate()
-        process?.waitUntilExit()
-    }
-
     /// The base URL for the content check.
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
     /// Writes the model and starts the server, waiting until it answers (at most 120 s).
     public func start() async throws {
         guard let python = Self.python else {
-            throw TemporalDevServer.Failure(description: "no Python with llama-cpp-python: run scripts/setup --test")
+            throw PeerProcess.Failure(description: "no Python with llama-cpp-python: run scripts/setup --test")
         }
         let model = folder.appendingPathComponent("tiny.gguf").path
         let script = Fixtures.repositoryRoot.appendingPathComponent("scripts/peers/tiny_llama_gguf.py").path
         let written = try await ProcessRunner.run(python, [script, model])
         guard written.status == 0 else {
-            throw TemporalDevServer.Failure(description: "the tiny model could not be written (gguf in .venv? run scripts/setup --test): \(written.standardError.suffix(400))")
+            throw PeerProcess.Failure(description: "the tiny model could not be written (gguf in .venv? run scripts/setup --test): \(written.standardError.suffix(400))")
         }
-        let process = Process()
-        process.executableURL = python
-        process.arguments = ["-m", "llama_cpp.server", "--model", model, "--model_alias", self.model, "--host", "127.0.0.1",
-                             "--port", String(port), "--n_ctx", "4096", "--n_threads", "1"]
-        process.standardOutput = FileHandle.nullDevice
-        let log = folder.appendingPathComponent("server.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: log)
-        try process.run()
-        lock.withLock { self.process = process }
-        let deadline = ContinuousClock.now + .seconds(120)
-        while ContinuousClock.now < deadline {
-            guard process.isRunning else {
-                let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-                throw TemporalDevServer.Failure(description: "llama_cpp.server exited with \(process.terminationStatus) (llama-cpp-python[server] in .venv? run scripts/setup --test): \(text.suffix(600))")
-            }
-            if let answer = try? await RawHTTP.request(port: port, method: "GET", path: "/v1/models"), answer.hasPrefix("HTTP/1.1 200") {
-                return
-            }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        throw TemporalDevServer.Failure(description: "llama_cpp.server did not answer in 120 s")
+        try await peer.start(python, ["-m", "llama_cpp.server", "--model", model, "--model_alias", self.model, "--host", "127.0.0.1",
+                                      "--port", String(port), "--n_ctx", "4096", "--n_threads", "1"],
+                             name: "llama_cpp.server (llama-cpp-python[server] in .venv? run scripts/setup --test)", port: port, path: "/v1/models",
+                             errorLog: folder.appendingPathComponent("server.log"))
     }
 
     /// Stops the server and waits for it to exit, off the cooperative pool.
     public func stop() async {
-        let process = lock.withLock { () -> Process? in
-            defer { self.process = nil }
-            return self.process
-        }
-        guard let process, process.isRunning else { return }
-        process.terminate()
-        _ = try? await offloaded { process.waitUntilExit() }
+        await peer.stop()
     }
 }

