@@ -40,6 +40,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "photo-validator", targets: ["photo-validator"]),
+        .executable(name: "photo-validator-harness", targets: ["photo-validator-harness"]),
         .library(name: "PhotoValidation", targets: ["PhotoValidation"]),
     ],
     // Pinned to the minor versions the tests prove; every resolved package and its version is in
@@ -215,6 +216,13 @@ let package = Package(
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
+        ),
+
+        // The long checks (mutated photos, soak) as one command on the test helpers:
+        // `swift run photo-validator-harness --help`.
+        .executableTarget(
+            name: "photo-validator-harness",
+            dependencies: ["TestFixtures", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         .testTarget(name: "AdmissionTests", dependencies: ["Admission"]),

@@ -1,0 +1,13 @@
+import ArgumentParser
+
+/// `photo-validator-harness`: the long checks run against a built `photo-validator` (mutated
+/// photos, soak with faults), on the helpers the tests use (`TestFixtures`).
+@main
+struct HarnessCommand: AsyncParsableCommand {
+    /// The subcommands, one file each.
+    static let configuration = CommandConfiguration(
+        commandName: "photo-validator-harness",
+        abstract: "Long checks of a built photo-validator: mutated photos and their run.",
+        subcommands: []
+    )
+}
