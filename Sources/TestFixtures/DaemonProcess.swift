@@ -37,14 +37,10 @@ public final class DaemonProcess: Sendable {
     public var log: [String] { lines.withLock { $0 } }
 
     /// The daemon's resident memory in MiB, from /proc (nil once it has exited).
-    public var residentMiB: Double? {
-        guard let status = try? String(contentsOfFile: "/proc/\(processID)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) else {
-            return nil
-        }
-        return kilobytes / 1024
-    }
+    public var residentMiB: Double? { ProcStatus.mebibytes("VmRSS", of: processID) }
+
+    /// The daemon's peak resident memory so far in MiB, from /proc (nil once it has exited).
+    public var peakResidentMiB: Double? { ProcStatus.mebibytes("VmHWM", of: processID) }
 
     /// Sends `signal` (SIGTERM by default) to the daemon.
     public func send(_ signal: Int32 = SIGTERM) {

@@ -25,7 +25,7 @@ public final class PeerProcess: @unchecked Sendable {
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
         if let errorLog {
-            FileManager.default.createFile(atPath: errorLog.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
             process.standardError = try FileHandle(forWritingTo: errorLog)
         } else {
             process.standardError = FileHandle.nullDevice

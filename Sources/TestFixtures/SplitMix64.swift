@@ -1,5 +1,5 @@
 /// A small deterministic random generator, so that a failing randomized test reproduces.
-public struct SplitMix64: RandomNumberGenerator {
+public struct SplitMix64: RandomNumberGenerator, Sendable {
     /// The generator's whole state; the seed.
     public var state: UInt64
 

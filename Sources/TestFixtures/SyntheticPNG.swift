@@ -23,8 +23,7 @@ public enum SyntheticPNG {
     }
 
     private static func chunk(_ type: String, _ data: [UInt8], into png: inout [UInt8]) {
-        let typed = Array(type.utf8) + data
-        png += bigEndian(data.count) + typed + bigEndian(Int(crc32(typed)))
+        png += PNGChunks.chunk(type, data)
     }
 
     private static func zlibStored(_ data: [UInt8]) -> [UInt8] {
@@ -43,17 +42,5 @@ public enum SyntheticPNG {
             b = (b + a) % 65_521
         }
         return out + bigEndian(Int(b << 16 | a))
-    }
-
-    private static let crcTable: [UInt32] = (0..<256).map { n in
-        var c = UInt32(n)
-        for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-        return c
-    }
-
-    private static func crc32(_ data: [UInt8]) -> UInt32 {
-        var c: UInt32 = 0xFFFF_FFFF
-        for byte in data { c = crcTable[Int((c ^ UInt32(byte)) & 0xFF)] ^ (c >> 8) }
-        return c ^ 0xFFFF_FFFF
     }
 }

@@ -3,20 +3,12 @@ import TestFixtures
 import Testing
 @testable import PhotoValidation
 
-/// Writes `scripts/mutate`'s output for `photos` into a fresh temporary folder and returns the
-/// folder with its manifest rows (file, class, source, expect).
-func mutatedFiles(_ classes: String, count: Int = 0, seed: Int = 1, photos: [String]) async throws -> (URL, [[String: String]]) {
+/// Writes the mutations of `classes` for `photos` (`photo-validator-harness mutate`) into a fresh
+/// temporary folder and returns the folder with its entries.
+func mutatedFiles(_ classes: MutationSet.Classes, count: Int = 0, seed: UInt64 = 1, photos: [String]) throws -> (URL, [MutationSet.Entry]) {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pv-mutations-\(UUID().uuidString)")
-    let outcome = try await ProcessRunner.run(
-        URL(fileURLWithPath: "/usr/bin/env"),
-        ["python3", Fixtures.repositoryRoot.appendingPathComponent("scripts/mutate").path, "--out", folder.path,
-         "--classes", classes, "--count", String(count), "--seed", String(seed)] + photos.map { Fixtures.testdataFile($0).path }
-    )
-    try #require(outcome.status == 0, "scripts/mutate failed: \(outcome.standardError)")
-    let lines = try String(contentsOf: folder.appendingPathComponent("manifest.csv"), encoding: .utf8)
-        .split(whereSeparator: \.isNewline).map { $0.split(separator: ",").map(String.init) }
-    let header = lines[0]
-    return (folder, lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) })
+    let set = try MutationSet.write(photos: photos.map { Fixtures.testdataFile($0) }, to: folder, classes: classes, count: count, seed: seed)
+    return (folder, set.entries)
 }
 
 @Suite("Hostile uploads", .integration, .timeLimit(.minutes(5)))
@@ -50,28 +42,28 @@ struct HostileUploadTests {
 
     @Test("generated corrupt JPEG, PNG, WebP and HEIC classes are all invalid_image")
     func knownCorruptClasses() async throws {
-        let (folder, rows) = try await mutatedFiles("known", photos: [
+        let (folder, rows) = try mutatedFiles(.known, photos: [
             "variants/same-room.jpg", "photos/indoor-ceiling-lamps.jpg", "photos/outdoor-path.jpg",
             "variants/same-room.png", "photos/small-coffee.png", "variants/same-room.webp", "variants/same-room.heic",
         ])
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(rows.count >= 20)
         for row in rows {
-            let output = try await validate(folder.appendingPathComponent(row["file"]!), as: .room)
-            #expect(output.failures == [.invalidImage], "\(row["class"]!) of \(row["source"]!) gave \(output.failures) \(output.details.error ?? "")")
+            let output = try await validate(folder.appendingPathComponent(row.file), as: .room)
+            #expect(output.failures == [.invalidImage], "\(row.mutationClass) of \(row.source) gave \(output.failures) \(output.details.error ?? "")")
         }
     }
 
     @Test("declared-huge headers over little data are refused or fail within the memory budget")
     func declaredHuge() async throws {
-        let (folder, rows) = try await mutatedFiles("huge", photos: [
+        let (folder, rows) = try mutatedFiles(.huge, photos: [
             "variants/same-room.jpg", "photos/cups.jpg", "variants/same-room.png", "variants/same-room.webp", "variants/same-room.heic",
         ])
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(rows.count >= 6)
         for row in rows {
-            let output = try await validate(folder.appendingPathComponent(row["file"]!), as: .room)
-            #expect(output.failures == [.invalidImage], "\(row["class"]!) of \(row["source"]!) gave \(output.failures)")
+            let output = try await validate(folder.appendingPathComponent(row.file), as: .room)
+            #expect(output.failures == [.invalidImage], "\(row.mutationClass) of \(row.source) gave \(output.failures)")
         }
     }
 }
