@@ -3,6 +3,8 @@ import VipsDecoder
 
 /// What the worker thread hands to the request's task: the answer of the synchronous checks and,
 /// when the content check is to run, the preview (or why it could not be made) and the digest.
+/// Made on the worker from `PhotoValidator.validate(_:as:previews:)`'s answer, with the encoder
+/// from `ContentClassifier.previewEncoder(for:)`; `ContentClassifier.finish(_:)` completes it.
 public struct PreparedPhoto: Sendable {
     /// The answer of decode, resolution and blur (with the preview's time).
     public let output: ValidatePhotoOutput
@@ -16,5 +18,14 @@ public struct PreparedPhoto: Sendable {
         self.output = output
         self.preview = preview
         self.digest = digest
+    }
+
+    /// The validation of `bytes` with its preview, if any, and the file's digest: `knownDigest`
+    /// when the caller has hashed the file already (so a file is hashed once), else taken here
+    /// only when there is a preview to check. Call it on the worker thread that validated.
+    public init(_ validated: (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?),
+                of bytes: UnsafeRawBufferPointer, knownDigest: String? = nil) {
+        self.init(output: validated.output, preview: validated.preview,
+                  digest: validated.preview == nil ? "" : knownDigest ?? ContentCache.digest(of: bytes))
     }
 }

@@ -47,8 +47,7 @@ struct PhotoFileCheck: Sendable {
                     return .unreadable("cannot read the file (\(PhotoCollector.reason(error)))")
                 }
                 return .prepared(bytes.withUnsafeBytes { bytes in
-                    classifier?.prepare(bytes, as: photoType, validator: validator)
-                        ?? PreparedPhoto(output: validator.validate(bytes, as: photoType), preview: nil, digest: "")
+                    PreparedPhoto(validator.validate(bytes, as: photoType, previews: classifier?.previewEncoder(for: photoType)), of: bytes)
                 })
             }
             switch prepared {

@@ -154,8 +154,8 @@ public struct PhotoValidationService: Sendable {
             // from this task, so no worker thread waits on the network.
             prepared = try await slot.run(deadline: deadline) {
                 body.withUnsafeReadableBytes { bytes in
-                    content?.prepare(bytes, as: photoType, validator: validator, digest: digest)
-                        ?? PreparedPhoto(output: validator.validate(bytes, as: photoType), preview: nil, digest: "")
+                    PreparedPhoto(validator.validate(bytes, as: photoType, previews: content?.previewEncoder(for: photoType)),
+                                  of: bytes, knownDigest: digest)
                 }
             }
         } catch WorkerPoolError.notRunning {

@@ -1,3 +1,5 @@
+import PhotoValidation
+
 extension ValidatePhotoOutput {
     /// This answer with the content check's result merged in: `failure` (if any) appended after
     /// the earlier checks' failures with its contract message, `content` in `details.content`, and
@@ -13,10 +15,5 @@ extension ValidatePhotoOutput {
             minimumShortSide: details.minimumShortSide,
             details: details
         )
-    }
-
-    /// This answer with `details` replaced (failures and messages unchanged).
-    func replacingDetails(_ details: ValidationDetails) -> ValidatePhotoOutput {
-        ValidatePhotoOutput(failures: failures, photoType: details.photoType, minimumShortSide: details.minimumShortSide, details: details)
     }
 }

@@ -1,12 +1,12 @@
 import VipsDecoder
 
 extension PhotoValidator {
-    /// Validates the photo and, when it passed every check so far and `previews` is given, makes
-    /// the preview JPEG a content classifier sees, on the same (worker) thread, from the same
-    /// decode for JPEG and HEIC.
+    /// Validates the photo and, when it passed every check and `previews` is given, encodes a
+    /// preview JPEG with it, on the same (worker) thread, from the same decode for JPEG and HEIC.
+    /// The validator does not know what the preview is for (the content check asks for it).
     ///
     /// The preview's cost is `details.timings_ms.content_preview` and is part of the total. A
-    /// preview that cannot be made is returned as an error for the content policy to judge: the
+    /// preview that cannot be made is returned as an error for its user to judge: the
     /// photo itself decoded, so it is not `invalid_image`.
     public func validate(
         _ bytes: UnsafeRawBufferPointer,
