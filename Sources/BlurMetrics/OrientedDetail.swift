@@ -115,9 +115,19 @@ public struct OrientedDetail: Sendable, Equatable {
     /// Mean squared gradient per orientation that white noise of unit variance leaves.
     public static let noiseGradientGain = [0.05859375, 0.0341796875, 0.05859375, 0.0341796875]
 
-    /// `OrientedDetail(plane:).score(strongestShare:)`: the blur score of an analysis plane.
-    public static func score(of plane: LumaPlane, strongestShare: Double) -> Double {
-        OrientedDetail(plane: plane).score(strongestShare: strongestShare)
+    /// The blur score of an analysis plane: `OrientedDetail(plane:).score(strongestShare:)`, and,
+    /// with `coarseWeight` > 0, the smaller of that and `coarseWeight` times the same score of the
+    /// plane halved (`LumaPlane.halved()`), when the halved plane holds detail above its noise.
+    ///
+    /// The full-scale ratio sees edges one or two pixels wide; a blur that keeps part of the
+    /// contrast sharp (hand shake that dwells, leaving a sharp ghost on a smeared copy) looks
+    /// sharp there. At half scale the smear is what is left. A pattern finer than the halved
+    /// plane can hold (a 4 px grid) leaves nothing there, and is judged at full scale alone.
+    public static func score(of plane: LumaPlane, strongestShare: Double, coarseWeight: Double = 0) -> Double {
+        let fine = OrientedDetail(plane: plane).score(strongestShare: strongestShare)
+        guard coarseWeight > 0, let half = plane.halved() else { return fine }
+        let coarse = OrientedDetail(plane: half).score(strongestShare: strongestShare)
+        return coarse > 0 ? min(fine, coarseWeight * coarse) : fine
     }
 
     private typealias Bytes = SIMD16<UInt8>

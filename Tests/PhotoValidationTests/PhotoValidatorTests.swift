@@ -66,13 +66,6 @@ struct PhotoValidatorTests {
             let output = try await validate(try #require(Fixtures.sharedFile("photos/\(row["file"]!)")), as: .room)
             let shortest = min(Int(row["width"]!)!, Int(row["height"]!)!)
             switch row["blur"] {
-            case "blurry" where row["file"] == "blur-real-text-motion.jpg":
-                // A 588x365 document photo measured as is: the oriented score sees its crisp text
-                // strokes along the motion (30.8) as sharp edges.
-                withKnownIssue("the oriented score passes this small motion-blurred document photo") {
-                    #expect(output.failures.contains(.blurry), "\(row["file"]!) scored \(output.details.blurScore ?? -1)")
-                }
-                checked += 1
             case "blurry":
                 #expect(output.failures.contains(.blurry), "\(row["file"]!) scored \(output.details.blurScore ?? -1)")
                 checked += 1

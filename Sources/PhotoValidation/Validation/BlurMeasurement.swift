@@ -31,10 +31,11 @@ public struct BlurMeasurement: Sendable, Equatable {
     }
 
     /// Decodes `image` strip by strip as `plan` says into the analysis plane at `scale` and
-    /// measures its blur, judging the `strongestShare` of tiles with most detail.
+    /// measures its blur, judging the `strongestShare` of tiles with most detail, and at half scale
+    /// too with `coarseWeight` > 0.
     ///
     /// - Throws: `DecodeFailure` when the pixels are truncated or corrupt.
-    public static func measure(_ image: EncodedImage, plan: DecodePlan, scale: AnalysisScale, strongestShare: Double) throws(DecodeFailure) -> BlurMeasurement {
+    public static func measure(_ image: EncodedImage, plan: DecodePlan, scale: AnalysisScale, strongestShare: Double, coarseWeight: Double = 0) throws(DecodeFailure) -> BlurMeasurement {
         let clock = ContinuousClock()
         let target = scale.analysisSize(width: image.header.storedWidth, height: image.header.storedHeight)
         var builder: AnalysisPlaneBuilder?
@@ -66,7 +67,7 @@ public struct BlurMeasurement: Sendable, Equatable {
         let plane = builder.finish()
         let blurStart = clock.now
         let statistics = LaplacianVariance.statistics(of: plane)
-        let blurScore = OrientedDetail.score(of: plane, strongestShare: strongestShare)
+        let blurScore = OrientedDetail.score(of: plane, strongestShare: strongestShare, coarseWeight: coarseWeight)
         let blurTime = clock.now - blurStart
         return BlurMeasurement(
             statistics: statistics,

@@ -127,7 +127,8 @@ public struct PhotoValidator: Sendable {
         let measurement: BlurMeasurement
         do {
             measurement = try BlurMeasurement.measure(
-                image, plan: plan, scale: settings.analysisScale, strongestShare: settings.blurStrongestShare(for: photoType)
+                image, plan: plan, scale: settings.analysisScale, strongestShare: settings.blurStrongestShare(for: photoType),
+                coarseWeight: settings.blurCoarseWeight(for: photoType)
             )
         } catch {
             return invalid(error)

@@ -21,6 +21,14 @@ public struct ValidationSettings: Sendable, Equatable {
     /// few percent of the frame, so the sharpest hundredth of it (best on the tuning part of the
     /// labelled set: README, Tuning).
     public static let inspirationStrongestShare = 0.01
+    /// How a room's score weighs the same measure on the plane halved (`OrientedDetail.score(of:strongestShare:coarseWeight:)`):
+    /// the score is the smaller of the two, so a room also fails when its half-scale score is under
+    /// the threshold divided by this (24 / 0.83, about 28.9). Hand shake that dwells leaves a sharp
+    /// ghost the full scale takes for sharpness; at half scale the smear dominates. Chosen on the
+    /// tuning part of the labelled set: the middle of the interval of best balanced accuracy
+    /// (half-scale 26.1 to 31.4; README, Tuning). Inspiration photos are judged by their sharpest
+    /// region only and gain nothing from it (0: off).
+    public static let roomCoarseWeight = 0.83
     /// Photos that declare more pixels than this are refused from the header.
     public var pixelLimit: Int = ImageDecoder.defaultPixelLimit
     /// The scale blur is measured at.
@@ -52,6 +60,14 @@ public struct ValidationSettings: Sendable, Equatable {
         switch photoType {
         case .room: Self.roomStrongestShare
         case .inspiration: Self.inspirationStrongestShare
+        }
+    }
+
+    /// The weight of the half-scale score for `photoType` (0: not measured).
+    public func blurCoarseWeight(for photoType: PhotoType) -> Double {
+        switch photoType {
+        case .room: Self.roomCoarseWeight
+        case .inspiration: 0
         }
     }
 
