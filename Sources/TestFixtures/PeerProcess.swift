@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A long-running test peer (a Temporal dev server, an OpenAI-compatible server): started, waited
 /// for until it answers over HTTP on loopback, and stopped, off the cooperative pool.
@@ -15,18 +18,26 @@ public final class PeerProcess: @unchecked Sendable {
         process?.waitUntilExit()
     }
 
-    /// Runs `executable` with `arguments` (standard output discarded, standard error to
-    /// `errorLog` or discarded) and waits until `GET path` on `port` answers 200, at most
-    /// `timeout`; `name` names it in errors, whose text ends with the log's tail.
+    /// Runs `executable` with `arguments` (standard output discarded, standard error appended
+    /// to `errorLog` or discarded; `environment` replacing this process's when given) and waits
+    /// until `GET path` on `port` answers 200, at most `timeout`; `name` names it in errors,
+    /// whose text ends with the log's tail. A stopped peer can be started again.
     public func start(_ executable: URL, _ arguments: [String], name: String, port: Int, path: String,
-                      errorLog: URL? = nil, timeout: Duration = .seconds(120)) async throws {
+                      errorLog: URL? = nil, environment: [String: String]? = nil, workingDirectory: URL? = nil,
+                      timeout: Duration = .seconds(120)) async throws {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
+        if let environment { process.environment = environment }
+        if let workingDirectory { process.currentDirectoryURL = workingDirectory }
         if let errorLog {
-            _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
-            process.standardError = try FileHandle(forWritingTo: errorLog)
+            if !FileManager.default.fileExists(atPath: errorLog.path) {
+                _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
+            }
+            let handle = try FileHandle(forWritingTo: errorLog)
+            try handle.seekToEnd()
+            process.standardError = handle
         } else {
             process.standardError = FileHandle.nullDevice
         }
@@ -54,6 +65,45 @@ public final class PeerProcess: @unchecked Sendable {
         guard let process, process.isRunning else { return }
         process.terminate()
         _ = try? await offloaded { process.waitUntilExit() }
+    }
+
+    /// The running (or last) process's id.
+    public var processIdentifier: Int32? { lock.withLock { process?.processIdentifier } }
+
+    /// True while the process runs.
+    public var isRunning: Bool { lock.withLock { process?.isRunning ?? false } }
+
+    /// The exit status of a process that has ended (128 + the signal for one a signal ended), else nil.
+    public var exitStatus: Int32? {
+        lock.withLock {
+            guard let process, !process.isRunning else { return nil }
+            return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        }
+    }
+
+    /// Kills the process (SIGKILL) and waits for it, off the cooperative pool.
+    public func kill() async {
+        guard let process = lock.withLock({ self.process }), process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        _ = try? await offloaded { process.waitUntilExit() }
+    }
+
+    /// Sends SIGTERM and waits at most `limit` for the exit: its status and the seconds it took,
+    /// or nil (and SIGKILL) when it did not exit in time.
+    public func terminate(within limit: Duration) async -> (status: Int32?, seconds: Double) {
+        guard let process = lock.withLock({ self.process }) else { return (nil, 0) }
+        guard process.isRunning else { return (exitStatus, 0) }
+        let start = ContinuousClock.now
+        process.terminate()
+        while process.isRunning, ContinuousClock.now - start < limit {
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        let seconds = (ContinuousClock.now - start).seconds
+        guard !process.isRunning else {
+            await kill()
+            return (nil, seconds)
+        }
+        return (exitStatus, seconds)
     }
 
     /// A peer that did not start or become ready.

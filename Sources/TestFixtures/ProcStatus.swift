@@ -3,15 +3,19 @@ import Foundation
 import Glibc
 #endif
 
-/// Memory figures of a running process, read from `/proc/PID/status`.
+/// Figures of a running process, read from `/proc/PID/status`.
 public enum ProcStatus {
-    /// The value of `field` (such as `VmRSS` or `VmHWM`) of process `pid` in MiB, or nil once it has exited.
-    public static func mebibytes(_ field: String, of pid: pid_t) -> Double? {
+    /// The number in `field` (such as `VmRSS` in KiB, or `Threads`) of process `pid`, or nil once it has exited.
+    public static func value(_ field: String, of pid: pid_t) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),
-              let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) else {
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }) else {
             return nil
         }
-        return kilobytes / 1024
+        return line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap { Int($0) }
+    }
+
+    /// The value of a memory `field` (such as `VmRSS` or `VmHWM`) of process `pid` in MiB, or nil once it has exited.
+    public static func mebibytes(_ field: String, of pid: pid_t) -> Double? {
+        value(field, of: pid).map { Double($0) / 1024 }
     }
 }

@@ -72,7 +72,7 @@ public enum RawHTTP {
         try await offloaded { try blockingConnect(port: port, timeout: timeout) }
     }
 
-    private static func blockingConnect(port: Int, timeout: TimeInterval = 60) throws -> Int32 {
+    static func blockingConnect(port: Int, timeout: TimeInterval = 60) throws -> Int32 {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -91,7 +91,7 @@ public enum RawHTTP {
         try await offloaded { try blockingWrite(socket, bytes) }
     }
 
-    private static func blockingWrite(_ socket: Int32, _ bytes: [UInt8]) throws {
+    static func blockingWrite(_ socket: Int32, _ bytes: [UInt8]) throws {
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

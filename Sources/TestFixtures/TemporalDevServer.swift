@@ -51,6 +51,22 @@ public final class TemporalDevServer: @unchecked Sendable {
         await peer.stop()
     }
 
+    /// Kills the server (SIGKILL), as a crash would; `start()` brings it back with its database.
+    public func kill() async {
+        await peer.kill()
+    }
+
+    /// True while the server process runs.
+    public var isRunning: Bool { peer.isRunning }
+
+    /// The server process's id while it runs.
+    public var processIdentifier: Int32? { peer.processIdentifier }
+
+    /// The `photo_id` of every `photo_added` signal in the workflow's history, in order.
+    public func signalledPhotoIDs(workflowID: String) async throws -> [String] {
+        try await signals(workflowID: workflowID, named: "photo_added").compactMap { $0["photo_id"] as? String }
+    }
+
     /// Starts a workflow with `id` (no worker needed: it stays running).
     public func startWorkflow(id: String) async throws {
         _ = try await cli(["workflow", "start", "--type", "RoomDesign", "--task-queue", "room-design", "--workflow-id", id])
