@@ -33,12 +33,10 @@ public struct LoadTest: Sendable {
 
     /// Runs every level and prints the table through `report`.
     public func run(report: @escaping @Sendable (String) -> Void) async throws {
-        guard let wrk = ["/usr/bin/wrk", "/usr/local/bin/wrk"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
-            throw Failure(description: "wrk is not installed: apt-get install wrk")
-        }
+        _ = try Wrk.executable()
         guard FileManager.default.fileExists(atPath: photo.path) else { throw Failure(description: "no such photo: \(photo.path)") }
         guard contentStandIn else {
-            try await load(wrk: wrk, environment: [:], report: report)
+            try await load(environment: [:], report: report)
             return
         }
         let standIn = ProviderStandIn(.openai, apiKey: "load-test") { _, _ in
@@ -54,7 +52,7 @@ public struct LoadTest: Sendable {
             group.addTask { try await app.run() }
             var iterator = port.stream.makeAsyncIterator()
             guard let standInPort = await iterator.next() else { throw Failure(description: "the provider stand-in did not start") }
-            try await load(wrk: wrk, environment: [
+            try await load(environment: [
                 "PHOTO_VALIDATOR_CONTENT_PROVIDER": "openai", "PHOTO_VALIDATOR_CONTENT_BASE_URL": "http://127.0.0.1:\(standInPort)",
                 "PHOTO_VALIDATOR_CONTENT_MODEL": "stand-in", "PHOTO_VALIDATOR_CONTENT_API_KEY": "load-test",
             ], report: report)
@@ -63,10 +61,7 @@ public struct LoadTest: Sendable {
     }
 
     /// Starts the daemon with `environment` and runs the levels against it.
-    private func load(wrk: String, environment: [String: String], report: @escaping @Sendable (String) -> Void) async throws {
-        let script = FileManager.default.temporaryDirectory.appendingPathComponent("pv-load-\(UUID().uuidString).lua")
-        try Data(Self.wrkScript.utf8).write(to: script)
-        defer { try? FileManager.default.removeItem(at: script) }
+    private func load(environment: [String: String], report: @escaping @Sendable (String) -> Void) async throws {
         let size = (try? FileManager.default.attributesOfItem(atPath: photo.path)[.size] as? Int) ?? 0
         let (_, exit) = try await DaemonProcess.run(["--port", "0"], environment: environment, executable: binary.path) { daemon in
             let port = try daemon.port
@@ -74,7 +69,7 @@ public struct LoadTest: Sendable {
             report(Self.row(["concurrency", "req/s", "validations/s", "p50 ms", "p99 ms", "non-2xx", "errors", "not ready"]))
             var validationsPerSecond: [Int: Double] = [:]
             for level in levels {
-                let (result, probes) = try await measure(level: level, port: port, wrk: wrk, script: script)
+                let (result, probes) = try await measure(level: level, port: port)
                 validationsPerSecond[level] = result["ok_per_s"] ?? 0
                 let notReady = probes.filter { $0 != 200 }.count
                 report(Self.row([String(level)] + ["rps", "ok_per_s", "p50_ms", "p99_ms"].map { String(format: "%.2f", result[$0] ?? .nan) }
@@ -97,9 +92,7 @@ public struct LoadTest: Sendable {
 
     /// One level: wrk's figures, and the statuses of `/readyz` sampled twice a second meanwhile
     /// (saturation must not show there).
-    private func measure(level: Int, port: Int, wrk: String, script: URL) async throws -> ([String: Double], [Int]) {
-        let arguments = ["-t\(level < 2 ? 1 : 2)", "-c\(level)", "-d\(seconds)s", "--timeout", "30s", "-s", script.path,
-                         "http://127.0.0.1:\(port)/v1/validate?photo_type=room"]
+    private func measure(level: Int, port: Int) async throws -> ([String: Double], [Int]) {
         let end = ContinuousClock.now + .seconds(seconds)
         async let probes: [Int] = {
             var statuses: [Int] = []
@@ -110,14 +103,8 @@ public struct LoadTest: Sendable {
             }
             return statuses
         }()
-        let outcome = try await ProcessRunner.run(URL(fileURLWithPath: wrk), arguments, environment: ["PHOTO": photo.path])
-        guard let line = outcome.standardOutput.split(separator: "\n").first(where: { $0.hasPrefix("RESULT ") }) else {
-            throw Failure(description: "wrk gave no figures (status \(outcome.status)): \(outcome.standardError)")
-        }
-        let figures = Dictionary(line.dropFirst("RESULT ".count).split(separator: " ").compactMap { pair -> (String, Double)? in
-            let parts = pair.split(separator: "=")
-            return parts.count == 2 ? (String(parts[0]), Double(parts[1]) ?? .nan) : nil
-        }, uniquingKeysWith: { $1 })
+        let figures = try await Wrk.run(url: "http://127.0.0.1:\(port)/v1/validate?photo_type=room", connections: level, seconds: seconds,
+                                        script: Self.wrkScript, environment: ["PHOTO": photo.path])
         return (figures, await probes)
     }
 

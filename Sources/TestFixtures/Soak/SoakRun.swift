@@ -433,7 +433,7 @@ public final class SoakRun: @unchecked Sendable {
         let stop = await daemon.terminate(within: .seconds(60))
         (ending.exitStatus, ending.stopSeconds) = (stop.status, stop.seconds)
         log("daemon SIGTERM: exit \(stop.status.map(String.init) ?? "none (killed)") after \(String(format: "%.1f", stop.seconds)) s")
-        ending.outboxRows = SoakOutboxReader.rows(of: outbox)
+        ending.outboxRows = OutboxRows.rows(of: outbox)
         return report(ending)
     }
 }

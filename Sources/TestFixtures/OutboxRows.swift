@@ -1,11 +1,11 @@
 import Foundation
 import GRDB
 
-/// Reads a soak's outbox database after the daemon has stopped: each signal's state, attempts,
-/// last error and promise-to-delivery seconds.
-enum SoakOutboxReader {
+/// Reads a daemon's outbox database after it has stopped (the soak, the forwarding bench): each
+/// signal's state, attempts, last error and promise-to-delivery seconds.
+public enum OutboxRows {
     /// The rows by photo id, or nil when the database cannot be read.
-    static func rows(of file: URL) -> [String: (state: String, attempts: Int, reason: String?, latency: Double?)]? {
+    public static func rows(of file: URL) -> [String: (state: String, attempts: Int, reason: String?, latency: Double?)]? {
         var configuration = Configuration()
         configuration.readonly = true
         guard let queue = try? DatabaseQueue(path: file.path, configuration: configuration) else { return nil }
