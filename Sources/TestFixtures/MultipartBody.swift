@@ -1,24 +1,37 @@
 import Foundation
 
-/// A `multipart/form-data` body built in code: text fields and an optional file part.
+/// A `multipart/form-data` body built in code: text fields and file parts, in order.
 public struct MultipartBody: Sendable {
-    /// The body bytes.
-    public let bytes: [UInt8]
-    /// The `Content-Type` header value, with the boundary.
-    public let contentType: String
+    /// The boundary between parts.
+    public let boundary: String
+    private var parts: [UInt8] = []
+
+    /// An empty body with `boundary`.
+    public init(boundary: String = "pv-" + UUID().uuidString) {
+        self.boundary = boundary
+    }
 
     /// A body with `fields` (name, value) in order, then `file` (file name, content type, bytes) as the `file` part.
-    public init(fields: [(String, String)], file: (name: String, contentType: String, bytes: [UInt8])?, boundary: String = "pv" + UUID().uuidString) {
-        var out: [UInt8] = []
-        for (name, value) in fields {
-            out += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
-        }
-        if let file {
-            out += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"\(file.name)\"\r\nContent-Type: \(file.contentType)\r\n\r\n".utf8)
-            out += file.bytes + Array("\r\n".utf8)
-        }
-        out += Array("--\(boundary)--\r\n".utf8)
-        bytes = out
-        contentType = "multipart/form-data; boundary=\(boundary)"
+    public init(fields: [(String, String)], file: (name: String, contentType: String, bytes: [UInt8])?) {
+        self.init()
+        for (name, value) in fields { field(name, value) }
+        if let file { self.file("file", filename: file.name, contentType: file.contentType, bytes: file.bytes) }
     }
+
+    /// Adds a text field.
+    public mutating func field(_ name: String, _ value: String) {
+        parts += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
+    }
+
+    /// Adds a file part.
+    public mutating func file(_ name: String, filename: String, contentType: String, bytes: [UInt8]) {
+        parts += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"; filename=\"\(filename)\"\r\nContent-Type: \(contentType)\r\n\r\n".utf8)
+        parts += bytes + Array("\r\n".utf8)
+    }
+
+    /// The whole body, closing boundary included.
+    public var bytes: [UInt8] { parts + Array("--\(boundary)--\r\n".utf8) }
+
+    /// The `Content-Type` header value, with the boundary.
+    public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
 }

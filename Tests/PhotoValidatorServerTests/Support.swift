@@ -38,26 +38,15 @@ func testdataBytes(_ path: String) throws -> ByteBuffer {
     ByteBuffer(data: try Data(contentsOf: Fixtures.testdataFile(path)))
 }
 
-/// A multipart/form-data body and its Content-Type.
-struct MultipartBody {
-    let boundary = "pv-\(UUID().uuidString)"
-    var buffer = ByteBuffer()
-
-    mutating func field(_ name: String, _ value: String) {
-        buffer.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n")
-    }
-
+extension MultipartBody {
+    /// Adds a file part from a buffer.
     mutating func file(_ name: String, filename: String, contentType: String, bytes: ByteBuffer) {
-        var bytes = bytes
-        buffer.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"; filename=\"\(filename)\"\r\nContent-Type: \(contentType)\r\n\r\n")
-        buffer.writeBuffer(&bytes)
-        buffer.writeString("\r\n")
+        file(name, filename: filename, contentType: contentType, bytes: Array(buffer: bytes))
     }
 
+    /// The header and body to send.
     func finished() -> (headers: HTTPFields, body: ByteBuffer) {
-        var body = buffer
-        body.writeString("--\(boundary)--\r\n")
-        return ([.contentType: "multipart/form-data; boundary=\(boundary)"], body)
+        ([.contentType: contentType], ByteBuffer(bytes: bytes))
     }
 }
 

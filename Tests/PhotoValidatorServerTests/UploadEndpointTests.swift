@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import TestFixtures
 import Testing
 @testable import PhotoValidatorServer
 
