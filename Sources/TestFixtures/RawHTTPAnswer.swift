@@ -27,8 +27,11 @@ public struct RawHTTPAnswer: Sendable {
     }
 
     /// The JSON body's top-level object, or nil when the body is not one.
-    public var json: [String: Any]? {
-        (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any]
+    public var json: [String: Any]? { Self.jsonObject(body) }
+
+    /// `text` as a JSON object, or nil.
+    public static func jsonObject(_ text: String) -> [String: Any]? {
+        (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
     }
 
     private static func dechunked(_ text: String) -> String {

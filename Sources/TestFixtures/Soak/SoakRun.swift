@@ -227,7 +227,7 @@ public final class SoakRun: @unchecked Sendable {
     /// GET `path` on the daemon: status (0 when it did not answer), body, milliseconds.
     private func probe(_ path: String) async -> (status: Int, body: String, milliseconds: Double) {
         let start = ContinuousClock.now
-        let answer = try? await RawHTTP.request(port: daemonPort, method: "GET", path: path).flatMapAnswer()
+        let answer = (try? await RawHTTP.request(port: daemonPort, method: "GET", path: path)).flatMap(RawHTTPAnswer.init)
         return (answer?.status ?? 0, answer?.body ?? "", (ContinuousClock.now - start).seconds * 1000)
     }
 
@@ -435,17 +435,5 @@ public final class SoakRun: @unchecked Sendable {
         log("daemon SIGTERM: exit \(stop.status.map(String.init) ?? "none (killed)") after \(String(format: "%.1f", stop.seconds)) s")
         ending.outboxRows = OutboxRows.rows(of: outbox)
         return report(ending)
-    }
-}
-
-extension String {
-    /// This response text taken apart, or nil.
-    func flatMapAnswer() -> RawHTTPAnswer? { RawHTTPAnswer(self) }
-}
-
-extension RawHTTPAnswer {
-    /// `text` as a JSON object, or nil.
-    static func jsonObject(_ text: String) -> [String: Any]? {
-        (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
     }
 }

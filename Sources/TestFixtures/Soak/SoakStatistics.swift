@@ -23,18 +23,15 @@ final class SoakStatistics: Sendable {
         let passed: Bool?
     }
 
-    private let state = Mutex<(attempts: [Attempt], promised: [String: (project: String, t: Double)], counters: [String: Int], examples: [String: String])>(([], [:], [:], [:]))
+    private let state = Mutex<(attempts: [Attempt], promised: [String: (project: String, t: Double)], counters: [String: Int])>(([], [:], [:]))
 
     /// Records an attempt.
     func add(_ attempt: Attempt) { state.withLock { $0.attempts.append(attempt) } }
     /// Records a promised signal.
     func promise(_ photoID: String, project: String, at t: Double) { state.withLock { $0.promised[photoID] = (project, t) } }
     /// Counts a note.
-    func bump(_ key: String, example: String? = nil) {
-        state.withLock {
-            $0.counters[key, default: 0] += 1
-            if let example, $0.examples[key] == nil { $0.examples[key] = example }
-        }
+    func bump(_ key: String) {
+        state.withLock { $0.counters[key, default: 0] += 1 }
     }
 
     /// Every attempt so far.
