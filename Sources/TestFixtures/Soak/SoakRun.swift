@@ -197,11 +197,12 @@ public final class SoakRun: @unchecked Sendable {
                 sample.rssKiB = ProcStatus.value("VmRSS", of: pid)
                 sample.threads = ProcStatus.value("Threads", of: pid)
                 sample.fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd"))?.count
-                sample.readyAt = log.now
+                // Stamped when the answer (or the failure) arrived: a probe in flight when the daemon
+                // is killed fails after the kill, however long a loaded machine kept it waiting.
                 let ready = await probe("/readyz")
-                (sample.ready, sample.readyBody) = (ready.status, ready.body)
-                sample.healthAt = log.now
+                (sample.ready, sample.readyBody, sample.readyAt) = (ready.status, ready.body, log.now)
                 let health = await probe("/healthz")
+                sample.healthAt = log.now
                 (sample.health, sample.healthMilliseconds) = (health.status, health.milliseconds)
                 let outboxView = await probe("/v1/outbox")
                 sample.pending = ((RawHTTPAnswer.jsonObject(outboxView.body)?["counts"]) as? [String: Any])?["pending"] as? Int
@@ -351,8 +352,8 @@ public final class SoakRun: @unchecked Sendable {
         // The sampler's interval is too coarse for a window of a few seconds, whose /readyz answer is what is checked.
         var previous = 200
         while log.now < window.plannedEnd {
-            let t = log.now
             let answer = await probe("/readyz")
+            let t = log.now
             if answer.status != 0, answer.status != previous {
                 let generation = daemonGeneration
                 shared.withLock { $0.readiness.append((t, generation, previous, answer.status, answer.body)) }
