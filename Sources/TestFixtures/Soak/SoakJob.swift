@@ -34,9 +34,12 @@ struct SoakJob: Sendable {
     var upload: String?
     var label = ""
 
-    /// The status a kind should get when nothing deliberate is in the way.
-    static func expectedStatus(_ kind: String) -> Int {
-        ["oversized-declared": 413, "oversized-chunked": 413, "stalled-upload": 408, "bad-form": 422][kind] ?? 200
+    /// The statuses a kind may get when nothing deliberate is in the way. An oversized chunked
+    /// body is 413 once it passes the limit, or 408 when the request timeout comes first: on a
+    /// loaded machine its 21 MiB take 8 to 12 s to arrive (measured in smoke runs), and the
+    /// request timeout is 10 s; either refusal is right.
+    static func expectedStatuses(_ kind: String) -> Set<Int> {
+        ["oversized-declared": [413], "oversized-chunked": [413, 408], "stalled-upload": [408], "bad-form": [422]][kind] ?? [200]
     }
 
     /// A random job of a random kind (by weight).

@@ -39,7 +39,7 @@ extension SoakRun {
             non2xx[key, default: 0] += 1
             non2xxKinds[key, default: [:]][a.kind, default: 0] += 1
             if status == 503 && deliberate503(a) { continue }
-            if status == SoakJob.expectedStatus(a.kind) { continue }
+            if SoakJob.expectedStatuses(a.kind).contains(status) { continue }
             if status >= 500 {
                 unexpected5xx["\(key) on \(a.kind)", default: 0] += 1
             } else {
