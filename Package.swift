@@ -87,7 +87,7 @@ let package = Package(
         // only by DecodeSandbox.
         .target(name: "CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
         // Decoding in sandboxed worker processes: framing, the worker client and set, the worker host.
-        .target(name: "DecodeSandbox", dependencies: ["CSandbox", "PhotoValidation", "VipsDecoder", "ValidationWorkers", "BlurMetrics"]),
+        .target(name: "DecodeSandbox", dependencies: ["Admission", "CSandbox", "PhotoValidation", "VipsDecoder", "ValidationWorkers", "BlurMetrics"]),
         // The worker threads that run decodes: deadlines that hold while C code runs, stand-ins
         // for stuck threads, bounded admission.
         .target(name: "ValidationWorkers", dependencies: ["VipsDecoder"]),
@@ -234,7 +234,7 @@ let package = Package(
             dependencies: ["MultipartUpload", "TestFixtures", .product(name: "NIOCore", package: "swift-nio")]
         ),
         .testTarget(name: "PhotoValidationTests", dependencies: ["Admission", "PhotoValidation", "VipsDecoder", "ValidationWorkers", "TestFixtures"]),
-        .testTarget(name: "DecodeSandboxTests", dependencies: ["DecodeSandbox", "PhotoValidation", "VipsDecoder", "ValidationWorkers", "TestFixtures"]),
+        .testTarget(name: "DecodeSandboxTests", dependencies: ["CSandbox", "DecodeSandbox", "PhotoValidation", "VipsDecoder", "ValidationWorkers", "TestFixtures"]),
         .testTarget(name: "ValidationWorkersTests", dependencies: ["ValidationWorkers", "TestFixtures"]),
         .testTarget(
             name: "ValidatorConfigurationTests",

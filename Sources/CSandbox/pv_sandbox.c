@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
+#include <linux/capability.h>
 #include <linux/memfd.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -19,6 +21,8 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -29,7 +33,7 @@ int pv_sandbox_socketpair(int fds[2]) {
 int pv_sandbox_shared_create(size_t size, void **address) {
     int fd = (int)syscall(SYS_memfd_create, "pv-photo", MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (fd < 0) return -errno;
-    if (ftruncate(fd, (off_t)size) != 0 || fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0) {
+    if (ftruncate(fd, (off_t)size) != 0) {
         int error = errno;
         close(fd);
         return -error;
@@ -37,6 +41,14 @@ int pv_sandbox_shared_create(size_t size, void **address) {
     void *mapped = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (mapped == MAP_FAILED) {
         int error = errno;
+        close(fd);
+        return -error;
+    }
+    // The daemon's mapping, made before the seal, stays writable; nobody can write through the
+    // descriptor or map it writable from now on (the worker it is handed to included).
+    if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_FUTURE_WRITE | F_SEAL_SEAL) != 0) {
+        int error = errno;
+        munmap(mapped, size);
         close(fd);
         return -error;
     }
@@ -254,13 +266,13 @@ static int load_filter(void) {
     const int allowed[] = {
         SCMP_SYS(read), SCMP_SYS(write), SCMP_SYS(readv), SCMP_SYS(writev), SCMP_SYS(pread64),
         SCMP_SYS(recvfrom), SCMP_SYS(sendto), SCMP_SYS(recvmsg), SCMP_SYS(sendmsg), SCMP_SYS(close),
-        SCMP_SYS(fstat), SCMP_SYS(newfstatat), SCMP_SYS(lseek), SCMP_SYS(fcntl), SCMP_SYS(dup),
+        SCMP_SYS(fstat), SCMP_SYS(lseek), SCMP_SYS(fcntl), SCMP_SYS(dup),
         SCMP_SYS(poll), SCMP_SYS(ppoll), SCMP_SYS(pipe2), SCMP_SYS(eventfd2),
         SCMP_SYS(mmap), SCMP_SYS(munmap), SCMP_SYS(mremap), SCMP_SYS(mprotect), SCMP_SYS(madvise), SCMP_SYS(brk),
         SCMP_SYS(futex), SCMP_SYS(set_robust_list), SCMP_SYS(get_robust_list), SCMP_SYS(rseq), SCMP_SYS(set_tid_address),
         SCMP_SYS(exit), SCMP_SYS(exit_group), SCMP_SYS(rt_sigaction), SCMP_SYS(rt_sigprocmask), SCMP_SYS(rt_sigreturn),
         SCMP_SYS(sigaltstack), SCMP_SYS(sched_yield), SCMP_SYS(sched_getaffinity), SCMP_SYS(getpid), SCMP_SYS(gettid),
-        SCMP_SYS(getuid), SCMP_SYS(geteuid), SCMP_SYS(getgid), SCMP_SYS(getegid), SCMP_SYS(clock_gettime),
+        SCMP_SYS(getuid), SCMP_SYS(geteuid), SCMP_SYS(getgid), SCMP_SYS(getegid), SCMP_SYS(capget), SCMP_SYS(clock_gettime),
         SCMP_SYS(clock_getres), SCMP_SYS(clock_nanosleep), SCMP_SYS(nanosleep), SCMP_SYS(gettimeofday), SCMP_SYS(getrusage),
         SCMP_SYS(getrandom), SCMP_SYS(membarrier), SCMP_SYS(uname), SCMP_SYS(sysinfo),
     };
@@ -273,10 +285,11 @@ static int load_filter(void) {
     // memory seccomp cannot read, so it fails with ENOSYS and glibc falls back to clone.
     if (status == 0) status = seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(clone), 1, SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, CLONE_THREAD));
     if (status == 0) status = seccomp_rule_add(filter, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
-    // Signals to itself only (abort, raise); its own CPU allowance and reading limits.
+    // Signals to itself only (abort, raise); reading its own limits, never setting them (no
+    // setrlimit either). Path-based stat and access calls are not listed: fstat on its own
+    // descriptors is, so a worker cannot learn whether a file exists.
     if (status == 0) status = seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1, SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)getpid()));
     if (status == 0) status = seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(prlimit64), 2, SCMP_A0(SCMP_CMP_EQ, 0), SCMP_A2(SCMP_CMP_EQ, 0));
-    if (status == 0) status = seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(prlimit64), 2, SCMP_A0(SCMP_CMP_EQ, 0), SCMP_A1(SCMP_CMP_EQ, RLIMIT_CPU));
     // Thread names (glib, Foundation).
     if (status == 0) status = seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 1, SCMP_A0(SCMP_CMP_EQ, PR_SET_NAME));
     if (status == 0) status = seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 1, SCMP_A0(SCMP_CMP_EQ, PR_GET_NAME));
@@ -285,15 +298,89 @@ static int load_filter(void) {
     return status < 0 ? -status : status;
 }
 
-pv_sandbox_report pv_sandbox_enter(uint64_t address_space_bytes) {
+/* Drops every capability from the bounding and ambient sets (while it still may), then, when
+ * running as root, takes `uid`/`gid` with no supplementary groups, and finally empties the
+ * permitted, effective and inheritable sets. */
+static void drop_identity(uid_t uid, gid_t gid, pv_sandbox_report *report) {
+#define PV_FAIL_ID(step) do { if (report->error == 0) { report->error = errno; report->failed_step = step; } } while (0)
+    if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL) PV_FAIL_ID("PR_CAP_AMBIENT_CLEAR_ALL");
+    for (unsigned long cap = 0; cap <= 63; cap++) {
+        if (prctl(PR_CAPBSET_READ, cap, 0, 0, 0) < 0) break;
+        // Without CAP_SETPCAP the set cannot shrink: nothing to lose then, the process has no capability.
+        if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno != EPERM) { PV_FAIL_ID("PR_CAPBSET_DROP"); break; }
+    }
+    if (geteuid() == 0 || getuid() == 0) {
+        if (setgroups(0, NULL) != 0) PV_FAIL_ID("setgroups");
+        if (setresgid(gid, gid, gid) != 0) PV_FAIL_ID("setresgid");
+        if (setresuid(uid, uid, uid) != 0) PV_FAIL_ID("setresuid");
+    }
+    struct __user_cap_header_struct header = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
+    struct __user_cap_data_struct data[2];
+    memset(data, 0, sizeof data);
+    if (syscall(SYS_capset, &header, data) != 0) PV_FAIL_ID("capset");
+    report->uid = getuid();
+    report->gid = getgid();
+#undef PV_FAIL_ID
+}
+
+// MARK: - Identity, before the worker has a second thread
+
+/* What the constructor below did, reported by pv_sandbox_enter. */
+static int early_identity_error = 0;
+static const char *early_identity_step = "";
+static int early_identity_done = 0;
+
+/* Runs before main in every process that links this file; acts only in a decode worker
+ * (`photo-validator decode-worker --worker-user UID:GID`), while it has one thread: credentials
+ * and capability sets are per thread, and glibc changes a multi-threaded process's ids by
+ * signalling every thread, which interrupts their blocking calls. */
+__attribute__((constructor)) static void pv_sandbox_early_identity(int argc, char **argv, char **envp) {
+    (void)envp;
+    if (argc < 4 || strcmp(argv[1], "decode-worker") != 0 || strcmp(argv[2], "--worker-user") != 0) return;
+    unsigned long uid = 0, gid = 0;
+    char *end = NULL;
+    uid = strtoul(argv[3], &end, 10);
+    if (!end || *end != ':') return;
+    gid = strtoul(end + 1, &end, 10);
+    if (!end || *end != 0 || uid == 0 || gid == 0) return;
     pv_sandbox_report report = { .seccomp = 0, .error = 0, .failed_step = "" };
+    drop_identity((uid_t)uid, (gid_t)gid, &report);
+    pv_sandbox_die_with_parent();
+    early_identity_error = report.error;
+    early_identity_step = report.failed_step;
+    early_identity_done = 1;
+}
+
+pv_sandbox_report pv_sandbox_enter(uint64_t address_space_bytes, uint64_t cpu_seconds, uid_t uid, gid_t gid) {
+    pv_sandbox_report report = { .seccomp = 0, .error = 0, .failed_step = "", .uid = getuid(), .gid = getgid() };
 #define PV_FAIL(step) do { if (report.error == 0) { report.error = errno; report.failed_step = step; } } while (0)
+    // The identity was dropped before the first thread (the constructor above); a worker started
+    // without --worker-user must not run as root either.
+    if (early_identity_done) {
+        if (early_identity_error != 0) { report.error = early_identity_error; report.failed_step = early_identity_step; }
+    } else if (geteuid() == 0 || getuid() == 0) {
+        errno = EPERM;
+        PV_FAIL("worker started as root without --worker-user");
+    } else {
+        // Not root: only capabilities (say ambient ones from systemd) to drop, in this thread;
+        // threads made from now on inherit the empty sets.
+        drop_identity(uid, gid, &report);
+    }
+    report.uid = getuid();
+    report.gid = getgid();
     if (syscall(SYS_close_range, 0u, (unsigned)PV_SANDBOX_CHANNEL_FD - 1, 0u) != 0) PV_FAIL("close_range");
     if (syscall(SYS_close_range, (unsigned)PV_SANDBOX_CHANNEL_FD + 1, ~0u, 0u) != 0) PV_FAIL("close_range");
     struct rlimit none = { 0, 0 };
     if (setrlimit(RLIMIT_CORE, &none) != 0) PV_FAIL("RLIMIT_CORE");
     struct rlimit space = { address_space_bytes, address_space_bytes };
     if (setrlimit(RLIMIT_AS, &space) != 0) PV_FAIL("RLIMIT_AS");
+    // The worker's whole life of CPU, soft and hard alike: once spent, SIGXCPU ends it, and
+    // nothing in it can raise the limit again. The daemon retires a worker before it gets close.
+    struct rusage usage;
+    rlim_t used = getrusage(RUSAGE_SELF, &usage) == 0 ? (rlim_t)(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec + 1) : 0;
+    struct rlimit cpu = { used + cpu_seconds, used + cpu_seconds };
+    if (setrlimit(RLIMIT_CPU, &cpu) != 0) PV_FAIL("RLIMIT_CPU");
+
     install_crash_reporter();
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) PV_FAIL("PR_SET_NO_NEW_PRIVS");
     if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) PV_FAIL("PR_SET_DUMPABLE");
@@ -308,15 +395,53 @@ pv_sandbox_report pv_sandbox_enter(uint64_t address_space_bytes) {
     return report;
 }
 
-int pv_sandbox_set_cpu_allowance(unsigned seconds) {
+long pv_sandbox_cpu_seconds_left(void) {
     struct rusage usage;
-    if (getrusage(RUSAGE_SELF, &usage) != 0) return errno;
-    rlim_t used = (rlim_t)(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec + 1);
     struct rlimit current;
-    if (getrlimit(RLIMIT_CPU, &current) != 0) return errno;
-    struct rlimit next = { used + seconds, current.rlim_max };
-    if (next.rlim_max != RLIM_INFINITY && next.rlim_cur > next.rlim_max) next.rlim_cur = next.rlim_max;
-    return setrlimit(RLIMIT_CPU, &next) == 0 ? 0 : errno;
+    if (getrusage(RUSAGE_SELF, &usage) != 0 || getrlimit(RLIMIT_CPU, &current) != 0) return -1;
+    if (current.rlim_cur == RLIM_INFINITY) return LONG_MAX;
+    long used = (long)(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec + 1);
+    return (long)current.rlim_cur - used;
+}
+
+pv_sandbox_identity pv_sandbox_identity_now(void) {
+    pv_sandbox_identity identity = { .uid = getuid(), .euid = geteuid(), .gid = getgid() };
+    struct __user_cap_header_struct header = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
+    struct __user_cap_data_struct data[2];
+    memset(data, 0, sizeof data);
+    if (syscall(SYS_capget, &header, data) == 0) {
+        identity.effective_capabilities = (uint64_t)data[0].effective | (uint64_t)data[1].effective << 32;
+        identity.permitted_capabilities = (uint64_t)data[0].permitted | (uint64_t)data[1].permitted << 32;
+    } else {
+        identity.effective_capabilities = identity.permitted_capabilities = ~0ull;
+    }
+    struct rlimit limit;
+    identity.cpu_soft = getrlimit(RLIMIT_CPU, &limit) == 0 ? (int64_t)(limit.rlim_cur == RLIM_INFINITY ? -1 : (int64_t)limit.rlim_cur) : -2;
+    identity.cpu_hard = getrlimit(RLIMIT_CPU, &limit) == 0 ? (int64_t)(limit.rlim_max == RLIM_INFINITY ? -1 : (int64_t)limit.rlim_max) : -2;
+    identity.address_space_hard = getrlimit(RLIMIT_AS, &limit) == 0 ? (int64_t)(limit.rlim_max == RLIM_INFINITY ? -1 : (int64_t)limit.rlim_max) : -2;
+    struct rlimit raised = { RLIM_INFINITY, RLIM_INFINITY };
+    identity.raise_cpu_errno = setrlimit(RLIMIT_CPU, &raised) == 0 ? 0 : errno;
+    return identity;
+}
+
+int pv_sandbox_probe_stat(const char *path) {
+    struct stat info;
+    if (stat(path, &info) != 0) return errno;
+    return 0;
+}
+
+int pv_sandbox_probe_access(const char *path) {
+    return access(path, F_OK) == 0 ? 0 : errno;
+}
+
+int pv_sandbox_probe_shared_write(int fd) {
+    char byte = 0;
+    if (pwrite(fd, &byte, 1, 0) == 1) return 0;
+    if (errno != EPERM) return errno;
+    void *mapped = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (mapped == MAP_FAILED) return errno;
+    munmap(mapped, 4096);
+    return 0;
 }
 
 // MARK: - Test probes

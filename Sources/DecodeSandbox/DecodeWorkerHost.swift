@@ -38,13 +38,15 @@ public enum DecodeWorkerHost {
             : nil
         let baselineKiB = max(0, pv_sandbox_vm_size_kib())
         let limit = baselineKiB * 1024 + setup.settings.decodeMemoryBudget + setup.addressSpaceSlack
-        let report = pv_sandbox_enter(UInt64(limit))
+        let report = pv_sandbox_enter(UInt64(limit), UInt64(max(1, setup.cpuLifetimeSeconds)), setup.user.uid, setup.user.gid)
         let failedStep = String(cString: report.failed_step)
         let ready = WorkerReady(
             seccomp: report.seccomp == 1,
             sandboxError: report.error == 0 ? nil : "\(failedStep): \(String(cString: strerror(report.error)))",
             baselineKiB: baselineKiB,
-            addressSpaceLimit: limit
+            addressSpaceLimit: limit,
+            uid: report.uid,
+            gid: report.gid
         )
         do {
             try channel.send(.ready, ready)
@@ -72,7 +74,6 @@ public enum DecodeWorkerHost {
         switch frame.kind {
         case .validate:
             let request = try frame.header(ValidateRequest.self)
-            pv_sandbox_set_cpu_allowance(UInt32(clamping: max(1, request.cpuSeconds)))
             let previews = request.preview.flatMap { try? PreviewEncoder(maximumLongEdge: $0.maximumLongEdge, maximumPixels: $0.maximumPixels, quality: $0.quality) }
             let run = { (bytes: UnsafeRawBufferPointer) in
                 if setup.allowsTestRequests, bytes.starts(with: Self.crashMarker) { pv_sandbox_crash() }
@@ -92,6 +93,8 @@ public enum DecodeWorkerHost {
                 (output, preview) = frame.withBody(run)
             }
             var reply = ValidateReply(output: Self.namingMemory(output))
+            let retiring = pv_sandbox_cpu_seconds_left() < setup.cpuRetirementSeconds
+            if retiring { reply.retiring = true }
             var jpeg: [UInt8] = []
             switch preview {
             case .success(let image):
@@ -107,18 +110,30 @@ public enum DecodeWorkerHost {
                 Result { () throws(ChannelError) in try channel.send(.result, reply, body: bytes) }
             }
             try sent.get()
+            if retiring { exit(0) }
         case .probe:
+            let identity = pv_sandbox_identity_now()
             let reply = ProbeReply(
                 openErrno: pv_sandbox_probe_open("/etc/passwd"),
                 socketErrno: pv_sandbox_probe_socket(),
                 environmentNames: ProcessInfo.processInfo.environment.keys.sorted(),
-                seccomp: ready.seccomp
+                seccomp: ready.seccomp,
+                statErrno: pv_sandbox_probe_stat("/etc/passwd"),
+                accessErrno: pv_sandbox_probe_access("/etc/passwd"),
+                uid: identity.uid,
+                effectiveUID: identity.euid,
+                gid: identity.gid,
+                effectiveCapabilities: identity.effective_capabilities,
+                permittedCapabilities: identity.permitted_capabilities,
+                cpuSoftLimit: identity.cpu_soft,
+                cpuHardLimit: identity.cpu_hard,
+                addressSpaceHardLimit: identity.address_space_hard,
+                raiseCPULimitErrno: identity.raise_cpu_errno
             )
             try channel.send(.probeResult, reply)
         case .crash:
             pv_sandbox_crash()
         case .spin:
-            pv_sandbox_set_cpu_allowance(3600)
             pv_sandbox_spin()
         case .exhaustMemory:
             pv_sandbox_exhaust_memory()

@@ -13,6 +13,8 @@ extension PhotoValidator {
         case .process:
             var options = SandboxOptions(executable: settings.decodeWorkerExecutable, maximumIdle: threads, photoTimeLimit: photoTimeLimit)
             options.allowsTestRequests = settings.decodeWorkerTestRequests
+            options.workerUser = try WorkerUser(named: settings.decodeWorkerUser)
+            options.cpuLifetime = max(.seconds(1800), options.cpuRetirement * 10)
             return try PhotoValidator(settings: settings, isolation: SandboxedDecoding(settings: settings, options: options))
         }
     }

@@ -9,4 +9,26 @@ public struct ProbeReply: Codable, Sendable, Equatable {
     public var environmentNames: [String]
     /// Whether the seccomp filter is in force.
     public var seccomp: Bool
+    /// The errno of `stat("/etc/passwd")`, 0 when it worked.
+    public var statErrno: Int32
+    /// The errno of `access("/etc/passwd", F_OK)`, 0 when it worked.
+    public var accessErrno: Int32
+    /// The real user id.
+    public var uid: UInt32
+    /// The effective user id.
+    public var effectiveUID: UInt32
+    /// The real group id.
+    public var gid: UInt32
+    /// The effective capability set, as a bit mask.
+    public var effectiveCapabilities: UInt64
+    /// The permitted capability set, as a bit mask.
+    public var permittedCapabilities: UInt64
+    /// RLIMIT_CPU's soft limit in seconds (-1 unlimited).
+    public var cpuSoftLimit: Int64
+    /// RLIMIT_CPU's hard limit in seconds (-1 unlimited).
+    public var cpuHardLimit: Int64
+    /// RLIMIT_AS's hard limit in bytes (-1 unlimited).
+    public var addressSpaceHardLimit: Int64
+    /// The errno of an attempt to lift RLIMIT_CPU, 0 when it was lifted.
+    public var raiseCPULimitErrno: Int32
 }

@@ -5,7 +5,11 @@ public struct SandboxOptions: Sendable {
     /// Idle workers kept for reuse: one per thread that validates.
     public var maximumIdle: Int
     /// The longest a photo may take when no pool deadline applies (`validation_timeout`).
-    public var photoTimeLimit: Duration
+    public var photoTimeLimit: Duration {
+        didSet { timeLimits.ceiling = photoTimeLimit }
+    }
+    /// What one photo may take by its declared size and format, within `photoTimeLimit`.
+    public var timeLimits: PhotoTimeLimit
     /// How long before its job's pool deadline a worker is killed, so the photo gets its
     /// `decode_timeout` answer before the pool gives up on the job.
     public var deadlineMargin: Duration = .milliseconds(250)
@@ -19,11 +23,21 @@ public struct SandboxOptions: Sendable {
     public var startLimit: Duration = .seconds(20)
     /// Whether workers take the test-only requests (crash, spin, exhaust memory, probe).
     public var allowsTestRequests = false
+    /// The user a worker becomes when the daemon runs as root (`decode_worker_user`).
+    public var workerUser = WorkerUser.nobody
+    /// CPU a worker may use in its whole life (RLIMIT_CPU, soft and hard alike): a worker with
+    /// less than `cpuRetirement` left is retired after its photo and replaced.
+    public var cpuLifetime: Duration = .seconds(1800)
+    /// CPU a worker must have left to take another photo: what the longest photo may use.
+    public var cpuRetirement: Duration {
+        photoTimeLimit * 2 + .seconds(2)
+    }
 
     /// Options for workers started from `executable`, keeping `maximumIdle` for reuse.
     public init(executable: String, maximumIdle: Int, photoTimeLimit: Duration) {
         self.executable = executable
         self.maximumIdle = max(1, maximumIdle)
         self.photoTimeLimit = photoTimeLimit
+        self.timeLimits = PhotoTimeLimit(ceiling: photoTimeLimit)
     }
 }

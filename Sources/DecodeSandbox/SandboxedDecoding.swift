@@ -1,3 +1,5 @@
+import Admission
+import BlurMetrics
 import CSandbox
 import Foundation
 import PhotoValidation
@@ -20,6 +22,11 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
     public let firstWorker: (seccomp: Bool, sandboxError: String?, baselineKiB: Int, addressSpaceLimit: Int)
     private let setup: WorkerSetup
     private let answers: PhotoValidator
+    /// Where blur is measured: part of every photo's memory need.
+    private let analysisScale: AnalysisScale
+    /// The machine-wide decode memory budget (`decode_memory_mib`): each photo's least need is
+    /// reserved here before a worker takes it, so workers together stay within it.
+    public let memoryBudget: WeightedSemaphore?
     private let idle = Mutex<[SandboxedWorker]>([])
     private let ends = Mutex<[WorkerEnd.Reason: Int]>([:])
 
@@ -30,8 +37,13 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
         self.options = options
         var setup = WorkerSetup(settings, addressSpaceSlack: options.addressSpaceSlack, allowsTestRequests: options.allowsTestRequests)
         setup.sharedBytes = options.sharedBytes
+        setup.user = options.workerUser
+        setup.cpuLifetimeSeconds = Int(options.cpuLifetime.components.seconds)
+        setup.cpuRetirementSeconds = Int(options.cpuRetirement.components.seconds) + 1
         self.setup = setup
         self.answers = try PhotoValidator(settings: settings)
+        self.analysisScale = settings.analysisScale
+        self.memoryBudget = WeightedSemaphore(capacity: settings.decodeMemoryBudget)
         let worker = try SandboxedWorker(executable: options.executable, setup: setup, startLimit: options.startLimit)
         firstWorker = (worker.ready.seccomp, worker.ready.sandboxError, worker.ready.baselineKiB, worker.ready.addressSpaceLimit)
         idle.withLock { $0.append(worker) }
@@ -62,13 +74,29 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
         evenIfFailed: Bool = false
     ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?) {
         let start = ContinuousClock.now
-        let deadline = photoDeadline(from: start)
+        let declared = DeclaredSize(bytes)
+        let limit = options.timeLimits.limit(for: declared, byteCount: bytes.count)
+        let deadline = photoDeadline(from: start, limit: limit)
+        var reservation: WeightedSemaphore.Permit?
+        if let declared, let memoryBudget {
+            let need = Self.leastMemory(declared, scale: analysisScale)
+            do {
+                reservation = try memoryBudget.acquireBlocking(need)
+            } catch {
+                let failure = DecodeFailure(
+                    .memoryLimitExceeded,
+                    "decoding and measuring this \(declared.width)x\(declared.height) \(declared.format.rawValue) needs at least \(need >> 20) MiB, "
+                        + "over the whole decode memory budget of \(memoryBudget.capacity >> 20) MiB (decode_memory_mib)"
+                )
+                return (answers.failed(as: photoType, failure, after: ContinuousClock.now - start), nil)
+            }
+        }
+        defer { reservation?.release() }
         let exchanged = exchange(.validate, photo: bytes, deadline: deadline) { shared in
             ValidateRequest(
                 photoType: photoType,
                 preview: previews.map(ValidateRequest.PreviewBounds.init),
                 previewEvenIfFailed: evenIfFailed ? true : nil,
-                cpuSeconds: Int((deadline - start).seconds.rounded(.up)) + 1,
                 sharedCount: shared
             )
         }
@@ -127,9 +155,10 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
         workers.forEach { $0.stop() }
     }
 
-    /// The earlier of the photo limit and the pool job's deadline less the margin.
-    private func photoDeadline(from now: ContinuousClock.Instant) -> ContinuousClock.Instant {
-        var deadline = now + options.photoTimeLimit
+    /// The earlier of the photo's limit (the photo time limit when nil) and the pool job's
+    /// deadline less the margin.
+    private func photoDeadline(from now: ContinuousClock.Instant, limit: Duration? = nil) -> ContinuousClock.Instant {
+        var deadline = now + min(limit ?? options.photoTimeLimit, options.photoTimeLimit)
         if let job = JobDeadline.current {
             let left = job - now
             let margin = min(options.deadlineMargin, left / 5)
@@ -169,6 +198,9 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
         }
         let result = worker.exchange(kind, header(sharedCount), body: body, deadline: deadline)
         switch result {
+        case .success(let frame) where frame.kind == .result && (try? frame.header(ValidateReply.self))?.retiring == true:
+            // It has spent most of its CPU allowance and exits now; the next photo gets a new one.
+            worker.stop()
         case .success:
             let kept = idle.withLock { idle in
                 guard idle.count < options.maximumIdle else { return false }
@@ -181,5 +213,22 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
             ends.withLock { $0[end.reason, default: 0] += 1 }
         }
         return result
+    }
+}
+
+extension SandboxedDecoding {
+    /// The least memory a photo of `size` needs in its worker: the analysis plane and what its
+    /// format's decoder holds at the least (a row strip, the WebP canvas, the HEVC luma plane).
+    /// Never more than the worker's own estimate, so a photo refused here would be refused there.
+    static func leastMemory(_ size: DeclaredSize, scale: AnalysisScale) -> Int {
+        let analysis = BlurMeasurement.estimatedBytes(width: size.width, height: size.height, scale: scale)
+        let decoder: Int
+        switch size.format {
+        case .jpeg: decoder = 0
+        case .png: decoder = size.width * 3 * 256
+        case .webp: decoder = size.pixels * 4
+        case .heif: decoder = size.pixels
+        }
+        return analysis + decoder
     }
 }

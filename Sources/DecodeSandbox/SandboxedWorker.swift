@@ -27,7 +27,10 @@ public final class SandboxedWorker: @unchecked Sendable {
         let paired = fds.withUnsafeMutableBufferPointer { pv_sandbox_socketpair($0.baseAddress) }
         guard paired == 0 else { throw .startFailed("socketpair failed: \(String(cString: strerror(paired)))") }
         var pid: pid_t = 0
+        // A root daemon's worker drops to the worker user before its first thread (CSandbox's
+        // constructor reads this); the order of these arguments is what it looks for.
         let arguments = [executable, "decode-worker"]
+            + (getuid() == 0 || geteuid() == 0 ? ["--worker-user", "\(setup.user.uid):\(setup.user.gid)"] : [])
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var setup = setup

@@ -24,6 +24,9 @@ struct ValidateReply: Codable, Sendable {
 
     /// The answer, exactly as the in-process validator gave it.
     var output: ValidatePhotoOutput
+    /// True when the worker has too little of its lifetime CPU left for another photo and exits
+    /// after this reply.
+    var retiring: Bool? = nil
     /// The preview's size, when one was made.
     var previewWidth: Int?
     /// The preview's height, when one was made.

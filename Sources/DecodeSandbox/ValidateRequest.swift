@@ -26,8 +26,6 @@ struct ValidateRequest: Codable, Sendable {
     var preview: PreviewBounds?
     /// True when the preview is wanted whatever the verdict (`bench`, `evaluate-content`).
     var previewEvenIfFailed: Bool? = nil
-    /// CPU seconds the worker may spend on this photo before SIGXCPU ends it.
-    var cpuSeconds: Int
     /// When set, the photo is this many bytes at the start of the shared memory, not in the frame.
     var sharedCount: Int?
 }

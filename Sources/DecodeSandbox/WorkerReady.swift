@@ -8,4 +8,8 @@ struct WorkerReady: Codable, Sendable {
     var baselineKiB: Int
     /// The `RLIMIT_AS` it set, in bytes.
     var addressSpaceLimit: Int
+    /// The user it runs as once sandboxed.
+    var uid: UInt32
+    /// The group it runs as once sandboxed.
+    var gid: UInt32
 }

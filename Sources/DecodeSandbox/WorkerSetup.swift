@@ -1,5 +1,6 @@
 import BlurMetrics
 import PhotoValidation
+import VipsDecoder
 
 /// What a decode worker is told once, before its first photo: the checks' settings and its limits.
 struct WorkerSetup: Codable, Sendable {
@@ -19,6 +20,8 @@ struct WorkerSetup: Codable, Sendable {
         var analysisShortestSide: Int
         /// `decodeMemoryBudget`, in bytes.
         var decodeMemoryBudget: Int
+        /// `decodeCostCaps`.
+        var decodeCostCaps: DecodeCostCaps
     }
 
     /// The checks' settings.
@@ -29,6 +32,12 @@ struct WorkerSetup: Codable, Sendable {
     var allowsTestRequests: Bool
     /// Bytes of shared memory on descriptor 4 that photos up to this size are passed in (0: none).
     var sharedBytes: Int = 0
+    /// Who the worker becomes when started as root.
+    var user = WorkerUser(uid: 65534, gid: 65534)
+    /// CPU seconds the worker may use in its life (RLIMIT_CPU, soft and hard).
+    var cpuLifetimeSeconds = 1800
+    /// The worker retires after a photo that leaves it fewer CPU seconds than this.
+    var cpuRetirementSeconds = 62
 
     /// The setup for `settings`.
     init(_ settings: ValidationSettings, addressSpaceSlack: Int, allowsTestRequests: Bool) {
@@ -39,7 +48,8 @@ struct WorkerSetup: Codable, Sendable {
             inspirationBlurThreshold: settings.inspirationBlurThreshold,
             pixelLimit: settings.pixelLimit,
             analysisShortestSide: settings.analysisScale.targetShortestSide ?? 0,
-            decodeMemoryBudget: settings.decodeMemoryBudget
+            decodeMemoryBudget: settings.decodeMemoryBudget,
+            decodeCostCaps: settings.decodeCostCaps
         )
         self.addressSpaceSlack = addressSpaceSlack
         self.allowsTestRequests = allowsTestRequests
@@ -55,6 +65,7 @@ struct WorkerSetup: Codable, Sendable {
         result.pixelLimit = settings.pixelLimit
         result.analysisScale = settings.analysisShortestSide > 0 ? .shortestSide(settings.analysisShortestSide) : .native
         result.decodeMemoryBudget = settings.decodeMemoryBudget
+        result.decodeCostCaps = settings.decodeCostCaps
         result.decodeIsolation = .none
         return result
     }

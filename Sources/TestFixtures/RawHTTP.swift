@@ -122,7 +122,7 @@ public enum RawHTTP {
         try await offloaded { blockingReadAll(socket) }
     }
 
-    private static func blockingReadAll(_ socket: Int32) -> String {
+    static func blockingReadAll(_ socket: Int32) -> String {
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {

@@ -10,6 +10,11 @@ import VipsDecoder
 /// `threadCount` jobs run and at most `queueLimit` more wait; further jobs fail at once with
 /// `WorkerPoolError.overloaded`.
 ///
+/// Jobs are queued per client (a project, a token, an address: the caller names it) and served
+/// in turn, so a client sending many photos delays another's by at most one job per client ahead
+/// of it. When the pool is full, a client holding fewer places than the busiest one still gets
+/// in: the busiest client's newest waiting job is refused `overloaded` to make room.
+///
 /// A job stuck in C code cannot be stopped from inside the process. When its deadline passes the
 /// caller is answered `WorkerPoolError.timedOut` at once; the thread stays with the job and counts
 /// as *overdue*, and a replacement thread is started (up to `maximumReplacements` at a time) so
@@ -29,7 +34,6 @@ public final class ValidationWorkerPool: Sendable {
     public let defaultTimeout: Duration
     private let condition = NSCondition()
     nonisolated(unsafe) private var state = State()
-    private let admitted = Atomic<Int>(0)
     private let running = Atomic<Bool>(false)
     /// Set by `shutdown()`: from then on no job is admitted (before `start()` jobs are queued).
     private let stopped = Atomic<Bool>(false)
@@ -64,10 +68,13 @@ public final class ValidationWorkerPool: Sendable {
     }
 
     /// Jobs admitted and not yet finished or timed out (running plus queued).
-    public var inFlight: Int { admitted.load(ordering: .relaxed) }
+    public var inFlight: Int { condition.withLock { state.admittedTotal } }
 
     /// Jobs admitted but not yet running.
     public var queued: Int { condition.withLock { state.queue.count } }
+
+    /// Places `client` holds (admitted and not yet finished).
+    public func inFlight(of client: String) -> Int { condition.withLock { state.admitted[client] ?? 0 } }
 
     /// Overdue jobs, their threads, and how long the oldest has been overdue.
     public var health: WorkerPoolHealth {
@@ -86,35 +93,58 @@ public final class ValidationWorkerPool: Sendable {
     /// A place in the pool, held from admission until the work is done.
     public struct Slot: Sendable {
         let pool: ValidationWorkerPool
+        /// Whose job runs in it: jobs queue per client and are served in turn.
+        let client: String
 
         /// Runs `body` on a worker thread and returns its result, or throws
         /// `WorkerPoolError.timedOut` as soon as `deadline` passes, whether the job is still
         /// waiting or already running.
         public func run<Result: Sendable>(deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () throws -> Result) async throws -> Result {
-            try await pool.submit(deadline: deadline, runLimit: nil, body)
+            try await pool.submit(deadline: deadline, runLimit: nil, client: client, body)
         }
 
         /// Runs `body` on a worker thread and returns its result, or throws
         /// `WorkerPoolError.timedOut` once it has run for `runLimit` (the pool's default timeout
         /// when nil); time spent waiting for a thread does not count.
         public func run<Result: Sendable>(runLimit: Duration? = nil, _ body: @escaping @Sendable () throws -> Result) async throws -> Result {
-            try await pool.submit(deadline: nil, runLimit: runLimit ?? pool.defaultTimeout, body)
+            try await pool.submit(deadline: nil, runLimit: runLimit ?? pool.defaultTimeout, client: client, body)
         }
     }
 
-    /// Takes a slot, runs `operation` with it, and gives the slot back.
+    /// Takes a slot for `client`, runs `operation` with it, and gives the slot back.
     ///
     /// - Throws: `WorkerPoolError.overloaded` at once when `threadCount + queueLimit` slots are
-    ///   taken, `WorkerPoolError.notRunning` when the pool is stopped, or what `operation` throws.
-    public func withSlot<Result>(_ operation: (Slot) async throws -> Result) async throws -> Result {
+    ///   taken and `client` holds as many as any other client, `WorkerPoolError.notRunning` when
+    ///   the pool is stopped, or what `operation` throws.
+    public func withSlot<Result>(client: String = "", _ operation: (Slot) async throws -> Result) async throws -> Result {
         guard !stopped.load(ordering: .acquiring) else { throw WorkerPoolError.notRunning }
         let capacity = threadCount + queueLimit
-        let now = admitted.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
-        defer { admitted.wrappingSubtract(1, ordering: .acquiringAndReleasing) }
-        guard now <= capacity else {
-            throw WorkerPoolError.overloaded(inFlight: now - 1, capacity: capacity)
+        let (admitted, evicted): (Bool, Job?) = condition.withLock {
+            var evicted: Job?
+            if state.admittedTotal >= capacity {
+                // The busiest client gives up its newest waiting job to a client holding fewer.
+                let mine = state.admitted[client] ?? 0
+                guard let busiest = state.admitted.filter({ $0.key != client && $0.value > mine + 1 && state.queue.count(of: $0.key) > 0 })
+                    .max(by: { $0.value < $1.value })?.key,
+                    let job = state.queue.popLast(of: busiest) else { return (false, nil) }
+                evicted = job
+            }
+            state.admittedTotal += 1
+            state.admitted[client, default: 0] += 1
+            return (true, evicted)
         }
-        return try await operation(Slot(pool: self))
+        evicted?.refuse(WorkerPoolError.overloaded(inFlight: capacity, capacity: capacity))
+        guard admitted else {
+            throw WorkerPoolError.overloaded(inFlight: capacity, capacity: capacity)
+        }
+        defer {
+            condition.withLock {
+                state.admittedTotal -= 1
+                let left = (state.admitted[client] ?? 1) - 1
+                state.admitted[client] = left > 0 ? left : nil
+            }
+        }
+        return try await operation(Slot(pool: self, client: client))
     }
 
     /// Runs `body` on a worker thread in a slot of its own and returns its result.
@@ -135,8 +165,7 @@ public final class ValidationWorkerPool: Sendable {
             state.accepting = false
             // A pool that never started has no thread to run what was queued: those jobs end now.
             guard !running.load(ordering: .acquiring) else { return [] }
-            defer { state.queue.removeAll() }
-            return state.queue
+            return state.queue.removeAllItems()
         }
         stranded.forEach { $0.expire() }
         guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
@@ -152,7 +181,9 @@ public final class ValidationWorkerPool: Sendable {
 
     // MARK: - Jobs
 
-    private func submit<Result: Sendable>(deadline: ContinuousClock.Instant?, runLimit: Duration?, _ body: @escaping @Sendable () throws -> Result) async throws -> Result {
+    private func submit<Result: Sendable>(
+        deadline: ContinuousClock.Instant?, runLimit: Duration?, client: String, _ body: @escaping @Sendable () throws -> Result
+    ) async throws -> Result {
         let completion = JobCompletion<Result>()
         let id = nextJobID.wrappingAdd(1, ordering: .relaxed).newValue
         let started = ContinuousClock.now
@@ -164,11 +195,12 @@ public final class ValidationWorkerPool: Sendable {
                     deadline: deadline,
                     runLimit: runLimit,
                     work: { completion.resume(with: Swift.Result { try body() }) },
-                    expire: { completion.resume(with: .failure(WorkerPoolError.timedOut(after: ContinuousClock.now - started))) }
+                    expire: { completion.resume(with: .failure(WorkerPoolError.timedOut(after: ContinuousClock.now - started))) },
+                    refuse: { completion.resume(with: .failure($0)) }
                 )
                 let accepted = condition.withLock {
                     guard state.accepting else { return false }
-                    state.queue.append(job)
+                    state.queue.append(job, client: client)
                     condition.signal()
                     return true
                 }
@@ -204,7 +236,7 @@ public final class ValidationWorkerPool: Sendable {
                 condition.unlock()
                 return
             }
-            let job = state.queue.removeFirst()
+            let job = state.queue.popFirst()!
             let now = ContinuousClock.now
             if let deadline = job.deadline, now >= deadline {
                 condition.unlock()
@@ -235,9 +267,8 @@ public final class ValidationWorkerPool: Sendable {
             let stop: Bool = condition.withLock {
                 if state.stopping { return true }
                 let now = ContinuousClock.now
-                state.queue.removeAll { job in
+                expired = state.queue.removeAll { job in
                     guard let deadline = job.deadline, now >= deadline else { return false }
-                    expired.append(job)
                     return true
                 }
                 for (id, job) in state.running where !job.overdue && now >= job.deadline {
@@ -259,7 +290,10 @@ public final class ValidationWorkerPool: Sendable {
 
     /// The queue and the jobs running, guarded by `condition`.
     private struct State {
-        var queue: [Job] = []
+        var queue = FairQueue<Job>()
+        /// Places admitted per client, and in all.
+        var admitted: [String: Int] = [:]
+        var admittedTotal = 0
         var running: [Int: RunningJob] = [:]
         // Jobs are queued from the start, so work submitted before `start()` (a request that
         // races the worker service's start) waits for the threads instead of being refused.
@@ -286,5 +320,7 @@ public final class ValidationWorkerPool: Sendable {
         let runLimit: Duration?
         let work: () -> Void
         let expire: @Sendable () -> Void
+        /// Ends a waiting job with an error (it gave its place to another client's).
+        let refuse: @Sendable (any Error) -> Void
     }
 }

@@ -12,8 +12,17 @@ extension ValidationSettings {
         Setting("pixel_limit", .integer(1...1_000_000_000), default: "100000000", "largest pixel count a header may declare"),
         Setting("analysis_size", .text, default: "1024", "shortest side blur is measured at, px (16 or more), or 'native'"),
         Setting("decode_memory_mib", .integer(16...65_536), default: "128", flag: "decode-memory", "memory decodes in flight may hold, MiB; larger decodes wait their turn"),
+        Setting("decode.max_jpeg_segments", .integer(16...10_000_000), default: "2000", "JPEG marker segments a photo may have (a camera writes about 20)"),
+        Setting("decode.max_jpeg_scans", .integer(1...10_000), default: "100", "progressive JPEG scans a photo may have (an encoder writes about 10)"),
+        Setting("decode.max_metadata_mib", .integer(1...1_024), default: "16", "metadata (EXIF, ICC, XMP, text chunks) a photo may carry, MiB"),
+        Setting("decode.max_png_chunks", .integer(16...10_000_000), default: "20000", "chunks a PNG may have, image data included"),
+        Setting("decode.max_webp_frames", .integer(1...1_000_000), default: "1000", "frames an animated WebP may have (only the first is checked)"),
+        Setting("decode.max_heif_units_per_tile", .integer(4...1_000_000), default: "64", "NAL units a HEIC tile may hold (a phone writes a few)"),
+        Setting("decode.max_heif_bytes_per_pixel", .integer(1...64), default: "4", "coded bytes a HEIC tile may hold per pixel"),
         Setting("decode_isolation", .choice(DecodeIsolationMode.allCases.map(\.rawValue)), default: "process",
                 "where decoders run: process (sandboxed worker processes) or none (in this process)"),
+        Setting("decode_worker_user", .text, default: "nobody", flag: "decode-worker-user",
+                "user (or uid:gid) decode workers become when the daemon runs as root"),
         Setting("decode_worker_executable", .path, default: "/proc/self/exe", hidden: true,
                 "the executable decode workers start from, with the hidden decode-worker command"),
     ])
@@ -36,8 +45,16 @@ extension ValidationSettings {
             analysisScale = scale
         }
         decodeMemoryBudget = (try settings.integer("decode_memory_mib")).map { $0 << 20 } ?? decodeMemoryBudget
+        decodeCostCaps.jpegSegments = try settings.integer("decode.max_jpeg_segments") ?? decodeCostCaps.jpegSegments
+        decodeCostCaps.jpegScans = try settings.integer("decode.max_jpeg_scans") ?? decodeCostCaps.jpegScans
+        decodeCostCaps.metadataBytes = (try settings.integer("decode.max_metadata_mib")).map { $0 << 20 } ?? decodeCostCaps.metadataBytes
+        decodeCostCaps.pngChunks = try settings.integer("decode.max_png_chunks") ?? decodeCostCaps.pngChunks
+        decodeCostCaps.webpFrames = try settings.integer("decode.max_webp_frames") ?? decodeCostCaps.webpFrames
+        decodeCostCaps.heifUnitsPerTile = try settings.integer("decode.max_heif_units_per_tile") ?? decodeCostCaps.heifUnitsPerTile
+        decodeCostCaps.heifBytesPerPixel = try settings.integer("decode.max_heif_bytes_per_pixel") ?? decodeCostCaps.heifBytesPerPixel
         decodeIsolation = try settings.choice("decode_isolation", of: DecodeIsolationMode.self) ?? decodeIsolation
         decodeWorkerExecutable = settings.string("decode_worker_executable") ?? decodeWorkerExecutable
+        decodeWorkerUser = settings.string("decode_worker_user") ?? decodeWorkerUser
         // Unlisted on purpose: a switch for tests, not for operators.
         decodeWorkerTestRequests = reader.bool(forKey: "decode_worker_test_requests") ?? false
     }

@@ -10,6 +10,10 @@ public struct DecodeFailure: Error, Sendable, Equatable, CustomStringConvertible
         case unreadableHeader = "unreadable_header"
         /// The header declares more pixels than the configured limit; nothing was decoded.
         case pixelLimitExceeded = "pixel_limit_exceeded"
+        /// The file's structure would make a decoder work far past what a real photo of its size
+        /// costs (a million metadata segments, thousands of scans or frames, a flood of NAL
+        /// units): refused from the bytes, before any decoder ran (`DecodeCostCaps`).
+        case costlyStructure = "costly_structure"
         /// The header was readable but the pixel data is truncated or corrupt.
         case corruptPixels = "corrupt_pixels"
         /// Decoding would need more memory than the configured decode budget; nothing was decoded.

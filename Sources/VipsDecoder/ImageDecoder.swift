@@ -12,12 +12,18 @@ public struct ImageDecoder: Sendable {
     public let pixelLimit: Int
     /// libjpeg's allocations for one decode may not exceed this many bytes.
     public let memoryLimit: Int
+    /// What a file's structure may ask of a decoder, checked before any decoder sees it.
+    public let costCaps: DecodeCostCaps
 
     /// Creates a decoder; starts libvips if it is not running yet.
-    public init(pixelLimit: Int = ImageDecoder.defaultPixelLimit, memoryLimit: Int = ImageDecoder.defaultMemoryLimit) throws(DecodeFailure) {
+    public init(
+        pixelLimit: Int = ImageDecoder.defaultPixelLimit, memoryLimit: Int = ImageDecoder.defaultMemoryLimit,
+        costCaps: DecodeCostCaps = DecodeCostCaps()
+    ) throws(DecodeFailure) {
         try VipsRuntime.start()
         self.pixelLimit = pixelLimit
         self.memoryLimit = memoryLimit
+        self.costCaps = costCaps
     }
 
     /// How strictly libvips' loader treats damage in `format`: PNG, WebP and HEIF stop on any
@@ -41,6 +47,7 @@ public struct ImageDecoder: Sendable {
         case .format(let sniffed): format = sniffed
         case .refused(let reason): throw DecodeFailure(.unsupportedFormat, reason)
         }
+        try costCaps.check(bytes, format: format)
         let owned = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 16)
         owned.copyMemory(from: bytes)
         if format == .heif {
@@ -74,7 +81,7 @@ public struct ImageDecoder: Sendable {
     private func openHEIF(_ owned: UnsafeMutableRawBufferPointer) throws(DecodeFailure) -> EncodedImage {
         let container: HEIFContainer
         do {
-            container = try HEIFContainer.read(UnsafeRawBufferPointer(owned))
+            container = try HEIFContainer.read(UnsafeRawBufferPointer(owned), caps: costCaps)
         } catch {
             owned.deallocate()
             switch error.kind {
@@ -82,6 +89,8 @@ public struct ImageDecoder: Sendable {
                 throw DecodeFailure(.unreadableHeader, "the heif container is malformed: \(error.reason)")
             case .unsupported:
                 throw DecodeFailure(.unsupportedFormat, "this HEIF is not accepted: \(error.reason); only HEIC photos as phones and cameras write them are")
+            case .costly:
+                throw DecodeFailure(.costlyStructure, "this HEIC is built to be slow or large to decode: \(error.reason)")
             }
         }
         guard container.width * container.height <= pixelLimit else {

@@ -1,3 +1,4 @@
+import CSandbox
 import DecodeSandbox
 import Foundation
 import PhotoValidation
@@ -81,6 +82,58 @@ struct SandboxedDecodingTests {
             print("seccomp unavailable: \(decoding.sandboxWarning ?? "")")
         }
         #expect(decoding.restartCounts.values.reduce(0, +) == 0)
+    }
+
+    @Test("a worker has no privilege: an unprivileged user when started as root, no capability, finite hard limits it cannot raise, no path-based stat or access")
+    func workerIdentity() throws {
+        let decoding = try makeDecoding()
+        defer { decoding.shutdown() }
+        let probe = try decoding.probe(deadline: .now + .seconds(10)).get()
+        if getuid() == 0 {
+            #expect(probe.uid != 0 && probe.effectiveUID != 0 && probe.gid != 0, "a worker of a root daemon kept uid \(probe.uid)")
+            #expect(probe.uid == WorkerUser.nobody.uid)
+        } else {
+            #expect(probe.uid == getuid())
+        }
+        #expect(probe.effectiveCapabilities == 0 && probe.permittedCapabilities == 0)
+        #expect(probe.cpuHardLimit > 0 && probe.cpuHardLimit == probe.cpuSoftLimit, "RLIMIT_CPU \(probe.cpuSoftLimit)/\(probe.cpuHardLimit)")
+        #expect(probe.addressSpaceHardLimit > 0)
+        #expect(probe.raiseCPULimitErrno != 0, "a worker lifted its own CPU limit")
+        if decoding.firstWorker.seccomp {
+            #expect(probe.statErrno == EPERM, "stat on a path answered \(probe.statErrno)")
+            #expect(probe.accessErrno == EPERM, "access on a path answered \(probe.accessErrno)")
+        }
+        // Every live thread's identity and capability sets, bounding set included, read from
+        // outside (the main thread of a Swift async program has exited: a zombie keeps its
+        // credentials of the time and does nothing).
+        let pid = try #require(decoding.idleWorkerIDs.first)
+        let threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
+        var live = 0
+        for thread in threads {
+            let status = try String(contentsOfFile: "/proc/\(pid)/task/\(thread)/status", encoding: .utf8)
+            guard !status.contains("State:\tZ") else { continue }
+            live += 1
+            #expect(status.contains("CapEff:\t0000000000000000") && status.contains("CapPrm:\t0000000000000000"), "thread \(thread): \(status)")
+            if getuid() == 0 {
+                #expect(status.contains("CapBnd:\t0000000000000000") && !status.contains("Uid:\t0\t"), "thread \(thread): \(status)")
+            }
+        }
+        #expect(live > 0)
+    }
+
+    @Test("the photo memory is sealed: only the daemon's mapping made before the seal writes; no write or writable mapping through the descriptor")
+    func sharedMemorySealed() throws {
+        var mapped: UnsafeMutableRawPointer?
+        let fd = pv_sandbox_shared_create(1 << 20, &mapped)
+        #expect(fd >= 0)
+        defer {
+            pv_sandbox_shared_unmap(mapped, 1 << 20)
+            close(fd)
+        }
+        let address = try #require(mapped)
+        address.storeBytes(of: 0x5A, as: UInt8.self)
+        #expect(address.load(as: UInt8.self) == 0x5A, "the daemon's own mapping stays writable")
+        #expect(pv_sandbox_probe_shared_write(fd) == EPERM, "a write or writable mapping got through the seal")
     }
 
     @Test("a worker that crashes costs only its photo: decoder_crashed, and the next photo succeeds")

@@ -62,4 +62,33 @@ struct MultipartFormTests {
             try MultipartForm(body: ByteBuffer(string: bad), contentType: "multipart/form-data; boundary=b")
         }
     }
+
+    @Test("a boundary over RFC 2046's 70 characters, or with a character it does not allow, is refused as a bad boundary")
+    func boundaryLimits() throws {
+        let seventy = String(repeating: "a", count: 70)
+        #expect(try MultipartForm.checkedBoundary(in: "multipart/form-data; boundary=\(seventy)") == seventy)
+        #expect(try MultipartForm.checkedBoundary(in: "multipart/form-data; boundary=----WebKitFormBoundary7MA4YWxkTrZu0gW") == "----WebKitFormBoundary7MA4YWxkTrZu0gW")
+        for bad in [String(repeating: "a", count: 71), String(repeating: "-", count: 8000), "a\u{1}b", "ab ", "caf\u{E9}"] {
+            let error = try #require(throws: MultipartFormError.self) {
+                try MultipartForm(body: ByteBuffer(string: "--x\r\n"), contentType: "multipart/form-data; boundary=\"\(bad)\"")
+            }
+            #expect(error.kind == .badBoundary)
+        }
+        let missing = try #require(throws: MultipartFormError.self) { try MultipartForm.checkedBoundary(in: "multipart/form-data") }
+        #expect(missing.kind == .badBoundary)
+    }
+
+    @Test("the delimiter search finds what a naive search finds, at every offset")
+    func findMatchesNaiveSearch() {
+        let haystack = Array("--a--ab--abc\r\n--abc--abcd".utf8)
+        for needle in ["--abc", "--a", "d", "--abcd", "x", "--abcde"].map({ Array($0.utf8) }) {
+            for from in 0...haystack.count {
+                let naive = from + needle.count <= haystack.count
+                    ? (from...(haystack.count - needle.count)).first { haystack[$0..<($0 + needle.count)].elementsEqual(needle) }
+                    : nil
+                let found = haystack.withUnsafeBytes { MultipartForm.find(needle, in: $0, from: from) }
+                #expect(found == naive, "needle \(needle) from \(from)")
+            }
+        }
+    }
 }

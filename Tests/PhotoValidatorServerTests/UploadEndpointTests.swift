@@ -94,4 +94,23 @@ struct UploadEndpointTests {
             try expectError(try await upload(client, fields: ["photo_type": "selfie"]), status: .unprocessableContent, code: "validation_error")
         }
     }
+
+    @Test("a boundary over RFC 2046's 70 characters is 400 before the body is read, on both endpoints")
+    func longBoundary() async throws {
+        try await withLiveApp { client, _ in
+            for length in [71, 1_000, 8_000] {
+                let boundary = String(repeating: "b", count: length)
+                var body = ByteBuffer()
+                body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.jpg\"\r\n\r\n")
+                body.writeBytes([UInt8](repeating: UInt8(ascii: "b"), count: 1 << 20))
+                body.writeString("\r\n--\(boundary)--\r\n")
+                let headers: HTTPFields = [.contentType: "multipart/form-data; boundary=\(boundary)"]
+                for uri in ["/api/v1/projects/p/photos", "/v1/validate"] {
+                    let response = try await client.execute(uri: uri, method: .post, headers: headers, body: body)
+                    try expectError(response, status: .badRequest, code: "validation_error")
+                    #expect(String(buffer: response.body).contains("RFC 2046"))
+                }
+            }
+        }
+    }
 }

@@ -120,4 +120,89 @@ struct ValidationWorkerPoolTests {
         await pool.shutdown()
         gate.open(2)
     }
+
+    @Test("the fair queue serves clients in turn, each client's items in order")
+    func fairQueueTurns() {
+        var queue = FairQueue<String>()
+        for item in ["a1", "a2", "a3"] { queue.append(item, client: "a") }
+        queue.append("b1", client: "b")
+        queue.append("c1", client: "c")
+        queue.append("b2", client: "b")
+        var order: [String] = []
+        while let item = queue.popFirst() { order.append(item) }
+        #expect(order == ["a1", "b1", "c1", "a2", "b2", "a3"])
+        #expect(queue.isEmpty && queue.count == 0)
+        queue.append("x", client: "x")
+        queue.append("y", client: "x")
+        #expect(queue.popLast(of: "x") == "y" && queue.count(of: "x") == 1)
+        #expect(queue.removeAll { $0 == "x" } == ["x"] && queue.isEmpty)
+    }
+
+    @Test("a second client's job starts within one job of a busy client's backlog, not after it")
+    func clientsServedInTurn() async throws {
+        let pool = ValidationWorkerPool(threadCount: 1, queueLimit: 16)
+        pool.start()
+        let order = Log()
+        let gate = Gate()
+        // The busy client's first job holds the only thread until the others are queued.
+        async let first: Void = pool.withSlot(client: "busy") { slot in
+            try await slot.run { gate.wait(); order.lines.withLock { $0.append("busy") } }
+        }
+        while pool.inFlight < 1 { try await Task.sleep(for: .milliseconds(5)) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<5 {
+                group.addTask { try await pool.withSlot(client: "busy") { slot in try await slot.run { order.lines.withLock { $0.append("busy") } } } }
+            }
+            while pool.queued < 5 { try await Task.sleep(for: .milliseconds(5)) }
+            group.addTask { try await pool.withSlot(client: "other") { slot in try await slot.run { order.lines.withLock { $0.append("other") } } } }
+            while pool.queued < 6 { try await Task.sleep(for: .milliseconds(5)) }
+            gate.open(10)
+            try await group.waitForAll()
+        }
+        try await first
+        let served = order.lines.withLock { $0 }
+        #expect(served.count == 7)
+        // The running job, then at most one more of the busy client's before the other's.
+        #expect((served.firstIndex(of: "other") ?? 99) <= 2, "\(served)")
+        await pool.shutdown()
+    }
+
+    @Test("a full pool still admits a client holding fewer places: the busiest client's newest waiting job gives way")
+    func fullPoolAdmitsLightClient() async throws {
+        let pool = ValidationWorkerPool(threadCount: 1, queueLimit: 3)
+        pool.start()
+        let gate = Gate()
+        let outcomes = Log()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<4 {
+                group.addTask {
+                    do {
+                        try await pool.withSlot(client: "busy") { slot in try await slot.run { gate.wait() } }
+                        outcomes.lines.withLock { $0.append("busy-\(index) ran") }
+                    } catch let error as WorkerPoolError {
+                        if case .overloaded = error { outcomes.lines.withLock { $0.append("busy refused") } }
+                    }
+                }
+                while pool.inFlight < index + 1 { try await Task.sleep(for: .milliseconds(5)) }
+            }
+            while pool.queued < 3 { try await Task.sleep(for: .milliseconds(5)) }
+            #expect(pool.inFlight(of: "busy") == 4)
+            group.addTask {
+                try await pool.withSlot(client: "light") { slot in try await slot.run {} }
+                outcomes.lines.withLock { $0.append("light ran") }
+            }
+            while !outcomes.lines.withLock({ $0.contains("busy refused") }) { try await Task.sleep(for: .milliseconds(5)) }
+            gate.open(10)
+            try await group.waitForAll()
+        }
+        let result = outcomes.lines.withLock { $0 }
+        #expect(result.contains("light ran"))
+        #expect(result.filter { $0 == "busy refused" }.count == 1, "\(result)")
+        await pool.shutdown()
+    }
+}
+
+/// Lines appended by concurrent jobs.
+private final class Log: Sendable {
+    let lines = Mutex<[String]>([])
 }

@@ -21,7 +21,8 @@
 int pv_sandbox_spawn(const char *executable, char *const argv[], int channel, int shared, pid_t *pid);
 
 /* A sealed-size anonymous shared memory file of `size` bytes (sparse) mapped read-write at
- * `*address`; returns its descriptor (close-on-exec), or -errno. */
+ * `*address`, then sealed against any later write or writable mapping (F_SEAL_FUTURE_WRITE: the
+ * mapping made here stays writable); returns its descriptor (close-on-exec), or -errno. */
 int pv_sandbox_shared_create(size_t size, void **address);
 
 /* Maps `size` bytes of the shared memory on `fd` read-only; returns the address or NULL. */
@@ -78,17 +79,40 @@ typedef struct {
     int error;
     /* The step that failed, or "" (a static string). */
     const char *failed_step;
+    /* The real user and group the worker runs as afterwards. */
+    uid_t uid;
+    gid_t gid;
 } pv_sandbox_report;
 
 /* Closes every descriptor but the channel, sets RLIMIT_CORE 0, RLIMIT_AS `address_space_bytes`
- * (soft and hard), installs the crash reporter (which writes one byte to the channel when the
- * process dies of a fatal signal close to its address-space limit), PR_SET_NO_NEW_PRIVS,
- * PR_SET_DUMPABLE 0, and then the seccomp allow-list. Limits that fail are reported; the process
+ * and RLIMIT_CPU the CPU used so far plus `cpu_seconds` (each soft and hard alike), drops every
+ * capability (bounding and ambient sets too) and, when running as root, becomes `uid`:`gid` with
+ * no supplementary group, installs the crash reporter (which writes one byte to the channel when
+ * the process dies of a fatal signal close to its address-space limit), PR_SET_NO_NEW_PRIVS,
+ * PR_SET_DUMPABLE 0, and then the seccomp allow-list. Steps that fail are reported; the process
  * goes on. */
-pv_sandbox_report pv_sandbox_enter(uint64_t address_space_bytes);
+pv_sandbox_report pv_sandbox_enter(uint64_t address_space_bytes, uint64_t cpu_seconds, uid_t uid, gid_t gid);
 
-/* Moves the soft RLIMIT_CPU to the CPU time used so far plus `seconds` (SIGXCPU then). */
-int pv_sandbox_set_cpu_allowance(unsigned seconds);
+/* CPU seconds left before RLIMIT_CPU ends the process (LONG_MAX without a limit, -1 unknown). */
+long pv_sandbox_cpu_seconds_left(void);
+
+/* Who the calling process is and what it may do, for tests of the sandbox. */
+typedef struct {
+    uid_t uid;
+    uid_t euid;
+    gid_t gid;
+    uint64_t effective_capabilities;
+    uint64_t permitted_capabilities;
+    /* RLIMIT_CPU soft and hard, RLIMIT_AS hard: -1 unlimited, -2 unknown. */
+    int64_t cpu_soft;
+    int64_t cpu_hard;
+    int64_t address_space_hard;
+    /* The errno of an attempt to lift RLIMIT_CPU (0: it was lifted). */
+    int raise_cpu_errno;
+} pv_sandbox_identity;
+
+/* The calling process's identity and limits; tries to lift RLIMIT_CPU (see raise_cpu_errno). */
+pv_sandbox_identity pv_sandbox_identity_now(void);
 
 /* The byte the crash reporter writes when a fatal signal arrives near the address-space limit. */
 #define PV_SANDBOX_OOM_BYTE 0x4d
@@ -97,6 +121,10 @@ int pv_sandbox_set_cpu_allowance(unsigned seconds);
  * errno it failed with. */
 int pv_sandbox_probe_open(const char *path);
 int pv_sandbox_probe_socket(void);
+int pv_sandbox_probe_stat(const char *path);
+int pv_sandbox_probe_access(const char *path);
+/* Tries to write to, and to map writable, the shared memory on `fd`: 0 when either worked. */
+int pv_sandbox_probe_shared_write(int fd);
 /* Crashes the process with SIGSEGV. */
 void pv_sandbox_crash(void);
 /* Spins on the CPU forever. */

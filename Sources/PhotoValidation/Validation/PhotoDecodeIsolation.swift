@@ -1,3 +1,4 @@
+import Admission
 import VipsDecoder
 
 /// Runs a validator's decodes somewhere other than the calling thread's process: a sandboxed
@@ -24,4 +25,13 @@ public protocol PhotoDecodeIsolation: Sendable {
 
     /// Stops what the isolation started (idle worker processes).
     func shutdown()
+
+    /// The one decode memory budget the isolation reserves each photo's need from before a worker
+    /// takes it, shared by every worker; nil when each decode reserves its own.
+    var memoryBudget: WeightedSemaphore? { get }
+}
+
+extension PhotoDecodeIsolation {
+    /// No shared budget.
+    public var memoryBudget: WeightedSemaphore? { nil }
 }

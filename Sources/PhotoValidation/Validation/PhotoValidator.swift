@@ -22,8 +22,8 @@ public struct PhotoValidator: Sendable {
     /// - Throws: `DecodeFailure` when libvips cannot be initialised.
     public init(settings: ValidationSettings, isolation: (any PhotoDecodeIsolation)? = nil) throws(DecodeFailure) {
         self.settings = settings
-        self.memoryBudget = WeightedSemaphore(capacity: settings.decodeMemoryBudget)
-        self.decoder = try ImageDecoder(pixelLimit: settings.pixelLimit, memoryLimit: settings.decodeMemoryBudget)
+        self.memoryBudget = isolation?.memoryBudget ?? WeightedSemaphore(capacity: settings.decodeMemoryBudget)
+        self.decoder = try ImageDecoder(pixelLimit: settings.pixelLimit, memoryLimit: settings.decodeMemoryBudget, costCaps: settings.decodeCostCaps)
         self.isolation = isolation
     }
 

@@ -33,11 +33,16 @@ public struct ValidationSettings: Sendable, Equatable {
     public var pixelLimit: Int = ImageDecoder.defaultPixelLimit
     /// The scale blur is measured at.
     public var analysisScale: AnalysisScale = .default
+    /// What a file's structure may ask of a decoder (segments, scans, frames, NAL units, metadata).
+    public var decodeCostCaps = DecodeCostCaps()
     /// Bytes that decodes in flight may hold at once (estimated from headers); larger decodes wait.
     public var decodeMemoryBudget: Int = 128 << 20
     /// Where decoders run: in sandboxed worker processes (the default) or in this process. Only
     /// the commands and the daemon read it; `PhotoValidator(settings:)` always decodes in-process.
     public var decodeIsolation: DecodeIsolationMode = .process
+    /// The user decode workers become when the daemon runs as root (`decode_worker_user`): a
+    /// name, or `uid[:gid]`.
+    public var decodeWorkerUser = "nobody"
     /// The executable decode workers are started from (`decode_worker_executable`): this program.
     public var decodeWorkerExecutable: String = "/proc/self/exe"
     /// Tests only (`decode_worker_test_requests`, unlisted): workers crash on a photo whose bytes

@@ -42,7 +42,7 @@ struct BenchCommand: AsyncParsableCommand {
         let settings = try checks.resolve(environment: ProcessInfo.processInfo.environment)
         let validator = try PhotoValidator.configured(settings: settings, threads: 1, photoTimeLimit: .seconds(60))
         defer { validator.isolation?.shutdown() }
-        let decoder = try ImageDecoder(pixelLimit: settings.pixelLimit, memoryLimit: settings.decodeMemoryBudget)
+        let decoder = try ImageDecoder(pixelLimit: settings.pixelLimit, memoryLimit: settings.decodeMemoryBudget, costCaps: settings.decodeCostCaps)
         let previews = contentPreview ? try PreviewEncoder() : nil
         var photos: [BenchReport.Photo] = []
         for file in files {

@@ -10,6 +10,11 @@ struct DecodeWorkerCommand: ParsableCommand {
         shouldDisplay: false
     )
 
+    /// `UID:GID` the worker becomes before its first thread when the daemon is root; read by
+    /// CSandbox's constructor before `main`, declared here so the parser accepts it.
+    @Option(name: .customLong("worker-user"), help: .hidden)
+    var workerUser: String?
+
     func run() throws {
         DecodeWorkerHost.run()
     }

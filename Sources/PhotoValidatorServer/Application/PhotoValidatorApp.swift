@@ -111,17 +111,21 @@ public struct PhotoValidatorApp: Sendable {
     }
 
     /// Runs the daemon until SIGTERM or SIGINT, then drains in-flight requests within the
-    /// configured grace period and returns.
+    /// configured grace period and returns; a process still busy at the end of it exits (code 75).
     public func run() async throws {
         let application = makeApplication()
         // The state service is last so it hears of shutdown first and /readyz turns not-ready
         // while the server drains.
+        // Within the grace period the server drains, then what is left is cancelled; just before
+        // it ends the process exits whatever is still running (a job stuck in a synchronous loop).
+        let grace = configuration.shutdownGracePeriod
+        let hardStop = max(grace - .milliseconds(500), grace / 2)
         var groupConfiguration = ServiceGroupConfiguration(
-            services: [.init(service: application), .init(service: state)],
+            services: [.init(service: application), .init(service: state), .init(service: ShutdownDeadline(deadline: hardStop, logger: logger))],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         )
-        groupConfiguration.maximumGracefulShutdownDuration = configuration.shutdownGracePeriod
+        groupConfiguration.maximumGracefulShutdownDuration = max(grace - .seconds(3), grace / 2)
         try await ServiceGroup(configuration: groupConfiguration).run()
     }
 

@@ -52,6 +52,9 @@ public struct ServiceConfiguration: Sendable {
     public var idleTimeoutSeconds = 60
     /// Seconds clients are told to wait in `Retry-After` when the daemon is saturated.
     public var retryAfterSeconds = 1
+    /// The request header that names the client photos are queued per (`limits.client_header`);
+    /// without it (or when a request lacks it) the project, else the peer address, is the client.
+    public var clientHeader: String?
     /// The bearer token every route but `/healthz` requires, when set.
     public var authToken: String?
     /// Log line format.
@@ -96,6 +99,8 @@ public struct ServiceConfiguration: Sendable {
         Setting("limits.stuck_worker_unhealthy_seconds", .seconds, default: "60", flag: "stuck-worker-unhealthy-seconds",
                 "/healthz turns 503 once a worker is stuck this long past a deadline"),
         Setting("limits.idle_timeout_seconds", .integer(1...3600), default: "60", flag: "idle-timeout", "close connections idle this long, seconds"),
+        Setting("limits.client_header", .text, flag: "client-header",
+                "request header naming the client whose photos queue together (e.g. X-User-Id set by the gateway); default: the project, else the peer address"),
         Setting("auth.token", .text, secret: true, "bearer token required on every route but /healthz"),
         Setting("auth.token_file", .path, flag: "auth-token-file", "file holding the bearer token (read once at start)"),
         Setting("log.format", .choice(LogFormat.allCases.map(\.rawValue)), default: "text", flag: "log-format", "log line format"),
@@ -129,6 +134,7 @@ public struct ServiceConfiguration: Sendable {
         retryAfterSeconds = try settings.integer("limits.retry_after_seconds") ?? retryAfterSeconds
         stuckWorkerUnhealthyAfter = try settings.seconds("limits.stuck_worker_unhealthy_seconds") ?? stuckWorkerUnhealthyAfter
         idleTimeoutSeconds = try settings.integer("limits.idle_timeout_seconds") ?? idleTimeoutSeconds
+        clientHeader = settings.string("limits.client_header").flatMap { $0.isEmpty ? nil : $0 }
         authToken = try settings.secret("auth.token")
         logFormat = try settings.choice("log.format", of: LogFormat.self) ?? logFormat
         logLevel = try settings.choice("log.level", of: Logger.Level.self) ?? logLevel

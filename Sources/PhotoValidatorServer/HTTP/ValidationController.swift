@@ -1,5 +1,6 @@
 import ContentCheck
 import Foundation
+import HTTPTypes
 import Hummingbird
 import MultipartUpload
 import PhotoValidation
@@ -21,6 +22,7 @@ struct ValidationController {
         let queryType = request.uri.queryParameters.get("photo_type").map { String($0) }
         // Checked before the body is read; a form's own photo_type field, when present, wins.
         let queryPhotoType = try Self.photoType(queryType)
+        if isMultipart { try Self.checkBoundary(of: request) }
         return try await service.receiving(request, context: context) { body in
             let image: ByteBuffer
             let photoType: PhotoType
@@ -33,10 +35,30 @@ struct ValidationController {
                 image = body
                 photoType = queryPhotoType
             }
-            let output = try await service.admitted(record: context.record) { slot in
+            let output = try await service.admitted(record: context.record, client: client(of: request, context: context, projectID: nil)) { slot in
                 try await service.validate(image, as: photoType, in: slot, record: context.record)
             }
             return try output.response(from: request, context: context)
+        }
+    }
+
+    /// Whose photo this is, for the worker pool's turns: the configured client header's value,
+    /// else the project, else the peer's address.
+    private func client(of request: Request, context: ValidationRequestContext, projectID: String?) -> String {
+        if let name = service.configuration.clientHeader, let field = HTTPField.Name(name), let value = request.headers[field], !value.isEmpty {
+            return "header:" + value.prefix(200)
+        }
+        if let projectID { return "project:" + projectID }
+        return "address:" + (context.peerAddress ?? "unknown")
+    }
+
+    /// A 400 before any byte of the body is read when the Content-Type's boundary is missing,
+    /// over RFC 2046's 70 characters or holds a character it does not allow.
+    private static func checkBoundary(of request: Request) throws(APIError) {
+        do {
+            _ = try MultipartForm.checkedBoundary(in: request.headers[.contentType] ?? "")
+        } catch {
+            throw .validationError(error.description, status: .badRequest)
         }
     }
 
@@ -61,6 +83,7 @@ struct ValidationController {
         guard MultipartForm.isMultipart(request.headers[.contentType]) else {
             throw APIError.validationError("the upload must be multipart/form-data with a 'file' part")
         }
+        try Self.checkBoundary(of: request)
         let key = try IdempotencyKey(request.headers[.idempotencyKey])
         return try await service.receiving(request, context: context) { body in
             try await upload(body, request: request, context: context, projectID: projectID, key: key)
@@ -82,7 +105,7 @@ struct ValidationController {
         }
         // Without an outbox to remember it, a keyed upload's photo_id is derived from the key.
         let photoID = (forwarder == nil ? key?.photoID(projectID: projectID) : nil) ?? UUID().uuidString.lowercased()
-        let output = try await service.admitted(record: context.record) { slot in
+        let output = try await service.admitted(record: context.record, client: client(of: request, context: context, projectID: projectID)) { slot in
             try await service.validate(file.body, as: upload.photoType, in: slot, record: context.record, digest: fileDigest)
         }
         let answer = try AnswerEncoder.json(UploadAnswer(photoID: photoID, validation: output))

@@ -23,6 +23,11 @@ public struct ValidationRequestContext: RequestContext {
         channel.triggerUserOutboundEvent(ExpectContinueHandler.BodyWanted(), promise: nil)
     }
 
+    /// The peer's IP address (or socket path), or nil when unknown.
+    var peerAddress: String? {
+        channel.remoteAddress.map { $0.ipAddress ?? $0.pathname ?? "\($0)" }
+    }
+
     /// Every answer's JSON encoding.
     public var responseEncoder: AnswerEncoder { AnswerEncoder() }
 

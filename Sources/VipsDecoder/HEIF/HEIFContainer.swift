@@ -17,6 +17,8 @@ struct HEIFContainer: Equatable {
             case malformed
             /// A construct this reader does not take.
             case unsupported
+            /// Within the format, but past a cost cap (`DecodeCostCaps`): no real photo is built so.
+            case costly
         }
 
         /// What this reader found.
@@ -93,14 +95,16 @@ struct HEIFContainer: Equatable {
     private static let understood: Set<String> = ["hvcC", "ispe", "colr", "pixi", "irot", "imir", "clap"]
 
     /// Reads the container of `bytes`, a file already sniffed as HEIF.
-    static func read(_ bytes: UnsafeRawBufferPointer) throws(Unsupported) -> HEIFContainer {
-        var parser = Parser(bytes: bytes)
+    static func read(_ bytes: UnsafeRawBufferPointer, caps: DecodeCostCaps = DecodeCostCaps()) throws(Unsupported) -> HEIFContainer {
+        var parser = Parser(bytes: bytes, caps: caps)
         return try parser.container()
     }
 
     /// The parse itself: the boxes of `meta` gathered into tables, then the primary item resolved.
     private struct Parser {
         let bytes: UnsafeRawBufferPointer
+        /// The caps on NAL units and coded bytes per tile.
+        let caps: DecodeCostCaps
         var primary: Int?
         var itemTypes: [Int: String] = [:]
         var protectedItems: Set<Int> = []
@@ -115,8 +119,9 @@ struct HEIFContainer: Equatable {
         /// Boxes that may appear once in `meta` (and `ipco`/`ipma` once in `iprp`).
         static let singular: Set<String> = ["hdlr", "pitm", "iinf", "iloc", "iref", "iprp", "idat", "ipco", "ipma"]
 
-        init(bytes: UnsafeRawBufferPointer) {
+        init(bytes: UnsafeRawBufferPointer, caps: DecodeCostCaps) {
             self.bytes = bytes
+            self.caps = caps
         }
 
         mutating func container() throws(Unsupported) -> HEIFContainer {
@@ -371,8 +376,14 @@ struct HEIFContainer: Equatable {
             }
             var offset = 0
             var pictures = 0
+            var units = 0
             var sequences: [HEVCSequenceParameters] = []
             while offset < count {
+                // FFmpeg keeps a record per NAL unit: a flood of filler units grew a worker past 480 MiB.
+                units += 1
+                guard units <= caps.heifUnitsPerTile else {
+                    throw Unsupported("tile \(tile + 1) holds more than \(caps.heifUnitsPerTile) NAL units (a phone writes a few; decode.max_heif_units_per_tile)", kind: .costly)
+                }
                 guard count - offset >= 6 else { throw Unsupported("tile \(tile + 1)'s NAL units are cut short") }
                 let length = Int(byte(offset)) << 24 | Int(byte(offset + 1)) << 16 | Int(byte(offset + 2)) << 8 | Int(byte(offset + 3))
                 offset += 4
@@ -556,6 +567,13 @@ struct HEIFContainer: Equatable {
                     sequences = try configurationSequences(hvcC.payload)
                 }
                 let data = try dataRanges(id)
+                let coded = data.reduce(0) { $0 + $1.count }
+                guard coded <= size.width * size.height * caps.heifBytesPerPixel + (64 << 10) else {
+                    throw Unsupported(
+                        "tile \(id) holds \(coded) bytes of coded data for \(size.width)x\(size.height) pixels, more than \(caps.heifBytesPerPixel) a pixel (decode.max_heif_bytes_per_pixel)",
+                        kind: .costly
+                    )
+                }
                 sequences += try pictureUnits(data, tile: tiles.count)
                 for sequence in sequences {
                     // The decoder allocates for what the bitstream declares: it must be what the container says.

@@ -1,0 +1,48 @@
+import VipsDecoder
+
+/// How long one photo may keep a worker, from what its header declares: a fixed start plus a
+/// cost per megapixel of its format and per megabyte of its file, times the margin that the
+/// constants already hold, never more than the validation timeout. A small file that declares a
+/// small picture cannot hold a worker for the whole timeout however it is built.
+///
+/// The constants are about four times what the slowest real photo of each format measured per
+/// megapixel on one core of the development machine (docs/reliability.md, "Deadlines").
+public struct PhotoTimeLimit: Sendable, Equatable {
+    /// Time every photo gets: the hand-over, the header, the measurement.
+    public var base: Duration = .seconds(2)
+    /// Time per declared megapixel, by format.
+    public var perMegapixel: [ImageFormat: Duration] = [
+        .jpeg: .milliseconds(100), .png: .milliseconds(300), .webp: .milliseconds(300), .heif: .milliseconds(300),
+    ]
+    /// Time per megabyte of the file (entropy decoding reads every byte).
+    public var perMegabyte: Duration = .milliseconds(100)
+    /// The longest any photo may take (`limits.validation_timeout_seconds`).
+    public var ceiling: Duration
+
+    /// Limits that never exceed `ceiling`.
+    public init(ceiling: Duration) {
+        self.ceiling = ceiling
+        #if DEBUG
+        // Unoptimised Swift measures blur several times slower: a debug build's tests must not
+        // time out real photos on a loaded machine.
+        base = base * Self.debugFactor
+        perMegapixel = perMegapixel.mapValues { $0 * Self.debugFactor }
+        perMegabyte = perMegabyte * Self.debugFactor
+        #endif
+    }
+
+    #if DEBUG
+    /// How much more time a debug build gives every photo.
+    static let debugFactor = 8
+    #endif
+
+    /// The time a photo of `byteCount` bytes declaring `size` may take (nil: no size could be read,
+    /// so no decoder will get far).
+    public func limit(for size: DeclaredSize?, byteCount: Int) -> Duration {
+        var limit = base + perMegabyte * (Double(byteCount) / 1_000_000)
+        if let size {
+            limit += (perMegapixel[size.format] ?? .milliseconds(300)) * (Double(size.pixels) / 1_000_000)
+        }
+        return min(limit, ceiling)
+    }
+}
