@@ -135,6 +135,11 @@ paths:
           content:
             application/json:
               schema: {$ref: '#/components/schemas/ValidatePhotoOutput'}
+        '400':
+          description: The multipart boundary is missing, over RFC 2046's 70 characters, or holds a character it does not allow (validation_error; the body is not read).
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Error'}
         '401': {$ref: '#/components/responses/Error'}
         '408': {$ref: '#/components/responses/Error'}
         '413': {$ref: '#/components/responses/Error'}
@@ -176,6 +181,11 @@ paths:
           content:
             application/json:
               schema: {$ref: '#/components/schemas/UploadAnswer'}
+        '400':
+          description: The multipart boundary is missing, over RFC 2046's 70 characters, or holds a character it does not allow (validation_error; the body is not read).
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Error'}
         '401': {$ref: '#/components/responses/Error'}
         '408': {$ref: '#/components/responses/Error'}
         '413': {$ref: '#/components/responses/Error'}

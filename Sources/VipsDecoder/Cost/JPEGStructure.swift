@@ -37,6 +37,8 @@ struct JPEGStructure: Equatable {
             default:
                 guard position + 1 < count else { return }
                 let length = Int(bytes[position]) << 8 | Int(bytes[position + 1])
+                // A segment that runs past the file is damage, not cost: the decoder reports it.
+                guard length <= count - position else { return }
                 segments += 1
                 if marker == 0xFE || (0xE0...0xEF).contains(marker) {
                     metadataBytes += length

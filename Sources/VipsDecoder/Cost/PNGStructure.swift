@@ -18,9 +18,11 @@ struct PNGStructure: Equatable {
         var position = 8
         while position + 8 <= bytes.count {
             let length = word(position)
-            let type = (word(position + 4))
-            chunks += 1
+            let type = word(position + 4)
             let data = position + 8
+            // A chunk that runs past the file is damage, not cost: the decoder reports it.
+            guard length <= bytes.count - data else { return }
+            chunks += 1
             switch type {
             case 0x4948_4452 where length >= 13 && data + 13 <= bytes.count: // IHDR
                 declaredRawBytes = Self.rawBytes(width: word(data), height: word(data + 4), bitDepth: Int(bytes[data + 8]),

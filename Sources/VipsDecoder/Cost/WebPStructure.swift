@@ -26,6 +26,8 @@ struct WebPStructure {
             let type = String(decoding: bytes[position..<(position + 4)], as: UTF8.self)
             let length = little(position + 4, 4)
             let data = position + 8
+            // A chunk that runs past the file is damage, not cost: the decoder reports it.
+            guard length <= end - data else { return }
             chunks += 1
             switch type {
             case "VP8X" where length >= 10 && data + 10 <= end:
