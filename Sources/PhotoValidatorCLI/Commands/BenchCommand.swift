@@ -13,6 +13,9 @@ struct BenchCommand: AsyncParsableCommand {
             Runs on one thread, after one untimed warm-up per photo; reports median and p90 in milliseconds. \
             For a JPEG it also times libjpeg-turbo decoding only luma at scale 1/8 (stage jpeg_luma_floor, \
             not part of total): the entropy-decoding cost no JPEG pipeline can go below. \
+            Two checks on the bytes alone are timed apart too (part of total, shown on their own): \
+            cost_caps (the structure scan every photo gets before any decoder) and declared_size \
+            (the daemon's Swift read of the header that sets the photo's deadline and memory). \
             Photos are decoded in a sandboxed worker process, as the daemon does (the stages are the \
             worker's, total is the caller's, handing over included); --decode-isolation none decodes \
             in this process.
@@ -54,6 +57,8 @@ struct BenchCommand: AsyncParsableCommand {
             }
             var runs: [StageTimings] = []
             var floors: [Double] = []
+            var scans: [Double] = []
+            var declared: [Double] = []
             var last: ValidatePhotoOutput?
             let isJPEG = bytes.withUnsafeBytes { FormatSniffer.sniff($0) == .format(.jpeg) }
             for iteration in 0...iterations {
@@ -74,6 +79,17 @@ struct BenchCommand: AsyncParsableCommand {
                     StandardStreams.error("\(file): preview \(made.width)x\(made.height), \(made.jpeg.count) bytes")
                 }
                 if iteration > 0 { runs.append(timings) }
+                let caps = settings.decodeCostCaps
+                bytes.withUnsafeBytes { bytes in
+                    let start = ContinuousClock.now
+                    let size = DeclaredSize(bytes)
+                    let read = ContinuousClock.now
+                    try? caps.check(bytes, format: size?.format ?? .jpeg)
+                    if iteration > 0 {
+                        declared.append((read - start).milliseconds)
+                        scans.append((ContinuousClock.now - read).milliseconds)
+                    }
+                }
                 last = output
             }
             let plan = bytes.withUnsafeBytes { bytes in
@@ -83,6 +99,8 @@ struct BenchCommand: AsyncParsableCommand {
             if !floors.isEmpty {
                 photo.stagesMs["jpeg_luma_floor"] = BenchReport.Figures(floors)
             }
+            photo.stagesMs["cost_caps"] = BenchReport.Figures(scans)
+            photo.stagesMs["declared_size"] = BenchReport.Figures(declared)
             photos.append(photo)
         }
         let report = BenchReport(

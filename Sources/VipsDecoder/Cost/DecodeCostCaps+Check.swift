@@ -3,7 +3,7 @@ extension DecodeCostCaps {
     /// checked by its container reader, which walks its NAL units anyway.
     ///
     /// - Throws: `DecodeFailure` `.costlyStructure` naming the cap.
-    func check(_ bytes: UnsafeRawBufferPointer, format: ImageFormat) throws(DecodeFailure) {
+    public func check(_ bytes: UnsafeRawBufferPointer, format: ImageFormat) throws(DecodeFailure) {
         let refusal: String?
         switch format {
         case .jpeg: refusal = JPEGStructure(bytes, stoppingPast: self).refusal(self)
