@@ -54,7 +54,7 @@ public struct HostileCostRun: Sendable {
                 if !verdict { problems.append("\(attack.name): status \(answer.status) \(answer.error ?? "-"), expected \(attack.expectedStatus) \(attack.expectedError ?? "-")") }
                 if answer.seconds > attackLimit.seconds { problems.append("\(attack.name) took \(answer.seconds) s") }
             }
-            guard seconds > 0 else { return problems }
+            guard seconds > 0 else { return problems + (try await Self.terminateMidUpload(daemon, port: port, report: report)) }
             let end = ContinuousClock.now + .seconds(seconds)
             let tally = Tally()
             await withTaskGroup(of: Void.self) { group in
@@ -90,11 +90,29 @@ public struct HostileCostRun: Sendable {
             problems += tally.goodFailures.withLock { $0 }.map { "good photo: \($0)" }
             if let worst = times.last, worst > goodLimit.seconds { problems.append(String(format: "the good photo took %.3f s under attack (limit %.1f s)", worst, goodLimit.seconds)) }
             if times.isEmpty { problems.append("the good photo was never answered") }
-            return problems
+            return problems + (try await Self.terminateMidUpload(daemon, port: port, report: report))
         }
         guard exit.status == 0 else { throw Failure(description: "the daemon exited with status \(exit.status): \(exit.log.suffix(10).joined(separator: "\n"))") }
         guard problems.isEmpty else { throw Failure(description: problems.joined(separator: "\n")) }
         report("hostile-cost: every attack answered as expected")
+    }
+
+    /// Starts an upload that stalls halfway, sends SIGTERM, and checks the daemon is gone within
+    /// its grace period (25 s by default) less a second.
+    static func terminateMidUpload(_ daemon: DaemonProcess, port: Int, report: @escaping @Sendable (String) -> Void) async throws -> [String] {
+        let socket = try await offloaded { try RawHTTP.blockingConnect(port: port, timeout: 60) }
+        defer { close(socket) }
+        try await RawHTTP.write(socket, RawHTTP.head(method: "POST", path: "/v1/validate?photo_type=room", headers: ["Content-Type: image/jpeg"], length: 10 << 20)
+            + [UInt8](repeating: 0xFF, count: 1 << 20))
+        try await Task.sleep(for: .milliseconds(500))
+        let signalled = ContinuousClock.now
+        daemon.send(SIGTERM)
+        while daemon.residentMiB != nil, ContinuousClock.now - signalled < .seconds(30) {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let took = (ContinuousClock.now - signalled).seconds
+        report(String(format: "SIGTERM with an upload stalled halfway: the daemon was gone after %.2f s (grace 25 s)", took))
+        return took < 24.5 ? [] : [String(format: "the daemon took %.1f s to exit after SIGTERM", took)]
     }
 
     /// One upload on its own connection, as `client` (the queueing key, through `X-Client-Id`),
