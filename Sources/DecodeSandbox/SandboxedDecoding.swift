@@ -24,6 +24,8 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
     private let answers: PhotoValidator
     /// Where blur is measured: part of every photo's memory need.
     private let analysisScale: AnalysisScale
+    /// The pixel limit the workers apply.
+    private let pixelLimit: Int
     /// The machine-wide decode memory budget (`decode_memory_mib`): each photo's least need is
     /// reserved here before a worker takes it, so workers together stay within it.
     public let memoryBudget: WeightedSemaphore?
@@ -43,6 +45,7 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
         self.setup = setup
         self.answers = try PhotoValidator(settings: settings)
         self.analysisScale = settings.analysisScale
+        self.pixelLimit = settings.pixelLimit
         self.memoryBudget = WeightedSemaphore(capacity: settings.decodeMemoryBudget)
         let worker = try SandboxedWorker(executable: options.executable, setup: setup, startLimit: options.startLimit)
         firstWorker = (worker.ready.seccomp, worker.ready.sandboxError, worker.ready.baselineKiB, worker.ready.addressSpaceLimit)
@@ -78,7 +81,8 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
         let limit = options.timeLimits.limit(for: declared, byteCount: bytes.count)
         let deadline = photoDeadline(from: start, limit: limit)
         var reservation: WeightedSemaphore.Permit?
-        if let declared, let memoryBudget {
+        // A picture over the pixel limit is the worker's to refuse as such, from its header.
+        if let declared, declared.pixels <= pixelLimit, let memoryBudget {
             let need = Self.leastMemory(declared, scale: analysisScale)
             do {
                 reservation = try memoryBudget.acquireBlocking(need)

@@ -136,6 +136,30 @@ struct SandboxedDecodingTests {
         #expect(pv_sandbox_probe_shared_write(fd) == EPERM, "a write or writable mapping got through the seal")
     }
 
+    @Test("a photo whose least memory need is over the whole decode budget is refused at once, before any worker; the budget is shared and comes back")
+    func sharedMemoryBudget() throws {
+        var settings = ValidationSettings()
+        settings.decodeMemoryBudget = 16 << 20
+        var options = SandboxOptions(executable: ProcessRunner.photoValidatorExecutable.path, maximumIdle: 1, photoTimeLimit: .seconds(20))
+        options.allowsTestRequests = true
+        let decoding = try SandboxedDecoding(settings: settings, options: options)
+        defer { decoding.shutdown() }
+        let budget = try #require(decoding.memoryBudget)
+        #expect(budget.capacity == 16 << 20)
+        // A WebP whose VP8X canvas declares 3000x3000: its canvas alone is 36 MB.
+        func little(_ value: Int, _ width: Int) -> [UInt8] { (0..<width).map { UInt8((value >> (8 * $0)) & 0xFF) } }
+        let frame = Array(Data(base64Encoded: "UklGRh4AAABXRUJQVlA4TBEAAAAvAAAAAAdQsiJXpv+BiOh/AAA=")!)[12...]
+        let body = Array("WEBP".utf8) + Array("VP8X".utf8) + little(10, 4) + [0, 0, 0, 0] + little(2999, 3) + little(2999, 3) + frame
+        let webp = Array("RIFF".utf8) + little(body.count, 4) + body
+        let (output, _) = webp.withUnsafeBytes { decoding.validate($0, as: .inspiration, previews: nil) }
+        #expect(output.failures == [.invalidImage])
+        #expect(output.details.error == "memory_limit_exceeded")
+        #expect(output.details.errorDetail?.contains("whole decode memory budget") == true, "\(output.details.errorDetail ?? "")")
+        let (good, _) = try photo("photos/small-coffee.png").withUnsafeBytes { decoding.validate($0, as: .inspiration, previews: nil) }
+        #expect(good.details.error == nil)
+        #expect(budget.held == 0, "every reservation came back")
+    }
+
     @Test("a worker that crashes costs only its photo: decoder_crashed, and the next photo succeeds")
     func crashCostsOnePhoto() throws {
         let decoding = try makeDecoding()
