@@ -53,7 +53,7 @@ public struct OrientedDetail: Sendable, Equatable {
         let gradientScale = [0.25, 0.125, 0.25, 0.125].map { $0 / count }
         curvature = (0..<4).map { k in sums.curvature[k].map { Double($0) * curvatureScale[k] } }
         gradient = (0..<4).map { k in sums.gradient[k].map { Double($0) * gradientScale[k] } }
-        noiseSigma = NoiseEstimate(plane: plane).sigma
+        noiseSigma = NoiseEstimate.whiteNoiseSigma(of: plane)
     }
 
     /// The blur score: how sharp the strongest edges are along the weakest orientation.
@@ -79,7 +79,8 @@ public struct OrientedDetail: Sendable, Equatable {
                 curvatureSum += max(curvature[k][tile] - floor.curvature, 0)
                 gradientSum += max(gradient[k][tile] - floor.gradient, 0)
             }
-            let noiseGradient = Self.noiseGuard * Double(taken) * Self.noiseGradientGain[k] * noiseSigma * noiseSigma
+            let sigma = min(noiseSigma, Self.noiseCapMaximumSigma)
+            let noiseGradient = Self.noiseGuard * Double(taken) * Self.noiseGradientGain[k] * sigma * sigma
             weakest = min(weakest, gradientSum > max(1e-9, noiseGradient) ? 100 * curvatureSum / gradientSum : 0)
         }
         return weakest
@@ -91,7 +92,7 @@ public struct OrientedDetail: Sendable, Equatable {
     /// (at least `noiseCapMinimumSigma`) leaves, so that a picture textured from edge to edge, whose
     /// every tile holds the same detail, does not have its detail taken for noise.
     public func noiseFloor(orientation k: Int, noisePercentile: Double = Self.defaultNoisePercentile) -> (curvature: Double, gradient: Double) {
-        let sigma = max(noiseSigma, Self.noiseCapMinimumSigma)
+        let sigma = min(max(noiseSigma, Self.noiseCapMinimumSigma), Self.noiseCapMaximumSigma)
         let variance = Self.noiseCapMultiple * sigma * sigma
         return (min(Percentile.linear(curvature[k].sorted(), noisePercentile), variance * Self.noiseCurvatureGain[k]),
                 min(Percentile.linear(gradient[k].sorted(), noisePercentile), variance * Self.noiseGradientGain[k]))
@@ -105,6 +106,13 @@ public struct OrientedDetail: Sendable, Equatable {
     /// The smallest noise deviation the cap assumes, in 8-bit levels: rounding and JPEG's blocks
     /// leave about this much on a smooth picture.
     public static let noiseCapMinimumSigma = 3.0
+    /// The largest noise deviation the cap and the guard assume, in 8-bit levels. A finest band
+    /// that reads more is a fine pattern that resampling or JPEG's scaled decoding folded (a grid
+    /// of a few pixels' period turns into irregular 3 to 6 px repeats whose diagonal detail the
+    /// estimate takes for noise), not sensor noise: at the analysis scale even a night shot's
+    /// noise stays well under it, and with it a photo textured from edge to edge keeps the detail
+    /// above twenty times this much noise.
+    public static let noiseCapMaximumSigma = 8.0
     /// The share of the noise's gradient energy the strongest tiles must hold above the floor to
     /// be judged at all (chosen on the tuning part of the labelled set: README, Tuning; a JPEG of a
     /// fine moire pattern, whose ringing inflates the noise estimate, still passes at 0.5, not at 1).

@@ -113,7 +113,7 @@ public struct PhotoValidator: Sendable {
         // `invalid_image` alone, and one answer may carry both resolution and blur failures.
         // Colour is kept only when a preview may be made: a photo already too small gets none.
         let keeping = failures.isEmpty || evenIfFailed ? previews : nil
-        let plan = image.plan(targetShortSide: settings.analysisScale.targetShortestSide, preview: keeping)
+        let plan = image.plan(targetShortSide: settings.analysisScale.decodeShortestSide, preview: keeping)
         let needed = plan.estimatedBytes + BlurMeasurement.estimatedBytes(width: header.storedWidth, height: header.storedHeight, scale: settings.analysisScale)
         // A decode that can never fit is refused rather than queued.
         guard let reservation = try? memoryBudget.acquireBlocking(needed) else {
@@ -128,13 +128,16 @@ public struct PhotoValidator: Sendable {
         do {
             measurement = try BlurMeasurement.measure(
                 image, plan: plan, scale: settings.analysisScale, strongestShare: settings.blurStrongestShare(for: photoType),
-                coarseWeight: settings.blurCoarseWeight(for: photoType)
+                coarseWeight: settings.blurCoarseWeight(for: photoType), finerBelow: threshold
             )
         } catch {
             return invalid(error)
         }
         details.laplacianVariance = measurement.laplacianVariance
         details.blurScore = measurement.blurScore
+        details.blurScale = measurement.scales.plane.rawValue
+        details.analysisBlurScore = measurement.scales.plane == .analysis ? nil : measurement.scales.analysisScore
+        details.blurDetailRetained = measurement.scales.retainedDetail
         details.analysisWidth = measurement.analysisWidth
         details.analysisHeight = measurement.analysisHeight
         details.decodeScale = measurement.decodeScale
