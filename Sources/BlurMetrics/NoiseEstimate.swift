@@ -61,9 +61,10 @@ public struct NoiseEstimate: Sendable, Equatable {
     /// resampling leaves of a pattern of a few pixels' period (the gateway's 4 px grid, slats,
     /// fabric) folded at this scale, not noise. Textured photos, whose finest detail goes on at
     /// coarser scales, and noisy ones keep their estimate.
-    public static func whiteNoiseSigma(of plane: LumaPlane) -> Double {
+    /// Pass `halved` when the caller has `plane.halved()` at hand.
+    public static func whiteNoiseSigma(of plane: LumaPlane, halved: LumaPlane? = nil) -> Double {
         let full = NoiseEstimate(plane: plane).sigma
-        guard let half = plane.halved() else { return full }
+        guard let half = halved ?? plane.halved() else { return full }
         return min(full, 2 * NoiseEstimate(plane: half).sigma)
     }
 

@@ -37,8 +37,9 @@ public struct OrientedDetail: Sendable, Equatable {
     /// The plane's noise, in 8-bit levels (`NoiseEstimate`).
     public let noiseSigma: Double
 
-    /// Measures `plane` in tiles of `tileSize` (or of its shortest side, when smaller).
-    public init(plane: LumaPlane, tileSize: Int = defaultTileSize) {
+    /// Measures `plane` in tiles of `tileSize` (or of its shortest side, when smaller); pass
+    /// `halved` when `plane.halved()` is at hand (the noise estimate reads it).
+    public init(plane: LumaPlane, tileSize: Int = defaultTileSize, halved: LumaPlane? = nil) {
         let side = max(1, min(tileSize, plane.width, plane.height))
         self.tileSize = side
         columns = plane.width / side
@@ -53,7 +54,7 @@ public struct OrientedDetail: Sendable, Equatable {
         let gradientScale = [0.25, 0.125, 0.25, 0.125].map { $0 / count }
         curvature = (0..<4).map { k in sums.curvature[k].map { Double($0) * curvatureScale[k] } }
         gradient = (0..<4).map { k in sums.gradient[k].map { Double($0) * gradientScale[k] } }
-        noiseSigma = NoiseEstimate.whiteNoiseSigma(of: plane)
+        noiseSigma = NoiseEstimate.whiteNoiseSigma(of: plane, halved: halved)
     }
 
     /// The blur score: how sharp the strongest edges are along the weakest orientation.
@@ -132,8 +133,9 @@ public struct OrientedDetail: Sendable, Equatable {
     /// sharp there. At half scale the smear is what is left. A pattern finer than the halved
     /// plane can hold (a 4 px grid) leaves nothing there, and is judged at full scale alone.
     public static func score(of plane: LumaPlane, strongestShare: Double, coarseWeight: Double = 0) -> Double {
-        let fine = OrientedDetail(plane: plane).score(strongestShare: strongestShare)
-        guard coarseWeight > 0, let half = plane.halved() else { return fine }
+        let half = plane.halved()
+        let fine = OrientedDetail(plane: plane, halved: half).score(strongestShare: strongestShare)
+        guard coarseWeight > 0, let half else { return fine }
         let coarse = OrientedDetail(plane: half).score(strongestShare: strongestShare)
         return coarse > 0 ? min(fine, coarseWeight * coarse) : fine
     }
