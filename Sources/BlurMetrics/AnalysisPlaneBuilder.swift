@@ -34,8 +34,8 @@ public final class AnalysisPlaneBuilder {
     /// plane of one photo the same whatever shrink-on-load factor produced the source rows.
     ///
     /// With `keepsFinerPlane`, when the source is larger than the target, a finer plane is kept
-    /// beside it (`finishFiner()`): the source's luma as decoded when it is at most twice the
-    /// target on each side, else the source area-resampled to twice the target. Detail finer than
+    /// beside it (`finishFiner()`): the source's luma as decoded when its shortest side is at most
+    /// three times the target's, else the source area-resampled to twice the target. Detail finer than
     /// the analysis plane can hold (a pattern of a few pixels' period) survives there.
     public init(sourceWidth: Int, sourceHeight: Int, bands: Int, targetWidth: Int, targetHeight: Int, keepsFinerPlane: Bool = false) {
         precondition(sourceWidth > 0 && sourceHeight > 0 && (1...4).contains(bands), "invalid source geometry")
@@ -75,14 +75,19 @@ public final class AnalysisPlaneBuilder {
     }
 
     /// The size of the finer plane kept beside a `targetWidth` x `targetHeight` analysis plane of a
-    /// `sourceWidth` x `sourceHeight` source: the source when it is at most twice the target on
-    /// each side, else twice the target.
+    /// `sourceWidth` x `sourceHeight` source: the source when its shortest side is at most
+    /// `finerSourceLimit` times the target's (every JPEG decoded at twice the analysis size, a PNG
+    /// up to 4096x3072), else twice the target.
     public static func finerSize(sourceWidth: Int, sourceHeight: Int, targetWidth: Int, targetHeight: Int) -> (width: Int, height: Int) {
-        if sourceWidth <= 2 * targetWidth && sourceHeight <= 2 * targetHeight {
+        if min(sourceWidth, sourceHeight) <= finerSourceLimit * min(targetWidth, targetHeight) {
             return (sourceWidth, sourceHeight)
         }
         return (min(sourceWidth, 2 * targetWidth), min(sourceHeight, 2 * targetHeight))
     }
+
+    /// Up to this many times the target's shortest side, the source itself is the finer plane: no
+    /// second resampling pass, and no second fold of a fine pattern.
+    public static let finerSourceLimit = 3
 
     /// Consumes `count` rows that start at `rows`, `rowStride` bytes apart, continuing where the
     /// previous call stopped.

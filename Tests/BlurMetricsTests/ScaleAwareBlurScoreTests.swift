@@ -13,10 +13,11 @@ func resampled(_ plane: LumaPlane, width: Int, height: Int) -> (analysis: LumaPl
 
 @Suite("Blur measured where the detail is", .timeLimit(.minutes(10)))
 struct ScaleAwareBlurScoreTests {
-    @Test("the finer plane is the source up to twice the target, else the source resampled to twice the target")
+    @Test("the finer plane is the source up to three times the target's shortest side, else the source resampled to twice the target")
     func finerPlaneSize() {
         #expect(AnalysisPlaneBuilder.finerSize(sourceWidth: 2048, sourceHeight: 1536, targetWidth: 1365, targetHeight: 1024) == (2048, 1536))
-        #expect(AnalysisPlaneBuilder.finerSize(sourceWidth: 4096, sourceHeight: 3072, targetWidth: 1365, targetHeight: 1024) == (2730, 2048))
+        #expect(AnalysisPlaneBuilder.finerSize(sourceWidth: 4096, sourceHeight: 3072, targetWidth: 1365, targetHeight: 1024) == (4096, 3072))
+        #expect(AnalysisPlaneBuilder.finerSize(sourceWidth: 6000, sourceHeight: 4000, targetWidth: 1536, targetHeight: 1024) == (3072, 2048))
         let grid = gridPlane(width: 300, height: 200)
         let kept = resampled(grid, width: 150, height: 100)
         #expect(kept.finer == grid)

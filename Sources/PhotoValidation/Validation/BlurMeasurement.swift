@@ -27,13 +27,13 @@ public struct BlurMeasurement: Sendable, Equatable {
     public var laplacianVariance: Double { statistics.variance }
 
     /// Bytes the analysis of a `width` x `height` photo at `scale` holds: the plane, its denoised
-    /// copy, the finer plane kept beside it when the photo is larger (at most twice the plane on
-    /// each side) and the working rows, with margin.
+    /// copy, the finer plane kept beside it when the photo is larger (at most nine times the plane's
+    /// pixels) and the working rows, with margin.
     public static func estimatedBytes(width: Int, height: Int, scale: AnalysisScale) -> Int {
         let size = scale.analysisSize(width: width, height: height)
         let finer = size == (width, height) ? (width: 0, height: 0)
             : AnalysisPlaneBuilder.finerSize(sourceWidth: width, sourceHeight: height, targetWidth: size.width, targetHeight: size.height)
-        return size.width * size.height * 3 + finer.width * finer.height * 2 + max(width, height) * 64
+        return size.width * size.height * 3 + finer.width * finer.height + max(width, height) * 64
     }
 
     /// Decodes `image` strip by strip as `plan` says into the analysis plane at `scale` and
