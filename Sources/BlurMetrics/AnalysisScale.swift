@@ -35,10 +35,10 @@ public enum AnalysisScale: Sendable, Equatable, Hashable, CustomStringConvertibl
         }
     }
 
-    /// The shortest side to decode at for measuring at this scale (nil: native): twice the
-    /// analysis plane's, so that the finer plane kept beside it (`AnalysisPlaneBuilder`) holds the
-    /// detail that a decode scaled down to the analysis size would fold away (a JPEG decoded at
-    /// 4/8 turns a 4 px pattern into a 2 px one, which nothing can tell from flat grey).
+    /// The shortest side a photo that failed at this scale is decoded at again (nil: native):
+    /// twice the analysis plane's, so that the finer plane kept beside it (`AnalysisPlaneBuilder`)
+    /// holds the detail that a decode scaled down to the analysis size folds away (a JPEG decoded
+    /// at 4/8 turns a 4 px pattern into a 2 px one, which nothing can tell from flat grey).
     public var decodeShortestSide: Int? {
         targetShortestSide.map { 2 * $0 }
     }

@@ -23,6 +23,16 @@ public struct BlurMeasurement: Sendable, Equatable {
     /// Seconds in the Laplacian.
     public let blurSeconds: Double
 
+    /// This measurement with the decode, luma and blur time of `other` added: the figures of a
+    /// photo measured twice, once at each decode scale.
+    public func addingTime(of other: BlurMeasurement) -> BlurMeasurement {
+        BlurMeasurement(
+            statistics: statistics, blurScore: blurScore, scales: scales, analysisWidth: analysisWidth, analysisHeight: analysisHeight,
+            decodeScale: decodeScale, decodeSeconds: decodeSeconds + other.decodeSeconds, lumaSeconds: lumaSeconds + other.lumaSeconds,
+            blurSeconds: blurSeconds + other.blurSeconds
+        )
+    }
+
     /// The global Laplacian variance.
     public var laplacianVariance: Double { statistics.variance }
 
