@@ -12,12 +12,19 @@ public final class AnalysisPlaneBuilder {
     private let resampler: Resampler?
     private var plane: [UInt8]
     private var nextSourceRow = 0
+    /// The finer plane's size, when one is kept (`keepsFinerPlane` and the source is resampled).
+    private let finerSize: (width: Int, height: Int)?
+    /// Resamples the finer plane when the source is more than twice the target; nil: source rows copied.
+    private let finerResampler: Resampler?
+    private var finerPlane: [UInt8]
+    private var lumaRow: [UInt8]
 
     /// Prepares to build the analysis plane of a `sourceWidth` x `sourceHeight` image with `bands`
     /// samples per pixel, at `scale`.
-    public convenience init(sourceWidth: Int, sourceHeight: Int, bands: Int, scale: AnalysisScale) {
+    public convenience init(sourceWidth: Int, sourceHeight: Int, bands: Int, scale: AnalysisScale, keepsFinerPlane: Bool = false) {
         let size = scale.analysisSize(width: sourceWidth, height: sourceHeight)
-        self.init(sourceWidth: sourceWidth, sourceHeight: sourceHeight, bands: bands, targetWidth: size.width, targetHeight: size.height)
+        self.init(sourceWidth: sourceWidth, sourceHeight: sourceHeight, bands: bands, targetWidth: size.width, targetHeight: size.height,
+                  keepsFinerPlane: keepsFinerPlane)
     }
 
     /// Prepares to build a `targetWidth` x `targetHeight` plane (each clamped to the source size)
@@ -25,7 +32,12 @@ public final class AnalysisPlaneBuilder {
     ///
     /// Taking the target from the original header, not from a shrunk decode, keeps the analysis
     /// plane of one photo the same whatever shrink-on-load factor produced the source rows.
-    public init(sourceWidth: Int, sourceHeight: Int, bands: Int, targetWidth: Int, targetHeight: Int) {
+    ///
+    /// With `keepsFinerPlane`, when the source is larger than the target, a finer plane is kept
+    /// beside it (`finishFiner()`): the source's luma as decoded when its shortest side is at most
+    /// three times the target's, else the source area-resampled to twice the target. Detail finer than
+    /// the analysis plane can hold (a pattern of a few pixels' period) survives there.
+    public init(sourceWidth: Int, sourceHeight: Int, bands: Int, targetWidth: Int, targetHeight: Int, keepsFinerPlane: Bool = false) {
         precondition(sourceWidth > 0 && sourceHeight > 0 && (1...4).contains(bands), "invalid source geometry")
         precondition(targetWidth > 0 && targetHeight > 0, "invalid target size")
         self.sourceWidth = sourceWidth
@@ -35,15 +47,47 @@ public final class AnalysisPlaneBuilder {
         self.targetWidth = size.width
         self.targetHeight = size.height
         self.plane = [UInt8](repeating: 0, count: size.width * size.height)
+        self.lumaRow = [UInt8](repeating: 0, count: sourceWidth)
         if size.width == sourceWidth && size.height == sourceHeight {
             self.resampler = nil
+            self.finerSize = nil
+            self.finerResampler = nil
+            self.finerPlane = []
         } else {
             self.resampler = Resampler(
                 horizontal: AreaResamplingAxis(sourceCount: sourceWidth, targetCount: size.width, fractionBits: 14),
                 vertical: AreaResamplingAxis(sourceCount: sourceHeight, targetCount: size.height, fractionBits: 12)
             )
+            if keepsFinerPlane {
+                let finer = Self.finerSize(sourceWidth: sourceWidth, sourceHeight: sourceHeight, targetWidth: size.width, targetHeight: size.height)
+                self.finerSize = finer
+                self.finerPlane = [UInt8](repeating: 0, count: finer.width * finer.height)
+                self.finerResampler = finer == (sourceWidth, sourceHeight) ? nil : Resampler(
+                    horizontal: AreaResamplingAxis(sourceCount: sourceWidth, targetCount: finer.width, fractionBits: 14),
+                    vertical: AreaResamplingAxis(sourceCount: sourceHeight, targetCount: finer.height, fractionBits: 12)
+                )
+            } else {
+                self.finerSize = nil
+                self.finerResampler = nil
+                self.finerPlane = []
+            }
         }
     }
+
+    /// The size of the finer plane kept beside a `targetWidth` x `targetHeight` analysis plane of a
+    /// `sourceWidth` x `sourceHeight` source: the source when its shortest side is at most
+    /// `finerSourceLimit` times the target's (every JPEG decoded at twice the analysis size, a PNG
+    /// up to 4096x3072), else twice the target.
+    public static func finerSize(sourceWidth: Int, sourceHeight: Int, targetWidth: Int, targetHeight: Int) -> (width: Int, height: Int) {
+        if min(sourceWidth, sourceHeight) <= finerSourceLimit * min(targetWidth, targetHeight) {
+            return (sourceWidth, sourceHeight)
+        }
+        return (min(sourceWidth, 2 * targetWidth), min(sourceHeight, 2 * targetHeight))
+    }
+
+    /// Up to this many times the target's shortest side, the source itself is the finer plane: no
+    /// second resampling pass, and no second fold of a fine pattern.
+    public static let finerSourceLimit = 3
 
     /// Consumes `count` rows that start at `rows`, `rowStride` bytes apart, continuing where the
     /// previous call stopped.
@@ -61,11 +105,20 @@ public final class AnalysisPlaneBuilder {
                 }
                 return
             }
-            for row in 0..<count {
-                resampler.consume(
-                    row: rows + row * rowStride, sourceRow: nextSourceRow + row,
-                    bands: bands, into: output.baseAddress!
-                )
+            lumaRow.withUnsafeMutableBufferPointer { luma in
+                finerPlane.withUnsafeMutableBufferPointer { finer in
+                    for row in 0..<count {
+                        let sourceRow = nextSourceRow + row
+                        GrayConversion.convertRow(rows + row * rowStride, bands: bands, count: width, into: luma.baseAddress!)
+                        resampler.consume(luma: luma.baseAddress!, sourceRow: sourceRow, into: output.baseAddress!)
+                        guard finerSize != nil else { continue }
+                        if let finerResampler {
+                            finerResampler.consume(luma: luma.baseAddress!, sourceRow: sourceRow, into: finer.baseAddress!)
+                        } else {
+                            (finer.baseAddress! + sourceRow * width).update(from: luma.baseAddress!, count: width)
+                        }
+                    }
+                }
             }
         }
         nextSourceRow += count
@@ -75,6 +128,14 @@ public final class AnalysisPlaneBuilder {
     public func finish() -> LumaPlane {
         precondition(nextSourceRow == sourceHeight, "the plane is finished only after every row")
         return LumaPlane(width: targetWidth, height: targetHeight, pixels: plane)
+    }
+
+    /// The finer plane (see `init`), once every source row has been appended; nil when none was
+    /// kept (not asked for, or the source is measured as it is).
+    public func finishFiner() -> LumaPlane? {
+        precondition(nextSourceRow == sourceHeight, "the plane is finished only after every row")
+        guard let finerSize else { return nil }
+        return LumaPlane(width: finerSize.width, height: finerSize.height, pixels: finerPlane)
     }
 }
 
@@ -87,7 +148,6 @@ private final class Resampler {
     let weightFirst: [UInt32]
     let weightSecond: [UInt32]
     let lastSource: [Int]
-    var luma: [UInt8]
     var horizontalRow: [UInt16]
     var accumulators: [UInt32]
     var nextTargetToFinish = 0
@@ -117,17 +177,16 @@ private final class Resampler {
         self.weightFirst = weightFirst
         self.weightSecond = weightSecond
         self.lastSource = (0..<vertical.targetCount).map(vertical.lastSource(of:))
-        self.luma = [UInt8](repeating: 0, count: horizontal.sourceCount)
         self.horizontalRow = [UInt16](repeating: 0, count: horizontal.targetCount)
         self.accumulators = [UInt32](repeating: 0, count: 2 * horizontal.targetCount)
     }
 
-    func consume(row: UnsafePointer<UInt8>, sourceRow: Int, bands: Int, into plane: UnsafeMutablePointer<UInt8>) {
+    /// Feeds one source row of luma, `sourceRow`, finishing every target row of `plane` it completes.
+    func consume(luma: UnsafeMutablePointer<UInt8>, sourceRow: Int, into plane: UnsafeMutablePointer<UInt8>) {
         let width = horizontal.targetCount
-        luma.withUnsafeMutableBufferPointer { luma in
+        do {
             horizontalRow.withUnsafeMutableBufferPointer { resampled in
-                GrayConversion.convertRow(row, bands: bands, count: horizontal.sourceCount, into: luma.baseAddress!)
-                resampleRow(luma.baseAddress!, into: resampled.baseAddress!)
+                resampleRow(luma, into: resampled.baseAddress!)
                 accumulators.withUnsafeMutableBufferPointer { accumulators in
                     let target = firstTarget[sourceRow]
                     if target >= 0 {

@@ -35,6 +35,14 @@ public enum AnalysisScale: Sendable, Equatable, Hashable, CustomStringConvertibl
         }
     }
 
+    /// The shortest side a photo that failed at this scale is decoded at again (nil: native):
+    /// twice the analysis plane's, so that the finer plane kept beside it (`AnalysisPlaneBuilder`)
+    /// holds the detail that a decode scaled down to the analysis size folds away (a JPEG decoded
+    /// at 4/8 turns a 4 px pattern into a 2 px one, which nothing can tell from flat grey).
+    public var decodeShortestSide: Int? {
+        targetShortestSide.map { 2 * $0 }
+    }
+
     /// The size at which an image of `width` x `height` is measured; never larger than the image.
     public func analysisSize(width: Int, height: Int) -> (width: Int, height: Int) {
         guard let target = targetShortestSide, min(width, height) > target else {

@@ -52,6 +52,22 @@ public struct NoiseEstimate: Sendable, Equatable {
         sigma = Self.median(of: histogram, count: blockRows * blockColumns) / 2 / 0.6745
     }
 
+    /// The deviation of noise on `plane` that is white at the plane's scale: the estimate of
+    /// `init(plane:)`, but never more than twice the same estimate on the plane halved.
+    ///
+    /// Averaging 2x2 blocks halves white noise's deviation, so noise can leave no less than half
+    /// its deviation in the halved plane's finest band. Detail the finest band holds that vanishes
+    /// when the plane is halved is a pattern near the plane's Nyquist frequency: what area
+    /// resampling leaves of a pattern of a few pixels' period (the gateway's 4 px grid, slats,
+    /// fabric) folded at this scale, not noise. Textured photos, whose finest detail goes on at
+    /// coarser scales, and noisy ones keep their estimate.
+    /// Pass `halved` when the caller has `plane.halved()` at hand.
+    public static func whiteNoiseSigma(of plane: LumaPlane, halved: LumaPlane? = nil) -> Double {
+        let full = NoiseEstimate(plane: plane).sigma
+        guard let half = halved ?? plane.halved() else { return full }
+        return min(full, 2 * NoiseEstimate(plane: half).sigma)
+    }
+
     /// The median of integer values counted in `histogram`, interpolated within its bin (bin 0
     /// spans 0 to 0.5, bin m > 0 spans m - 0.5 to m + 0.5) so that it moves smoothly with the noise.
     static func median(of histogram: [Int], count: Int) -> Double {

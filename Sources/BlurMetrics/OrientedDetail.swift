@@ -37,8 +37,9 @@ public struct OrientedDetail: Sendable, Equatable {
     /// The plane's noise, in 8-bit levels (`NoiseEstimate`).
     public let noiseSigma: Double
 
-    /// Measures `plane` in tiles of `tileSize` (or of its shortest side, when smaller).
-    public init(plane: LumaPlane, tileSize: Int = defaultTileSize) {
+    /// Measures `plane` in tiles of `tileSize` (or of its shortest side, when smaller); pass
+    /// `halved` when `plane.halved()` is at hand (the noise estimate reads it).
+    public init(plane: LumaPlane, tileSize: Int = defaultTileSize, halved: LumaPlane? = nil) {
         let side = max(1, min(tileSize, plane.width, plane.height))
         self.tileSize = side
         columns = plane.width / side
@@ -53,7 +54,7 @@ public struct OrientedDetail: Sendable, Equatable {
         let gradientScale = [0.25, 0.125, 0.25, 0.125].map { $0 / count }
         curvature = (0..<4).map { k in sums.curvature[k].map { Double($0) * curvatureScale[k] } }
         gradient = (0..<4).map { k in sums.gradient[k].map { Double($0) * gradientScale[k] } }
-        noiseSigma = NoiseEstimate(plane: plane).sigma
+        noiseSigma = NoiseEstimate.whiteNoiseSigma(of: plane, halved: halved)
     }
 
     /// The blur score: how sharp the strongest edges are along the weakest orientation.
@@ -79,7 +80,8 @@ public struct OrientedDetail: Sendable, Equatable {
                 curvatureSum += max(curvature[k][tile] - floor.curvature, 0)
                 gradientSum += max(gradient[k][tile] - floor.gradient, 0)
             }
-            let noiseGradient = Self.noiseGuard * Double(taken) * Self.noiseGradientGain[k] * noiseSigma * noiseSigma
+            let sigma = min(noiseSigma, Self.noiseCapMaximumSigma)
+            let noiseGradient = Self.noiseGuard * Double(taken) * Self.noiseGradientGain[k] * sigma * sigma
             weakest = min(weakest, gradientSum > max(1e-9, noiseGradient) ? 100 * curvatureSum / gradientSum : 0)
         }
         return weakest
@@ -91,7 +93,7 @@ public struct OrientedDetail: Sendable, Equatable {
     /// (at least `noiseCapMinimumSigma`) leaves, so that a picture textured from edge to edge, whose
     /// every tile holds the same detail, does not have its detail taken for noise.
     public func noiseFloor(orientation k: Int, noisePercentile: Double = Self.defaultNoisePercentile) -> (curvature: Double, gradient: Double) {
-        let sigma = max(noiseSigma, Self.noiseCapMinimumSigma)
+        let sigma = min(max(noiseSigma, Self.noiseCapMinimumSigma), Self.noiseCapMaximumSigma)
         let variance = Self.noiseCapMultiple * sigma * sigma
         return (min(Percentile.linear(curvature[k].sorted(), noisePercentile), variance * Self.noiseCurvatureGain[k]),
                 min(Percentile.linear(gradient[k].sorted(), noisePercentile), variance * Self.noiseGradientGain[k]))
@@ -105,6 +107,13 @@ public struct OrientedDetail: Sendable, Equatable {
     /// The smallest noise deviation the cap assumes, in 8-bit levels: rounding and JPEG's blocks
     /// leave about this much on a smooth picture.
     public static let noiseCapMinimumSigma = 3.0
+    /// The largest noise deviation the cap and the guard assume, in 8-bit levels. A finest band
+    /// that reads more is a fine pattern that resampling or JPEG's scaled decoding folded (a grid
+    /// of a few pixels' period turns into irregular 3 to 6 px repeats whose diagonal detail the
+    /// estimate takes for noise), not sensor noise: at the analysis scale even a night shot's
+    /// noise stays well under it, and with it a photo textured from edge to edge keeps the detail
+    /// above twenty times this much noise.
+    public static let noiseCapMaximumSigma = 8.0
     /// The share of the noise's gradient energy the strongest tiles must hold above the floor to
     /// be judged at all (chosen on the tuning part of the labelled set: README, Tuning; a JPEG of a
     /// fine moire pattern, whose ringing inflates the noise estimate, still passes at 0.5, not at 1).
@@ -124,8 +133,9 @@ public struct OrientedDetail: Sendable, Equatable {
     /// sharp there. At half scale the smear is what is left. A pattern finer than the halved
     /// plane can hold (a 4 px grid) leaves nothing there, and is judged at full scale alone.
     public static func score(of plane: LumaPlane, strongestShare: Double, coarseWeight: Double = 0) -> Double {
-        let fine = OrientedDetail(plane: plane).score(strongestShare: strongestShare)
-        guard coarseWeight > 0, let half = plane.halved() else { return fine }
+        let half = plane.halved()
+        let fine = OrientedDetail(plane: plane, halved: half).score(strongestShare: strongestShare)
+        guard coarseWeight > 0, let half else { return fine }
         let coarse = OrientedDetail(plane: half).score(strongestShare: strongestShare)
         return coarse > 0 ? min(fine, coarseWeight * coarse) : fine
     }

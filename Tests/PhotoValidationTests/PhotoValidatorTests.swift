@@ -147,6 +147,8 @@ struct PhotoValidatorTests {
         let large = try await validate(Fixtures.testdataFile("photos/room-living-wine.jpg"), as: .room)
         #expect(large.details.analysisWidth == 1024)
         #expect(large.details.analysisHeight == 1535)
+        // A sharp photo is decoded once, at the smallest DCT scale keeping 1024 px; only one that
+        // fails is decoded again at twice the analysis size.
         #expect(large.details.decodeScale == 0.5)
         let small = try await validate(Fixtures.testdataFile("photos/small-coffee.png"), as: .room)
         #expect(small.details.analysisWidth == 600 && small.details.analysisHeight == 400)

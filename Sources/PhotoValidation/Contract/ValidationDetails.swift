@@ -14,6 +14,13 @@ public struct ValidationDetails: Sendable, Codable, Equatable {
     public var minimumShortSide: Int
     /// The figure compared with the blur threshold.
     public var blurScore: Double?
+    /// The plane `blurScore` was measured on: `analysis`, or `finer` when resampling to the
+    /// analysis plane lost the photo's detail (a pattern of a few pixels' period).
+    public var blurScale: String?
+    /// The analysis plane's own score, when `blurScore` comes from the finer plane.
+    public var analysisBlurScore: Double?
+    /// The share of the finer plane's gradient energy the analysis plane kept, when compared.
+    public var blurDetailRetained: Double?
     /// The threshold `blurScore` was compared with.
     public var blurThreshold: Double
     /// The variance of the Laplacian of the whole analysis plane.
@@ -46,6 +53,9 @@ public struct ValidationDetails: Sendable, Codable, Equatable {
         case format, width, height, orientation
         case minimumShortSide = "minimum_short_side"
         case blurScore = "blur_score"
+        case blurScale = "blur_scale"
+        case analysisBlurScore = "analysis_blur_score"
+        case blurDetailRetained = "blur_detail_retained"
         case blurThreshold = "blur_threshold"
         case laplacianVariance = "laplacian_variance"
         case analysisWidth = "analysis_width"

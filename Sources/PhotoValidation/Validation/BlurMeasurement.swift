@@ -5,8 +5,11 @@ import VipsDecoder
 public struct BlurMeasurement: Sendable, Equatable {
     /// Exact Laplacian sums over the analysis plane.
     public let statistics: LaplacianStatistics
-    /// The decision score: edge sharpness along the weakest orientation (`OrientedDetail.score`).
+    /// The decision score: edge sharpness along the weakest orientation (`OrientedDetail.score`),
+    /// on the plane where the photo's detail is (`ScaleAwareBlurScore`).
     public let blurScore: Double
+    /// Which plane the score comes from, its analysis-plane score and the detail kept.
+    public let scales: ScaleAwareBlurScore
     /// Width of the analysis plane.
     public let analysisWidth: Int
     /// Height of the analysis plane.
@@ -20,22 +23,38 @@ public struct BlurMeasurement: Sendable, Equatable {
     /// Seconds in the Laplacian.
     public let blurSeconds: Double
 
+    /// This measurement with the decode, luma and blur time of `other` added: the figures of a
+    /// photo measured twice, once at each decode scale.
+    public func addingTime(of other: BlurMeasurement) -> BlurMeasurement {
+        BlurMeasurement(
+            statistics: statistics, blurScore: blurScore, scales: scales, analysisWidth: analysisWidth, analysisHeight: analysisHeight,
+            decodeScale: decodeScale, decodeSeconds: decodeSeconds + other.decodeSeconds, lumaSeconds: lumaSeconds + other.lumaSeconds,
+            blurSeconds: blurSeconds + other.blurSeconds
+        )
+    }
+
     /// The global Laplacian variance.
     public var laplacianVariance: Double { statistics.variance }
 
     /// Bytes the analysis of a `width` x `height` photo at `scale` holds: the plane, its denoised
-    /// copy and the working rows, with margin.
+    /// copy, the finer plane kept beside it when the photo is larger (at most nine times the plane's
+    /// pixels) and the working rows, with margin.
     public static func estimatedBytes(width: Int, height: Int, scale: AnalysisScale) -> Int {
         let size = scale.analysisSize(width: width, height: height)
-        return size.width * size.height * 3 + max(width, height) * 64
+        let finer = size == (width, height) ? (width: 0, height: 0)
+            : AnalysisPlaneBuilder.finerSize(sourceWidth: width, sourceHeight: height, targetWidth: size.width, targetHeight: size.height)
+        return size.width * size.height * 3 + finer.width * finer.height + max(width, height) * 64
     }
 
     /// Decodes `image` strip by strip as `plan` says into the analysis plane at `scale` and
     /// measures its blur, judging the `strongestShare` of tiles with most detail, and at half scale
-    /// too with `coarseWeight` > 0.
+    /// too with `coarseWeight` > 0. When the analysis-plane score is under `finerBelow` (the
+    /// threshold) and the decoded pixels are finer than the plane, the finer plane is judged
+    /// instead where the analysis plane lost its detail (`ScaleAwareBlurScore`).
     ///
     /// - Throws: `DecodeFailure` when the pixels are truncated or corrupt.
-    public static func measure(_ image: EncodedImage, plan: DecodePlan, scale: AnalysisScale, strongestShare: Double, coarseWeight: Double = 0) throws(DecodeFailure) -> BlurMeasurement {
+    public static func measure(_ image: EncodedImage, plan: DecodePlan, scale: AnalysisScale, strongestShare: Double, coarseWeight: Double = 0,
+                               finerBelow: Double = .infinity) throws(DecodeFailure) -> BlurMeasurement {
         let clock = ContinuousClock()
         let target = scale.analysisSize(width: image.header.storedWidth, height: image.header.storedHeight)
         var builder: AnalysisPlaneBuilder?
@@ -48,7 +67,7 @@ public struct BlurMeasurement: Sendable, Equatable {
                 }
                 builder = AnalysisPlaneBuilder(
                     sourceWidth: geometry.width, sourceHeight: geometry.height,
-                    bands: geometry.bands, targetWidth: target.width, targetHeight: target.height
+                    bands: geometry.bands, targetWidth: target.width, targetHeight: target.height, keepsFinerPlane: true
                 )
             } body: { strip, _, rowCount, rowStride in
                 let start = clock.now
@@ -67,11 +86,13 @@ public struct BlurMeasurement: Sendable, Equatable {
         let plane = builder.finish()
         let blurStart = clock.now
         let statistics = LaplacianVariance.statistics(of: plane)
-        let blurScore = OrientedDetail.score(of: plane, strongestShare: strongestShare, coarseWeight: coarseWeight)
+        let scales = ScaleAwareBlurScore.measure(analysis: plane, finer: builder.finishFiner(), strongestShare: strongestShare,
+                                                 coarseWeight: coarseWeight, finerBelow: finerBelow)
         let blurTime = clock.now - blurStart
         return BlurMeasurement(
             statistics: statistics,
-            blurScore: blurScore,
+            blurScore: scales.score,
+            scales: scales,
             analysisWidth: plane.width,
             analysisHeight: plane.height,
             decodeScale: plan.scale,
