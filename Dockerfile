@@ -29,6 +29,8 @@ COPY Tests ./Tests
 COPY Fuzz ./Fuzz
 COPY scripts/build-release scripts/check-dependencies ./scripts/
 ARG GIT_REVISION=unknown
+# A pipe below must fail the build when its first command fails (hadolint DL4006).
+SHELL ["/bin/bash", "-o", "pipefail", "-c"]
 # The resolved package versions must be the reviewed ones (dependencies.txt).
 RUN scripts/check-dependencies \
     && PHOTO_VALIDATOR_GIT_REVISION="${GIT_REVISION}" scripts/build-release > /tmp/binary \
