@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -211,4 +212,45 @@ struct LimitsTests {
             #expect(metrics.contains("photo_validator_rejected_total{reason=\"overloaded\"} \(refused.count)"))
         }
     }
+
+    @Test("projects take turns: a second project's upload runs within one job of a busy project's backlog")
+    func projectsTakeTurns() async throws {
+        try await withLiveApp({ $0.workers = 1; $0.queueLimit = 16 }) { client, app in
+            let port = try #require(client.port)
+            let pool = app.service.pool
+            let gate = Gate()
+            let order = CompletionLog()
+            // The busy project's first job holds the only worker until every upload is queued.
+            async let holder: Void = pool.withSlot(client: "project:busy") { slot in try await slot.run { gate.wait() } }
+            while pool.inFlight < 1 { try await Task.sleep(for: .milliseconds(5)) }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                func send(_ project: String) {
+                    group.addTask {
+                        var form = MultipartBody()
+                        form.file("file", filename: "photo.png", contentType: "image/png", bytes: try testdataBytes("photos/small-coffee.png"))
+                        let (headers, body) = form.finished()
+                        let status = try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
+                            try await client.post("/api/v1/projects/\(project)/photos", headers: headers, body: body).status.code
+                        }
+                        order.names.withLock { $0.append("\(project) \(status)") }
+                    }
+                }
+                for _ in 0..<3 { send("busy") }
+                while pool.queued < 3 { try await Task.sleep(for: .milliseconds(5)) }
+                send("other")
+                while pool.queued < 4 { try await Task.sleep(for: .milliseconds(5)) }
+                gate.open(1)
+                try await group.waitForAll()
+            }
+            try await holder
+            let served = order.names.withLock { $0 }
+            #expect(served.count == 4 && served.allSatisfy { $0.hasSuffix(" 200") }, "\(served)")
+            #expect((served.firstIndex(of: "other 200") ?? 9) <= 1, "the other project waited behind the busy one's backlog: \(served)")
+        }
+    }
+}
+
+/// Uploads' projects in the order their answers came.
+private final class CompletionLog: Sendable {
+    let names = Mutex<[String]>([])
 }
