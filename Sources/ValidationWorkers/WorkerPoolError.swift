@@ -8,6 +8,12 @@ public enum WorkerPoolError: Error, Sendable, Equatable, CustomStringConvertible
     /// end on its thread, and its result is dropped.
     case timedOut(after: Duration)
 
+    /// True for `overloaded`.
+    public var isOverloaded: Bool {
+        if case .overloaded = self { return true }
+        return false
+    }
+
     /// An operator-facing explanation.
     public var description: String {
         switch self {

@@ -250,6 +250,43 @@ struct LimitsTests {
     }
 }
 
+extension LimitsTests {
+    @Test("a full pool still takes a project holding fewer places: the busiest project's waiting upload is answered 503 overloaded, not 500")
+    func fullPoolEvictsBusiest() async throws {
+        try await withLiveApp({ $0.workers = 1; $0.queueLimit = 1; $0.retryAfterSeconds = 3 }) { client, app in
+            let port = try #require(client.port)
+            let pool = app.service.pool
+            let gate = Gate()
+            let order = CompletionLog()
+            async let holder: Void = pool.withSlot(client: "project:busy") { slot in try await slot.run { gate.wait() } }
+            while pool.inFlight < 1 { try await Task.sleep(for: .milliseconds(5)) }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                func send(_ project: String) {
+                    group.addTask {
+                        var form = MultipartBody()
+                        form.file("file", filename: "photo.png", contentType: "image/png", bytes: try testdataBytes("photos/small-coffee.png"))
+                        let (headers, body) = form.finished()
+                        let (status, retry) = try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
+                            let response = try await client.post("/api/v1/projects/\(project)/photos", headers: headers, body: body)
+                            return (response.status.code, response.headers[.retryAfter] ?? "-")
+                        }
+                        order.names.withLock { $0.append("\(project) \(status) \(retry)") }
+                    }
+                }
+                send("busy")
+                while pool.queued < 1 { try await Task.sleep(for: .milliseconds(5)) }
+                send("other")
+                while !order.names.withLock({ !$0.isEmpty }) { try await Task.sleep(for: .milliseconds(5)) }
+                gate.open(1)
+                try await group.waitForAll()
+            }
+            try await holder
+            let served = order.names.withLock { $0 }
+            #expect(served == ["busy 503 3", "other 200 -"], "\(served)")
+        }
+    }
+}
+
 /// Uploads' projects in the order their answers came.
 private final class CompletionLog: Sendable {
     let names = Mutex<[String]>([])

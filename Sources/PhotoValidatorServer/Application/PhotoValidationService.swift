@@ -162,6 +162,10 @@ public struct PhotoValidationService: Sendable {
         } catch WorkerPoolError.notRunning {
             metrics.recordRejection(reason: "shutting_down")
             throw .shuttingDown(retryAfter: configuration.retryAfterSeconds)
+        } catch let error as WorkerPoolError where error.isOverloaded {
+            // Waiting, it gave its place to a client holding fewer (the pool was full).
+            metrics.recordRejection(reason: "overloaded")
+            throw .overloaded(retryAfter: configuration.retryAfterSeconds, detail: error.description)
         } catch WorkerPoolError.timedOut {
             metrics.recordRejection(reason: "timeout")
             record.errorCause = "validation_timeout: the decode was still running at the deadline; its worker stays busy until the decoder returns"
