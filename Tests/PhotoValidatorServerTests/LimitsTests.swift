@@ -219,6 +219,8 @@ struct LimitsTests {
             let port = try #require(client.port)
             let pool = app.service.pool
             let gate = Gate()
+            // Whatever happens below, the worker is let go (a test that fails must not hold it).
+            defer { gate.open(1) }
             let order = CompletionLog()
             // The busy project's first job holds the only worker until every upload is queued.
             async let holder: Void = pool.withSlot(client: "project:busy") { slot in try await slot.run { gate.wait() } }
@@ -257,6 +259,8 @@ extension LimitsTests {
             let port = try #require(client.port)
             let pool = app.service.pool
             let gate = Gate()
+            // Whatever happens below, the worker is let go (a test that fails must not hold it).
+            defer { gate.open(1) }
             let order = CompletionLog()
             async let holder: Void = pool.withSlot(client: "project:busy") { slot in try await slot.run { gate.wait() } }
             while pool.inFlight < 1 { try await Task.sleep(for: .milliseconds(5)) }
