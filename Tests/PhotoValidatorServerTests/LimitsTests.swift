@@ -228,12 +228,7 @@ struct LimitsTests {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 func send(_ project: String) {
                     group.addTask {
-                        var form = MultipartBody()
-                        form.file("file", filename: "photo.png", contentType: "image/png", bytes: try testdataBytes("photos/small-coffee.png"))
-                        let (headers, body) = form.finished()
-                        let status = try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(120))) { client in
-                            try await client.post("/api/v1/projects/\(project)/photos", headers: headers, body: body).status.code
-                        }
+                        let (status, _) = try await uploadSmallPhoto(port: port, project: project)
                         order.names.withLock { $0.append("\(project) \(status)") }
                     }
                 }
@@ -269,13 +264,7 @@ extension LimitsTests {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 func send(_ project: String) {
                     group.addTask {
-                        var form = MultipartBody()
-                        form.file("file", filename: "photo.png", contentType: "image/png", bytes: try testdataBytes("photos/small-coffee.png"))
-                        let (headers, body) = form.finished()
-                        let (status, retry) = try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(120))) { client in
-                            let response = try await client.post("/api/v1/projects/\(project)/photos", headers: headers, body: body)
-                            return (response.status.code, response.headers[.retryAfter] ?? "-")
-                        }
+                        let (status, retry) = try await uploadSmallPhoto(port: port, project: project)
                         order.names.withLock { $0.append("\(project) \(status) \(retry)") }
                     }
                 }
@@ -290,6 +279,19 @@ extension LimitsTests {
             let served = order.names.withLock { $0 }
             #expect(served == ["busy 503 3", "other 200 -"], "\(served)")
         }
+    }
+}
+
+/// Uploads a small photo to `project` on a connection of its own, waiting up to 120 s for the
+/// answer (HummingbirdTesting's default of 15 s is short for a queue held on purpose); returns the
+/// status and the Retry-After header ("-" without one).
+private func uploadSmallPhoto(port: Int, project: String) async throws -> (UInt, String) {
+    var form = MultipartBody()
+    form.file("file", filename: "photo.png", contentType: "image/png", bytes: try testdataBytes("photos/small-coffee.png"))
+    let (headers, body) = form.finished()
+    return try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(120))) { client in
+        let response = try await client.post("/api/v1/projects/\(project)/photos", headers: headers, body: body)
+        return (UInt(response.status.code), response.headers[.retryAfter] ?? "-")
     }
 }
 
