@@ -8,7 +8,7 @@ extension ImageDecoder {
         guard FormatSniffer.sniff(bytes) == .format(.jpeg) else {
             throw DecodeFailure(.unsupportedFormat, "the entropy-decoding floor is measured on JPEGs only")
         }
-        let decoder = try LibJPEGDecoder(bytes: bytes, memoryLimit: memoryLimit)
+        let decoder = try LibJPEGDecoder(bytes: bytes, memoryLimit: memoryLimit, maximumScans: costCaps.jpegScans)
         var geometry = PixelGeometry(width: 0, height: 0, bands: 0)
         do {
             _ = try decoder.decode(luma: true, scaleNumerator: 1, rowsPerStrip: 64) { geometry = $0 } body: { _, _, _, _ in }

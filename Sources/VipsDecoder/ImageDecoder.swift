@@ -64,7 +64,7 @@ public struct ImageDecoder: Sendable {
         var jpeg: LibJPEGDecoder?
         if format == .jpeg {
             do {
-                let decoder = try LibJPEGDecoder(bytes: UnsafeRawBufferPointer(owned), memoryLimit: memoryLimit)
+                let decoder = try LibJPEGDecoder(bytes: UnsafeRawBufferPointer(owned), memoryLimit: memoryLimit, maximumScans: costCaps.jpegScans)
                 jpeg = decoder.isSupportedColorSpace ? decoder : nil
             } catch {
                 pv_object_unref(image)

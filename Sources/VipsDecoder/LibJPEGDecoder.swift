@@ -4,16 +4,14 @@ import CLibJPEG
 /// data, memory and scan caps turned into `DecodeFailure`s. Owns its `pv_jpeg` pointer; use it on
 /// one thread, and keep the bytes it borrows alive as long as it.
 final class LibJPEGDecoder {
-    /// Progressive files with more scans than this are refused: libjpeg's advice against files
-    /// made to decode slowly (a real camera writes about 10).
-    static let maximumScans = 256
-
     private let decoder: OpaquePointer
 
-    /// Reads the header of `bytes` with libjpeg's allocations capped at `memoryLimit` bytes.
-    init(bytes: UnsafeRawBufferPointer, memoryLimit: Int) throws(DecodeFailure) {
+    /// Reads the header of `bytes` with libjpeg's allocations capped at `memoryLimit` bytes and its
+    /// progressive scans at `maximumScans` (`DecodeCostCaps.jpegScans`, which the structure scan
+    /// already checked: the same rule, enforced again where the scans are decoded).
+    init(bytes: UnsafeRawBufferPointer, memoryLimit: Int, maximumScans: Int) throws(DecodeFailure) {
         guard let base = bytes.baseAddress,
-              let decoder = pv_jpeg_open(base.assumingMemoryBound(to: UInt8.self), bytes.count, memoryLimit, Int32(Self.maximumScans)) else {
+              let decoder = pv_jpeg_open(base.assumingMemoryBound(to: UInt8.self), bytes.count, memoryLimit, Int32(clamping: maximumScans)) else {
             throw DecodeFailure(.corruptPixels, "no memory for a JPEG decoder")
         }
         self.decoder = decoder
