@@ -78,16 +78,18 @@ let package = Package(
         .target(name: "VipsDecoder", dependencies: ["CVips", "CLibJPEG", "CLibAVCodec"], swiftSettings: decoderSettings),
         // The blur kernel: pure Swift, no C, no I/O.
         .target(name: "BlurMetrics", swiftSettings: kernelSettings),
+        // Exposure figures and the duplicate fingerprint of the analysis plane: pure Swift, no C, no I/O.
+        .target(name: "LumaAnalysis", dependencies: ["BlurMetrics"], swiftSettings: kernelSettings),
         // The one weighted semaphore behind every budget: upload bytes, decode memory, provider calls.
         .target(name: "Admission"),
         // The contract (ValidatePhotoOutput, codes, messages), the upload rules and the validator:
         // the public library product.
-        .target(name: "PhotoValidation", dependencies: ["Admission", "VipsDecoder", "BlurMetrics"]),
+        .target(name: "PhotoValidation", dependencies: ["Admission", "VipsDecoder", "BlurMetrics", "LumaAnalysis"]),
         // Process isolation for decoders: spawning workers, rlimits, seccomp (libseccomp); imported
         // only by DecodeSandbox.
         .target(name: "CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
         // Decoding in sandboxed worker processes: framing, the worker client and set, the worker host.
-        .target(name: "DecodeSandbox", dependencies: ["Admission", "CSandbox", "PhotoValidation", "VipsDecoder", "ValidationWorkers", "BlurMetrics"]),
+        .target(name: "DecodeSandbox", dependencies: ["Admission", "CSandbox", "PhotoValidation", "VipsDecoder", "ValidationWorkers", "BlurMetrics", "LumaAnalysis"]),
         // The worker threads that run decodes: deadlines that hold while C code runs, stand-ins
         // for stuck threads, bounded admission.
         .target(name: "ValidationWorkers", dependencies: ["VipsDecoder"]),
@@ -147,6 +149,7 @@ let package = Package(
             dependencies: [
                 "Admission",
                 "PhotoValidation",
+                "LumaAnalysis",
                 "ValidationWorkers",
                 "ValidatorConfiguration",
                 "SignalForwarding",
@@ -229,6 +232,7 @@ let package = Package(
         .testTarget(name: "AdmissionTests", dependencies: ["Admission"]),
         .testTarget(name: "VipsDecoderTests", dependencies: ["VipsDecoder", "TestFixtures"]),
         .testTarget(name: "BlurMetricsTests", dependencies: ["BlurMetrics", "TestFixtures"]),
+        .testTarget(name: "LumaAnalysisTests", dependencies: ["LumaAnalysis", "BlurMetrics", "TestFixtures"]),
         .testTarget(
             name: "MultipartUploadTests",
             dependencies: ["MultipartUpload", "TestFixtures", .product(name: "NIOCore", package: "swift-nio")]

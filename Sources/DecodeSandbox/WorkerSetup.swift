@@ -1,4 +1,5 @@
 import BlurMetrics
+import LumaAnalysis
 import PhotoValidation
 import VipsDecoder
 
@@ -22,6 +23,8 @@ struct WorkerSetup: Codable, Sendable {
         var decodeMemoryBudget: Int
         /// `decodeCostCaps`.
         var decodeCostCaps: DecodeCostCaps
+        /// `exposure`.
+        var exposure: ExposureRule
     }
 
     /// The checks' settings.
@@ -49,7 +52,8 @@ struct WorkerSetup: Codable, Sendable {
             pixelLimit: settings.pixelLimit,
             analysisShortestSide: settings.analysisScale.targetShortestSide ?? 0,
             decodeMemoryBudget: settings.decodeMemoryBudget,
-            decodeCostCaps: settings.decodeCostCaps
+            decodeCostCaps: settings.decodeCostCaps,
+            exposure: settings.exposure
         )
         self.addressSpaceSlack = addressSpaceSlack
         self.allowsTestRequests = allowsTestRequests
@@ -66,6 +70,7 @@ struct WorkerSetup: Codable, Sendable {
         result.analysisScale = settings.analysisShortestSide > 0 ? .shortestSide(settings.analysisShortestSide) : .native
         result.decodeMemoryBudget = settings.decodeMemoryBudget
         result.decodeCostCaps = settings.decodeCostCaps
+        result.exposure = settings.exposure
         result.decodeIsolation = .none
         return result
     }

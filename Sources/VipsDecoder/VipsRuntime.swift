@@ -1,10 +1,14 @@
 import CVips
 import Foundation
+import Synchronization
 
 /// Process-wide libvips set-up: one initialisation, only the allowed loaders, no operation cache.
 public enum VipsRuntime {
     /// The libvips loader classes left unblocked; everything else that loads is refused.
     static let allowedLoaders = ImageFormat.allCases.compactMap(\.vipsLoader)
+
+    // vips_thread_shutdown before vips_init aborts in GLib, and a pool may run jobs that never decode.
+    private static let started = Atomic<Bool>(false)
 
     private static let initialization: Result<Void, DecodeFailure> = {
         guard vips_init("photo-validator") == 0 else {
@@ -24,6 +28,7 @@ public enum VipsRuntime {
         vips_cache_set_max(0)
         vips_cache_set_max_mem(0)
         vips_concurrency_set(1)
+        started.store(true, ordering: .releasing)
         return .success(())
     }()
 
@@ -37,8 +42,9 @@ public enum VipsRuntime {
         "\(vips_version(0)).\(vips_version(1)).\(vips_version(2))"
     }
 
-    /// Frees libvips' per-thread buffers; call it on a thread libvips did not create before it exits.
+    /// Frees libvips' per-thread buffers on a thread libvips did not create; a no-op before `start()`.
     public static func releaseThreadResources() {
+        guard started.load(ordering: .acquiring) else { return }
         vips_thread_shutdown()
     }
 

@@ -12,6 +12,12 @@ public enum FailureCode: String, Sendable, Codable, CaseIterable {
     case contentRejected = "content_rejected"
     /// The content check could not run and the policy is fail-closed.
     case contentCheckUnavailable = "content_check_unavailable"
+    /// The photo is too dark to make out the scene.
+    case tooDark = "too_dark"
+    /// The photo is washed out by light.
+    case overexposed = "overexposed"
+    /// The same photo was already added to the project.
+    case duplicatePhoto = "duplicate_photo"
 
     /// The user-facing message for this failure, as fixed by the contract.
     public func message(for photoType: PhotoType, minimumShortSide: Int) -> String {
@@ -34,6 +40,12 @@ public enum FailureCode: String, Sendable, Codable, CaseIterable {
             "Inspiration photos should show spaces, furniture, or design details — not people or animals. Please choose a different image."
         case (.contentCheckUnavailable, _):
             "We couldn't check this photo right now. Please try again in a moment."
+        case (.tooDark, _):
+            "This photo is too dark to see clearly. Turn on the lights or open the curtains and try again."
+        case (.overexposed, _):
+            "This photo is washed out by too much light. Avoid pointing at a bright window or lamp and try again."
+        case (.duplicatePhoto, _):
+            "You've already added this photo to this project. Please choose a different one."
         }
     }
 }

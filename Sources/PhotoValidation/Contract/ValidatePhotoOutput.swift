@@ -21,4 +21,12 @@ public struct ValidatePhotoOutput: Sendable, Codable, Equatable {
             : failures.map { $0.message(for: photoType, minimumShortSide: minimumShortSide) }
         self.details = details
     }
+
+    /// This answer with `failure` added after the others and `details` changed by `update`: a
+    /// check that runs outside the validator (the project's duplicate check).
+    public func adding(_ failure: FailureCode, updating update: (inout ValidationDetails) -> Void = { _ in }) -> ValidatePhotoOutput {
+        var details = details
+        update(&details)
+        return ValidatePhotoOutput(failures: failures + [failure], photoType: details.photoType, minimumShortSide: details.minimumShortSide, details: details)
+    }
 }

@@ -1,3 +1,5 @@
+import LumaAnalysis
+
 /// The figures measured for one photo (the `details` object of the answer).
 public struct ValidationDetails: Sendable, Codable, Equatable {
     /// The photo type the checks used.
@@ -31,6 +33,13 @@ public struct ValidationDetails: Sendable, Codable, Equatable {
     public var analysisHeight: Int?
     /// The decode scale (JPEG DCT scaling M/8, such as 0.375; 1 for other formats).
     public var decodeScale: Double?
+    /// The exposure figures the exposure check judged.
+    public var exposure: ExposureStatistics?
+    /// The photo's fingerprint (base64), which the duplicate check compares within a project; a
+    /// gateway may keep it to compare photos itself.
+    public var fingerprint: String?
+    /// The id of the earlier photo of the project this one duplicates (`duplicate_photo`).
+    public var duplicateOf: String?
     /// Why the photo is `invalid_image`: a stable reason code such as `pixel_limit_exceeded`.
     public var error: String?
     /// An operator-facing explanation of `error`.
@@ -61,6 +70,8 @@ public struct ValidationDetails: Sendable, Codable, Equatable {
         case analysisWidth = "analysis_width"
         case analysisHeight = "analysis_height"
         case decodeScale = "decode_scale"
+        case exposure, fingerprint
+        case duplicateOf = "duplicate_of"
         case error
         case errorDetail = "error_detail"
         case content

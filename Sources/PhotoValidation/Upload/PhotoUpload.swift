@@ -47,6 +47,13 @@ public struct PhotoUpload: Sendable, Equatable {
         }
     }
 
+    /// Throws unless `photoID` is a plain identifier, as a project id must be.
+    public static func checkPhotoID(_ photoID: String) throws(UploadRuleViolation) {
+        guard PlainIdentifier.isValid(photoID, maximumLength: 256) && photoID != "." && photoID != ".." else {
+            throw .photoID
+        }
+    }
+
     /// The storage key for the photo `photoID`: the one given, else
     /// `projects/<project_id>/photos/<photo_type>_<photo_id>.jpg`.
     public func storageKey(photoID: String) -> String {

@@ -1,4 +1,5 @@
 import BlurMetrics
+import LumaAnalysis
 import VipsDecoder
 
 /// The blur figures of one photo and the time each stage took.
@@ -22,6 +23,12 @@ public struct BlurMeasurement: Sendable, Equatable {
     public let lumaSeconds: Double
     /// Seconds in the Laplacian.
     public let blurSeconds: Double
+    /// The exposure figures of the analysis plane.
+    public let exposure: ExposureStatistics
+    /// The analysis plane's fingerprint, for the duplicate check.
+    public let fingerprint: PhotoFingerprint
+    /// Seconds in the exposure figures and the fingerprint.
+    public let exposureSeconds: Double
 
     /// This measurement with the decode, luma and blur time of `other` added: the figures of a
     /// photo measured twice, once at each decode scale.
@@ -29,7 +36,8 @@ public struct BlurMeasurement: Sendable, Equatable {
         BlurMeasurement(
             statistics: statistics, blurScore: blurScore, scales: scales, analysisWidth: analysisWidth, analysisHeight: analysisHeight,
             decodeScale: decodeScale, decodeSeconds: decodeSeconds + other.decodeSeconds, lumaSeconds: lumaSeconds + other.lumaSeconds,
-            blurSeconds: blurSeconds + other.blurSeconds
+            blurSeconds: blurSeconds + other.blurSeconds, exposure: exposure, fingerprint: fingerprint,
+            exposureSeconds: exposureSeconds + other.exposureSeconds
         )
     }
 
@@ -89,6 +97,10 @@ public struct BlurMeasurement: Sendable, Equatable {
         let scales = ScaleAwareBlurScore.measure(analysis: plane, finer: builder.finishFiner(), strongestShare: strongestShare,
                                                  coarseWeight: coarseWeight, finerBelow: finerBelow)
         let blurTime = clock.now - blurStart
+        let exposureStart = clock.now
+        let exposure = ExposureStatistics(of: plane)
+        let fingerprint = PhotoFingerprint(of: plane)
+        let exposureTime = clock.now - exposureStart
         return BlurMeasurement(
             statistics: statistics,
             blurScore: scales.score,
@@ -98,7 +110,10 @@ public struct BlurMeasurement: Sendable, Equatable {
             decodeScale: plan.scale,
             decodeSeconds: (decodeAndLuma - lumaTime).seconds,
             lumaSeconds: lumaTime.seconds,
-            blurSeconds: blurTime.seconds
+            blurSeconds: blurTime.seconds,
+            exposure: exposure,
+            fingerprint: fingerprint,
+            exposureSeconds: exposureTime.seconds
         )
     }
 }

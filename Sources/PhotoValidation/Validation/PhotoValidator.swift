@@ -1,8 +1,9 @@
 import Admission
 import BlurMetrics
+import LumaAnalysis
 import VipsDecoder
 
-/// Runs the checks of the contract on one photo: decode, resolution, blur, in that order.
+/// Runs the checks of the contract on one photo: decode, resolution, blur and exposure, in that order.
 ///
 /// `validate` is synchronous and CPU-bound: call it on a long-lived worker thread (see
 /// `ValidationWorkerPool`), never on a cooperative thread pool.
@@ -181,8 +182,18 @@ public struct PhotoValidator: Sendable {
         details.timingsMs.decode = measurement.decodeSeconds * 1000
         details.timingsMs.luma = measurement.lumaSeconds * 1000
         details.timingsMs.blur = measurement.blurSeconds * 1000
+        details.timingsMs.exposure = measurement.exposureSeconds * 1000
+        details.exposure = measurement.exposure
+        details.fingerprint = measurement.fingerprint.base64
         if measurement.blurScore < threshold {
             failures.append(.blurry)
+        }
+        if settings.exposure.enabled {
+            switch settings.exposure.verdict(on: measurement.exposure) {
+            case .usable: break
+            case .tooDark: failures.append(.tooDark)
+            case .overexposed: failures.append(.overexposed)
+            }
         }
         guard let previews, failures.isEmpty || evenIfFailed else {
             return (answer(failures), nil)

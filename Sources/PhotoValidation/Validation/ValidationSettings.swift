@@ -1,4 +1,5 @@
 import BlurMetrics
+import LumaAnalysis
 import VipsDecoder
 
 /// The thresholds and limits the checks apply; resolved once, then immutable.
@@ -29,6 +30,12 @@ public struct ValidationSettings: Sendable, Equatable {
     /// (half-scale 26.1 to 31.4; README, Tuning). Inspiration photos are judged by their sharpest
     /// region only and gain nothing from it (0: off).
     public static let roomCoarseWeight = 0.83
+    /// The exposure check's thresholds, and whether it runs (`exposure.*`).
+    public var exposure = ExposureRule()
+    /// Whether the upload route and `validate` compare a project's photos (`duplicates.check`).
+    public var duplicateCheck = true
+    /// The differing fingerprint bits up to which two photos of a project are one photo.
+    public var duplicateMaximumDistance = PhotoFingerprint.defaultMaximumDistance
     /// Photos that declare more pixels than this are refused from the header.
     public var pixelLimit: Int = ImageDecoder.defaultPixelLimit
     /// The scale blur is measured at.

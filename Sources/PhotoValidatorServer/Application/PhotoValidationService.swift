@@ -18,6 +18,8 @@ public struct PhotoValidationService: Sendable {
     public let configuration: ServiceConfiguration
     /// The content check, when a classifier is configured.
     public var content: ContentClassifier?
+    /// The duplicate check of a project's photos, unless turned off (`duplicates.check`).
+    public var duplicates: DuplicateCheck?
 
     /// Bytes of upload bodies in memory.
     public let uploads: WeightedSemaphore
@@ -141,9 +143,11 @@ public struct PhotoValidationService: Sendable {
     }
 
     /// Validates `body` as a photo of `photoType` in `slot`, recording the outcome in `record` and
-    /// the metrics; `digest` is the file's SHA-256 when the caller has taken it already.
+    /// the metrics; `digest` is the file's SHA-256 when the caller has taken it already. With
+    /// `project`, a photo the project already accepted (other than `project.photoID`) is
+    /// `duplicate_photo`, and the content check is not asked.
     func validate(_ body: ByteBuffer, as photoType: PhotoType, in slot: ValidationWorkerPool.Slot, record: RequestRecord,
-                  digest: String? = nil) async throws(APIError) -> ValidatePhotoOutput {
+                  digest: String? = nil, project: (id: String, photoID: String?)? = nil) async throws(APIError) -> ValidatePhotoOutput {
         let validator = validator
         let content = content
         // The deadline holds while the job runs: past it the request is answered and a job stuck
@@ -176,7 +180,18 @@ public struct PhotoValidationService: Sendable {
         }
         var output = prepared.output
         var contentLog: String?
-        if let content {
+        var duplicateOf: String?
+        if let duplicates, let project {
+            do {
+                duplicateOf = try await duplicates.earlierPhoto(of: output, in: project.id, besides: project.photoID)
+            } catch {
+                record.errorCause = error.description
+                throw .outboxUnavailable(retryAfter: configuration.retryAfterSeconds)
+            }
+        }
+        if let duplicateOf {
+            output = output.adding(.duplicatePhoto) { $0.duplicateOf = duplicateOf }
+        } else if let content {
             let (checked, contentResult) = await content.finish(prepared)
             output = checked
             contentLog = contentResult.map { "\($0.logValue) \(Int($0.milliseconds.rounded()))ms" }

@@ -7,6 +7,7 @@ import Logging
 import NIOCore
 import PhotoValidation
 import ServiceLifecycle
+import SignalForwarding
 import ValidationWorkers
 import VipsDecoder
 
@@ -51,6 +52,12 @@ public struct PhotoValidatorApp: Sendable {
         let state = ServiceState()
         let forwarder = try SignalForwarder.make(configuration: configuration.signal, metrics: metrics, logger: logger)
         var service = PhotoValidationService(validator: validator, pool: pool, metrics: metrics, configuration: configuration, uploads: uploads)
+        if configuration.validation.duplicateCheck {
+            // In the outbox's database when there is one, so a restart forgets nothing; else in memory.
+            let retention = configuration.duplicateRetention.seconds
+            let store = try forwarder?.outbox.fingerprintStore(retention: retention) ?? PhotoFingerprintStore(retention: retention)
+            service.duplicates = DuplicateCheck(store: store, maximumDistance: configuration.validation.duplicateMaximumDistance)
+        }
         // The content check's HTTP client is made on its first call and shut down by its service.
         if configuration.content.policy != .off {
             let previews = try PreviewEncoder()

@@ -63,6 +63,9 @@ public struct ServiceConfiguration: Sendable {
     public var logLevel: Logger.Level = .info
     /// Longest time in-flight requests get to finish after SIGTERM.
     public var shutdownGracePeriod: Duration = .seconds(25)
+    /// How long the duplicate check remembers a project's accepted photo (the workflow's
+    /// abandonment timeout).
+    public var duplicateRetention: Duration = .seconds(48 * 3600)
     /// The thresholds and limits of the checks.
     public var validation = ValidationSettings()
     /// Where `photo_added` signals go.
@@ -101,6 +104,8 @@ public struct ServiceConfiguration: Sendable {
         Setting("limits.idle_timeout_seconds", .integer(1...3600), default: "60", flag: "idle-timeout", "close connections idle this long, seconds"),
         Setting("limits.client_header", .text, flag: "client-header",
                 "request header naming the client whose photos queue together (e.g. X-User-Id set by the gateway); default: the project, else the peer address"),
+        Setting("duplicates.retention_hours", .number(0.001...8760), default: "48", flag: "duplicates-retention-hours",
+                "how long a project's accepted photo is compared with its later uploads"),
         Setting("auth.token", .text, secret: true, "bearer token required on every route but /healthz"),
         Setting("auth.token_file", .path, flag: "auth-token-file", "file holding the bearer token (read once at start)"),
         Setting("log.format", .choice(LogFormat.allCases.map(\.rawValue)), default: "text", flag: "log-format", "log line format"),
@@ -135,6 +140,7 @@ public struct ServiceConfiguration: Sendable {
         stuckWorkerUnhealthyAfter = try settings.seconds("limits.stuck_worker_unhealthy_seconds") ?? stuckWorkerUnhealthyAfter
         idleTimeoutSeconds = try settings.integer("limits.idle_timeout_seconds") ?? idleTimeoutSeconds
         clientHeader = settings.string("limits.client_header").flatMap { $0.isEmpty ? nil : $0 }
+        duplicateRetention = (try settings.number("duplicates.retention_hours")).map { .seconds($0 * 3600) } ?? duplicateRetention
         authToken = try settings.secret("auth.token")
         logFormat = try settings.choice("log.format", of: LogFormat.self) ?? logFormat
         logLevel = try settings.choice("log.level", of: Logger.Level.self) ?? logLevel

@@ -14,31 +14,90 @@ struct ValidationController {
     func addRoutes(to router: Router<ValidationRequestContext>) {
         router.post("/v1/validate", use: validate)
         router.post("/api/v1/projects/:project_id/photos", use: upload)
+        router.delete("/api/v1/projects/:project_id/photos/:photo_id", use: forget)
     }
 
-    /// `POST /v1/validate`: a raw image body with `?photo_type=`, or multipart with `file` and `photo_type`.
+    /// `POST /v1/validate`: a raw image body with `?photo_type=`, or multipart with `file` and
+    /// `photo_type`; an optional `project_id` compares the photo with the project's accepted ones,
+    /// and an optional `photo_id` remembers it, when it passes, under that id.
     @Sendable func validate(_ request: Request, context: ValidationRequestContext) async throws -> Response {
         let isMultipart = MultipartForm.isMultipart(request.headers[.contentType])
-        let queryType = request.uri.queryParameters.get("photo_type").map { String($0) }
-        // Checked before the body is read; a form's own photo_type field, when present, wins.
-        let queryPhotoType = try Self.photoType(queryType)
+        let query = request.uri.queryParameters
+        // Checked before the body is read; a form's own fields, when present, win.
+        let queryPhotoType = try Self.photoType(query.get("photo_type").map { String($0) })
+        let queryProject = try Self.projectFields(projectID: query.get("project_id").map { String($0) }, photoID: query.get("photo_id").map { String($0) })
         if isMultipart { try Self.checkBoundary(of: request) }
         return try await service.receiving(request, context: context) { body in
             let image: ByteBuffer
             let photoType: PhotoType
+            var project = queryProject
             if isMultipart {
                 let form = try Self.form(body, contentType: request.headers[.contentType]!)
                 guard let file = form["file"] else { throw APIError.validationError("the multipart body has no 'file' part") }
                 image = file.body
                 photoType = try form.text("photo_type").map(Self.photoType) ?? queryPhotoType
+                if form.text("project_id") != nil || form.text("photo_id") != nil {
+                    project = try Self.projectFields(projectID: form.text("project_id") ?? queryProject?.id, photoID: form.text("photo_id") ?? queryProject?.photoID)
+                }
             } else {
                 image = body
                 photoType = queryPhotoType
             }
-            let output = try await service.admitted(record: context.record, client: client(of: request, context: context, projectID: nil)) { slot in
-                try await service.validate(image, as: photoType, in: slot, record: context.record)
+            var output = try await service.admitted(record: context.record, client: client(of: request, context: context, projectID: project?.id)) { slot in
+                try await service.validate(image, as: photoType, in: slot, record: context.record, project: project)
+            }
+            if let project, let photoID = project.photoID {
+                output = try await remember(output, photoID: photoID, in: project.id, context: context)
             }
             return try output.response(from: request, context: context)
+        }
+    }
+
+    /// `DELETE /api/v1/projects/{project_id}/photos/{photo_id}`: the duplicate check forgets the
+    /// photo (the gateway deleted it); answers whether it was remembered.
+    @Sendable func forget(_ request: Request, context: ValidationRequestContext) async throws -> Response {
+        let projectID = try context.parameters.require("project_id")
+        let photoID = try context.parameters.require("photo_id")
+        guard let project = try Self.projectFields(projectID: projectID, photoID: photoID) else {
+            throw APIError.validationError("the path names no project")
+        }
+        var forgotten = false
+        if let duplicates = service.duplicates {
+            do {
+                forgotten = try await duplicates.forget(photoID: photoID, in: project.id)
+            } catch {
+                context.record.errorCause = error.description
+                throw APIError.outboxUnavailable(retryAfter: service.configuration.retryAfterSeconds)
+            }
+        }
+        return try AnswerEncoder.response(json: AnswerEncoder.json(ForgottenPhoto(projectID: projectID, photoID: photoID, forgotten: forgotten)))
+    }
+
+    /// The project and photo ids a request names, checked as the upload checks them; nil without a project.
+    private static func projectFields(projectID: String?, photoID: String?) throws(APIError) -> (id: String, photoID: String?)? {
+        guard let projectID else {
+            if photoID != nil { throw .validationError("photo_id needs a project_id") }
+            return nil
+        }
+        do {
+            try PhotoUpload.checkProjectID(projectID)
+            if let photoID { try PhotoUpload.checkPhotoID(photoID) }
+        } catch {
+            throw .validationError(error.description)
+        }
+        return (projectID, photoID)
+    }
+
+    /// `output`, remembered for the project's duplicate check when it passed; `duplicate_photo`
+    /// instead when the same photo was remembered meanwhile (two uploads at once).
+    private func remember(_ output: ValidatePhotoOutput, photoID: String, in projectID: String, context: ValidationRequestContext) async throws(APIError) -> ValidatePhotoOutput {
+        guard output.passed, let duplicates = service.duplicates else { return output }
+        do {
+            guard let earlier = try await duplicates.remember(output, photoID: photoID, in: projectID) else { return output }
+            return output.adding(.duplicatePhoto) { $0.duplicateOf = earlier }
+        } catch {
+            context.record.errorCause = error.description
+            throw .outboxUnavailable(retryAfter: service.configuration.retryAfterSeconds)
         }
     }
 
@@ -105,9 +164,11 @@ struct ValidationController {
         }
         // Without an outbox to remember it, a keyed upload's photo_id is derived from the key.
         let photoID = (forwarder == nil ? key?.photoID(projectID: projectID) : nil) ?? UUID().uuidString.lowercased()
-        let output = try await service.admitted(record: context.record, client: client(of: request, context: context, projectID: projectID)) { slot in
-            try await service.validate(file.body, as: upload.photoType, in: slot, record: context.record, digest: fileDigest)
+        var output = try await service.admitted(record: context.record, client: client(of: request, context: context, projectID: projectID)) { slot in
+            try await service.validate(file.body, as: upload.photoType, in: slot, record: context.record, digest: fileDigest,
+                                       project: (projectID, photoID))
         }
+        output = try await remember(output, photoID: photoID, in: projectID, context: context)
         let answer = try AnswerEncoder.json(UploadAnswer(photoID: photoID, validation: output))
         guard let forwarder else { return AnswerEncoder.response(json: answer) }
         let photo = PhotoData(photoID: photoID, storageKey: upload.storageKey(photoID: photoID), photoType: upload.photoType.rawValue, note: upload.note)
@@ -125,6 +186,8 @@ struct ValidationController {
             }
         } catch let error as OutboxError {
             context.record.errorCause = error.description
+            // Nothing was promised: a retry of this photo must not be its own duplicate.
+            if output.passed { _ = try? await service.duplicates?.forget(photoID: photoID, in: projectID) }
             throw APIError.outboxUnavailable(retryAfter: service.configuration.retryAfterSeconds)
         }
         return AnswerEncoder.response(json: answer)
@@ -155,7 +218,7 @@ struct ValidationController {
             switch error {
             case .noteNotAllowed: throw .noteNotAllowed
             case .noteTooLong(let maximum): throw .noteTooLong(maximum: maximum)
-            case .projectID, .storageKeyTooLong: throw .validationError(error.description)
+            case .projectID, .photoID, .storageKeyTooLong: throw .validationError(error.description)
             }
         }
     }

@@ -7,7 +7,7 @@ import GRDB
 public final class SignalOutbox: Sendable {
     /// The database file.
     public let path: String
-    private let database: DatabasePool
+    let database: DatabasePool
     private let encoder = JSONEncoder()
     /// How long an idempotency key is remembered: a repeat within it gets the first answer.
     public static let idempotencyWindow: TimeInterval = 86_400

@@ -1,0 +1,100 @@
+import BlurMetrics
+import Foundation
+
+/// A perceptual hash: the signs of a plane's lowest DCT frequencies against their median,
+/// computed for the plane's four rotations from one transform.
+enum DCTHash {
+    /// The side of the square the plane is averaged down to.
+    static let side = 32
+    /// The side of the block of low frequencies the hash keeps (its DC term left out).
+    static let kept = 8
+
+    /// The hash of `plane` rotated by 0, 90, 180 and 270 degrees.
+    static func rotationHashes(of plane: LumaPlane) -> [UInt64] {
+        let small = averaged(plane)
+        let coefficients = transform(small)
+        // Rotating a square by 90 degrees transposes its DCT and flips the sign of odd rows or
+        // columns; so each rotation's coefficients follow from the one transform.
+        return (0..<4).map { rotation in
+            var values = [Double](repeating: 0, count: kept * kept)
+            for u in 0..<kept {
+                for v in 0..<kept {
+                    let (row, column, sign): (Int, Int, Double)
+                    switch rotation {
+                    case 0: (row, column, sign) = (u, v, 1)
+                    case 1: (row, column, sign) = (v, u, v % 2 == 0 ? 1 : -1)
+                    case 2: (row, column, sign) = (u, v, (u + v) % 2 == 0 ? 1 : -1)
+                    default: (row, column, sign) = (v, u, u % 2 == 0 ? 1 : -1)
+                    }
+                    values[u * kept + v] = sign * coefficients[row * side + column]
+                }
+            }
+            return hash(values)
+        }
+    }
+
+    /// One bit per kept coefficient but the DC term: set when it is above the median.
+    private static func hash(_ values: [Double]) -> UInt64 {
+        let ac = Array(values.dropFirst())
+        let median = ac.sorted()[ac.count / 2]
+        var hash: UInt64 = 0
+        for (index, value) in ac.enumerated() where value > median {
+            hash |= 1 << UInt64(index)
+        }
+        return hash
+    }
+
+    /// The plane averaged down to `side` x `side` (each output the mean of its area).
+    private static func averaged(_ plane: LumaPlane) -> [Double] {
+        var sums = [Double](repeating: 0, count: side * side)
+        var counts = [Double](repeating: 0, count: side * side)
+        let columnCell = (0..<plane.width).map { $0 * side / plane.width }
+        plane.pixels.withUnsafeBufferPointer { pixels in
+            var rowSums = [UInt32](repeating: 0, count: side)
+            for y in 0..<plane.height {
+                let row = y * side / plane.height * side
+                let start = y * plane.width
+                for x in 0..<plane.width { rowSums[columnCell[x]] &+= UInt32(pixels[start + x]) }
+                for cell in 0..<side {
+                    sums[row + cell] += Double(rowSums[cell])
+                    rowSums[cell] = 0
+                }
+            }
+        }
+        var columns = [Double](repeating: 0, count: side)
+        for cell in columnCell { columns[cell] += 1 }
+        var rows = [Double](repeating: 0, count: side)
+        for y in 0..<plane.height { rows[y * side / plane.height] += 1 }
+        for y in 0..<side {
+            for x in 0..<side { counts[y * side + x] = rows[y] * columns[x] }
+        }
+        return zip(sums, counts).map { $1 > 0 ? $0 / $1 : 0 }
+    }
+
+    /// The 2-D DCT-II of a `side` x `side` square, only the lowest `kept` frequencies each way.
+    private static func transform(_ square: [Double]) -> [Double] {
+        var basis = [Double](repeating: 0, count: kept * side)
+        for frequency in 0..<kept {
+            for position in 0..<side {
+                basis[frequency * side + position] = cos(Double.pi * Double(frequency) * (Double(position) + 0.5) / Double(side))
+            }
+        }
+        var rows = [Double](repeating: 0, count: side * kept)
+        for y in 0..<side {
+            for v in 0..<kept {
+                var sum = 0.0
+                for x in 0..<side { sum += square[y * side + x] * basis[v * side + x] }
+                rows[y * kept + v] = sum
+            }
+        }
+        var result = [Double](repeating: 0, count: side * side)
+        for u in 0..<kept {
+            for v in 0..<kept {
+                var sum = 0.0
+                for y in 0..<side { sum += rows[y * kept + v] * basis[u * side + y] }
+                result[u * side + v] = sum
+            }
+        }
+        return result
+    }
+}

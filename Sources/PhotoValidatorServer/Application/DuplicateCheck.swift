@@ -1,0 +1,65 @@
+import Foundation
+import LumaAnalysis
+import PhotoValidation
+import SignalForwarding
+import Synchronization
+
+/// The duplicate check of a project's photos: compares a photo's fingerprint with those of the
+/// photos the project accepted within the retention period, and remembers accepted ones.
+public final class DuplicateCheck: Sendable {
+    /// Where accepted photos' fingerprints are kept.
+    public let store: PhotoFingerprintStore
+    /// Differing fingerprint bits up to which two photos are one photo.
+    public let maximumDistance: Int
+    private let lastPrune = Mutex<ContinuousClock.Instant?>(nil)
+
+    /// A check over `store` at `maximumDistance`.
+    public init(store: PhotoFingerprintStore, maximumDistance: Int) {
+        self.store = store
+        self.maximumDistance = maximumDistance
+    }
+
+    /// The earlier photo of `projectID` that `output` duplicates (other than `photoID`), or nil;
+    /// nil too when the photo has no fingerprint (it was not decoded).
+    ///
+    /// - Throws: `OutboxError` when the store cannot be read.
+    func earlierPhoto(of output: ValidatePhotoOutput, in projectID: String, besides photoID: String?) async throws(OutboxError) -> String? {
+        guard let fingerprint = output.details.fingerprint.flatMap(PhotoFingerprint.init(base64:)) else { return nil }
+        let maximumDistance = maximumDistance
+        return try await store.earlierPhoto(in: projectID, besides: photoID) { stored in
+            PhotoFingerprint(base64: stored).map { fingerprint.matches($0, maximumDistance: maximumDistance) } ?? false
+        }
+    }
+
+    /// Remembers the accepted photo `photoID` of `projectID`; returns the earlier photo it turned
+    /// out to duplicate when one was remembered meanwhile (nothing is remembered then).
+    ///
+    /// - Throws: `OutboxError` when the store cannot be written.
+    func remember(_ output: ValidatePhotoOutput, photoID: String, in projectID: String) async throws(OutboxError) -> String? {
+        guard let encoded = output.details.fingerprint, let fingerprint = PhotoFingerprint(base64: encoded) else { return nil }
+        let maximumDistance = maximumDistance
+        let earlier = try await store.remember(encoded, photoID: photoID, in: projectID) { stored in
+            PhotoFingerprint(base64: stored).map { fingerprint.matches($0, maximumDistance: maximumDistance) } ?? false
+        }
+        await pruneHourly()
+        return earlier
+    }
+
+    /// Forgets `photoID` of `projectID`; returns whether it was remembered.
+    ///
+    /// - Throws: `OutboxError` when the store cannot be written.
+    func forget(photoID: String, in projectID: String) async throws(OutboxError) -> Bool {
+        try await store.forget(photoID: photoID, in: projectID)
+    }
+
+    /// Drops expired fingerprints at most once an hour, so projects never seen again do not grow the store.
+    private func pruneHourly() async {
+        let now = ContinuousClock.now
+        let due = lastPrune.withLock { last in
+            guard last.map({ now - $0 >= .seconds(3600) }) ?? true else { return false }
+            last = now
+            return true
+        }
+        if due { _ = try? await store.prune() }
+    }
+}
