@@ -185,6 +185,7 @@ let package = Package(
                 "ValidatorConfiguration",
                 "BlurTuning",
                 "BlurMetrics",
+                "LumaAnalysis",
                 "ContentCheck",
                 "PhotoValidatorServer",
                 "DecodeSandbox",

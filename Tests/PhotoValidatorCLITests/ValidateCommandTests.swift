@@ -61,6 +61,30 @@ struct ValidateCommandTests {
         #expect(outcome.standardError.contains("2 photos: 2 passed, 0 failed"))
     }
 
+    @Test("a folder is one project: a later copy of a passed photo is duplicate_photo naming the earlier file and counted; --duplicates run and off")
+    func duplicates() async throws {
+        let folder = try ScratchFolder()
+        try folder.copy("photos/cups.jpg", to: "flat-1/a-cups.jpg")
+        try folder.copy("variants/same-room.heic", to: "flat-1/b-cups-again.heic")
+        try folder.copy("photos/outdoor-path.jpg", to: "flat-1/c-path.jpg")
+        try folder.copy("variants/rotated-8.jpg", to: "flat-2/cups-turned.jpg")
+        let byFolder = try await photoValidator(["validate", folder.url.path, "--format", "jsonl", "--type", "inspiration"])
+        #expect(byFolder.status == 1)
+        let records = try jsonLines(byFolder.standardOutput)
+        let failed = records.filter { ($0["failures"] as? [String])?.isEmpty == false }
+        #expect(failed.count == 1)
+        #expect((failed.first?["path"] as? String)?.hasSuffix("flat-1/b-cups-again.heic") == true)
+        #expect(failed.first?["failures"] as? [String] == ["duplicate_photo"])
+        #expect(((failed.first?["details"] as? [String: Any])?["duplicate_of"] as? String)?.hasSuffix("flat-1/a-cups.jpg") == true)
+        #expect(byFolder.standardError.contains("duplicate_photo 1"), "\(byFolder.standardError)")
+
+        let wholeRun = try await photoValidator(["validate", folder.url.path, "--format", "jsonl", "--type", "inspiration", "--duplicates", "run"])
+        #expect(byFolder.standardError.contains("4 photos"))
+        #expect(wholeRun.standardError.contains("duplicate_photo 2"), "\(wholeRun.standardError)")
+        let off = try await photoValidator(["validate", folder.url.path, "--type", "inspiration", "--duplicates", "off"])
+        #expect(off.status == 0, "\(off.standardError)")
+    }
+
     @Test("--include and --exclude globs choose a folder's files; one photo reads \"1 photo\"")
     func globs() async throws {
         let folder = try ScratchFolder()
@@ -183,14 +207,14 @@ struct BenchCommandTests {
         let photos = try #require(report["photos"] as? [[String: Any]])
         try #require(photos.count == 2)
         let jpeg = try #require(photos[0]["stages_ms"] as? [String: [String: Double]])
-        #expect(jpeg.keys.sorted() == ["blur", "cost_caps", "declared_size", "decode", "header", "jpeg_luma_floor", "luma", "total"])
+        #expect(jpeg.keys.sorted() == ["blur", "cost_caps", "declared_size", "decode", "exposure", "header", "jpeg_luma_floor", "luma", "total"])
         // The scans on the bytes alone are a small part of the header's time.
         #expect(jpeg["cost_caps"]!["median"]! < jpeg["total"]!["median"]!)
         #expect(jpeg["total"]!["median"]! > 0 && jpeg["total"]!["p90"]! >= jpeg["total"]!["median"]!)
         #expect(jpeg["jpeg_luma_floor"]!["median"]! > 0)
         #expect(photos[0]["decoder"] as? String == "libjpeg")
         let heic = try #require(photos[1]["stages_ms"] as? [String: [String: Double]])
-        #expect(heic.keys.sorted() == ["blur", "cost_caps", "declared_size", "decode", "header", "luma", "total"])
+        #expect(heic.keys.sorted() == ["blur", "cost_caps", "declared_size", "decode", "exposure", "header", "luma", "total"])
         #expect(photos[1]["decoder"] as? String == "ffmpeg-hevc")
         #expect(report["iterations"] as? Int == 2)
     }

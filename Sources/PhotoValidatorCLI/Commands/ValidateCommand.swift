@@ -45,6 +45,9 @@ struct ValidateCommand: AsyncParsableCommand {
     @Option(name: .customLong("exclude"), help: ArgumentHelp("In folders, skip files matching this glob (by relative path or name; repeatable).", valueName: "glob"))
     var exclude: [String] = []
 
+    @Option(help: "Which photos are one project for the duplicate check: folder (each folder), run (every photo) or off. A later copy of a passed photo is duplicate_photo naming the earlier file.")
+    var duplicates: DuplicateScope = .folder
+
     @Flag(name: .customLong("no-progress"), help: "Never draw the progress bar.")
     var noProgress = false
 
@@ -101,6 +104,7 @@ struct ValidateCommand: AsyncParsableCommand {
         // Results arrive out of order; records are printed in path order so runs are comparable.
         var pending: [Int: PhotoFileCheck.Outcome] = [:]
         var nextToPrint = 0
+        var duplicateCheck = BatchDuplicates(scope: settings.duplicateCheck ? duplicates : .off, maximumDistance: settings.duplicateMaximumDistance)
         var done = 0
         let checker = PhotoFileCheck(validator: validator, classifier: classifier, pool: pool)
         await BoundedTaskGroup.run(entries.map(\.path), width: pool.threadCount + pool.queueLimit) { path in
@@ -110,7 +114,8 @@ struct ValidateCommand: AsyncParsableCommand {
             while let ready = pending.removeValue(forKey: nextToPrint) {
                 let path = entries[nextToPrint].path
                 switch ready {
-                case .validated(let output):
+                case .validated(let checked):
+                    let output = duplicateCheck.judge(checked, path: path)
                     summary.add(output)
                     writer.write(ValidationRecord(path: path, output: output))
                 case .unreadable(let reason):
