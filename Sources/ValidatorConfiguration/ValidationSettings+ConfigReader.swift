@@ -10,9 +10,8 @@ extension ValidationSettings {
         Setting("room.blur_threshold", .number(0...1_000_000), default: "24", "blur score below which a room photo is blurry"),
         Setting("inspiration.blur_threshold", .number(0...1_000_000), default: "20", "blur score below which an inspiration photo is blurry"),
         Setting("exposure.check", .boolean, default: "true", "whether photos too dark to make out or washed out fail (too_dark, overexposed)"),
-        Setting("exposure.dark_p95", .integer(0...256), default: "40", "a photo whose 95th luma percentile is under this is too_dark"),
-        Setting("exposure.bright_p5", .integer(0...256), default: "170", "a photo whose 5th luma percentile is at least this is overexposed"),
-        Setting("exposure.clipped_share", .number(0...1), default: "0.5", "a photo with at least this share clipped to white is overexposed"),
+        Setting("exposure.dark_p90", .integer(0...256), default: "40", "a photo whose 90th luma percentile is under this is too_dark"),
+        Setting("exposure.clipped_share", .number(0...1), default: "0.25", "a photo with at least this share clipped to white (luma 250+) is overexposed"),
         Setting("duplicates.check", .boolean, default: "true", "whether a photo already added to the project fails (duplicate_photo)"),
         Setting("duplicates.max_distance", .integer(0...64), default: "10", "fingerprint bits up to which two photos of a project are one photo"),
         Setting("pixel_limit", .integer(1...1_000_000_000), default: "100000000", "largest pixel count a header may declare"),
@@ -44,8 +43,7 @@ extension ValidationSettings {
         roomBlurThreshold = try settings.number("room.blur_threshold") ?? roomBlurThreshold
         inspirationBlurThreshold = try settings.number("inspiration.blur_threshold") ?? inspirationBlurThreshold
         exposure.enabled = settings.bool("exposure.check") ?? exposure.enabled
-        exposure.darkBrightest = try settings.integer("exposure.dark_p95") ?? exposure.darkBrightest
-        exposure.brightDarkest = try settings.integer("exposure.bright_p5") ?? exposure.brightDarkest
+        exposure.darkP90 = try settings.integer("exposure.dark_p90") ?? exposure.darkP90
         exposure.clippedShare = try settings.number("exposure.clipped_share") ?? exposure.clippedShare
         duplicateCheck = settings.bool("duplicates.check") ?? duplicateCheck
         duplicateMaximumDistance = try settings.integer("duplicates.max_distance") ?? duplicateMaximumDistance

@@ -16,12 +16,18 @@ struct ContractTests {
         #expect(FailureCode.contentRejected.message(for: .room, minimumShortSide: 1024) == "We couldn't identify a room in this photo. Please upload a photo of an interior space.")
         #expect(FailureCode.contentRejected.message(for: .inspiration, minimumShortSide: 400) == "Inspiration photos should show spaces, furniture, or design details — not people or animals. Please choose a different image.")
         #expect(FailureCode.contentCheckUnavailable.message(for: .room, minimumShortSide: 1024) == "We couldn't check this photo right now. Please try again in a moment.")
+        for photoType in [PhotoType.room, .inspiration] {
+            #expect(FailureCode.tooDark.message(for: photoType, minimumShortSide: 1024) == "This photo is too dark to see clearly. Turn on the lights or open the curtains and try again.")
+            #expect(FailureCode.overexposed.message(for: photoType, minimumShortSide: 1024) == "This photo is washed out by too much light. Avoid pointing at a bright window or lamp and try again.")
+            #expect(FailureCode.duplicatePhoto.message(for: photoType, minimumShortSide: 1024) == "You've already added this photo to this project. Please choose a different one.")
+        }
     }
 
     @Test("codes are spelled as the gateway spells them")
     func codes() {
         #expect(FailureCode.allCases.map(\.rawValue) == [
             "invalid_image", "low_resolution", "blurry", "too_many_people", "content_rejected", "content_check_unavailable",
+            "too_dark", "overexposed", "duplicate_photo",
         ])
     }
 
@@ -61,7 +67,7 @@ struct ContractTests {
         #expect(encodedDetails["laplacian_variance"] as? Double == 12.5)
         #expect(encodedDetails["format"] as? String == "jpeg")
         #expect(encodedDetails["photo_type"] as? String == "inspiration")
-        #expect((encodedDetails["timings_ms"] as? [String: Any])?.keys.sorted() == ["blur", "decode", "header", "luma", "total"])
+        #expect((encodedDetails["timings_ms"] as? [String: Any])?.keys.sorted() == ["blur", "decode", "exposure", "header", "luma", "total"])
         let decoded = try JSONDecoder().decode(ValidatePhotoOutput.self, from: JSONEncoder().encode(output))
         #expect(decoded == output)
     }

@@ -228,7 +228,8 @@ struct ContentCheckEndpointTests {
                         form.field("photo_type", "inspiration")
                         form.file("file", filename: "p.jpg", contentType: "image/jpeg", bytes: ByteBuffer(data: original + Data("\(index)".utf8)))
                         let (headers, body) = form.finished()
-                        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/api/v1/projects/p/photos")
+                        // One project each: copies of one photo in one project would be duplicate_photo.
+                        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/api/v1/projects/p-\(index)/photos")
                         request.method = .POST
                         request.headers.add(name: "content-type", value: headers[.contentType]!)
                         request.body = .bytes(body)

@@ -64,7 +64,10 @@ struct PhotoAddedSignalTests {
             // Five racing copies of one upload: one answer, one signal.
             let raced = try await withThrowingTaskGroup(of: String?.self) { group in
                 for _ in 0..<5 {
-                    group.addTask { try jsonObject(try await upload(client, project: "project-i", headers: [.idempotencyKey: "gw-req-2"]))["photo_id"] as? String }
+                    group.addTask {
+                        // Another photo: a second copy of the first would be duplicate_photo.
+                        try jsonObject(try await upload(client, project: "project-i", file: "photos/room-living-wine.jpg", headers: [.idempotencyKey: "gw-req-2"]))["photo_id"] as? String
+                    }
                 }
                 return try await group.reduce(into: Set<String?>()) { $0.insert($1) }
             }

@@ -11,6 +11,8 @@ public struct ExposureStatistics: Sendable, Equatable, Codable {
     public var p5: Int
     /// The median.
     public var p50: Int
+    /// The 90th percentile: what the too-dark rule judges (the lit part of the scene).
+    public var p90: Int
     /// The 95th percentile.
     public var p95: Int
     /// The 99th percentile: the brightest part of the scene, a lamp or a window when there is one.
@@ -31,6 +33,7 @@ public struct ExposureStatistics: Sendable, Equatable, Codable {
         p1 = histogram.percentile(1)
         p5 = histogram.percentile(5)
         p50 = histogram.percentile(50)
+        p90 = histogram.percentile(90)
         p95 = histogram.percentile(95)
         p99 = histogram.percentile(99)
         shadowShare = histogram.share(atMost: Self.shadowLevel)
@@ -43,7 +46,7 @@ public struct ExposureStatistics: Sendable, Equatable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case mean, p1, p5, p50, p95, p99
+        case mean, p1, p5, p50, p90, p95, p99
         case shadowShare = "shadow_share"
         case highlightShare = "highlight_share"
     }

@@ -30,7 +30,7 @@ components:
   schemas:
     FailureCode:
       type: string
-      enum: [invalid_image, low_resolution, blurry, too_many_people, content_rejected, content_check_unavailable]
+      enum: [invalid_image, low_resolution, blurry, too_many_people, content_rejected, content_check_unavailable, too_dark, overexposed, duplicate_photo]
     Timings:
       type: object
       description: Milliseconds per stage.
@@ -39,6 +39,9 @@ components:
         decode: {type: number}
         luma: {type: number}
         blur: {type: number}
+        exposure: {type: number, description: the exposure figures and the fingerprint}
+        content_preview: {type: number}
+        content: {type: number}
         total: {type: number}
     Details:
       type: object
@@ -56,6 +59,21 @@ components:
         analysis_width: {type: integer}
         analysis_height: {type: integer}
         decode_scale: {type: number}
+        exposure:
+          type: object
+          description: The figures the exposure check judged (too_dark, overexposed), on the analysis plane's luma (0-255).
+          properties:
+            mean: {type: number}
+            p1: {type: integer}
+            p5: {type: integer}
+            p50: {type: integer}
+            p90: {type: integer, description: 'too_dark when under exposure.dark_p90'}
+            p95: {type: integer}
+            p99: {type: integer}
+            shadow_share: {type: number, description: share of samples at most 16}
+            highlight_share: {type: number, description: 'share of samples at least 250; overexposed when at least exposure.clipped_share'}
+        fingerprint: {type: string, description: 'the photo''s fingerprint (base64) the duplicate check compares; a gateway may keep it'}
+        duplicate_of: {type: string, description: the id of the project's earlier photo this one duplicates (duplicate_photo)}
         error: {type: string, description: why the photo is invalid_image, e.g. pixel_limit_exceeded}
         error_detail: {type: string}
         timings_ms: {$ref: '#/components/schemas/Timings'}
@@ -112,9 +130,18 @@ paths:
   /v1/validate:
     post:
       summary: Validate one photo.
-      description: The raw image as the body (photo_type as a query parameter), or multipart/form-data with a file part and a photo_type field. An empty body is answered 200 with invalid_image.
+      description: The raw image as the body (photo_type as a query parameter), or multipart/form-data with a file part and a photo_type field. An empty body is answered 200 with invalid_image. With project_id the photo is compared with the project's accepted photos (duplicate_photo); with photo_id as well a passed photo is remembered under that id.
       parameters:
         - $ref: '#/components/parameters/PhotoType'
+        - name: project_id
+          in: query
+          required: false
+          schema: {type: string, minLength: 1, maxLength: 256}
+        - name: photo_id
+          in: query
+          required: false
+          description: the gateway's id for this photo; needs project_id
+          schema: {type: string, minLength: 1, maxLength: 256}
       requestBody:
         required: false
         content:
@@ -129,6 +156,8 @@ paths:
               properties:
                 file: {type: string, format: binary}
                 photo_type: {type: string, enum: [room, inspiration]}
+                project_id: {type: string}
+                photo_id: {type: string}
       responses:
         '200':
           description: The validation, whether or not the photo passed.
@@ -191,6 +220,33 @@ paths:
         '413': {$ref: '#/components/responses/Error'}
         '422': {$ref: '#/components/responses/Error'}
         '500': {$ref: '#/components/responses/Error'}
+        '503': {$ref: '#/components/responses/Busy'}
+  /api/v1/projects/{project_id}/photos/{photo_id}:
+    delete:
+      summary: Forget a photo for the project's duplicate check (the gateway deleted it).
+      parameters:
+        - name: project_id
+          in: path
+          required: true
+          schema: {type: string, minLength: 1, maxLength: 256}
+        - name: photo_id
+          in: path
+          required: true
+          schema: {type: string, minLength: 1, maxLength: 256}
+      responses:
+        '200':
+          description: Whether the photo was remembered; a later upload of it is no longer a duplicate.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [project_id, photo_id, forgotten]
+                properties:
+                  project_id: {type: string}
+                  photo_id: {type: string}
+                  forgotten: {type: boolean}
+        '401': {$ref: '#/components/responses/Error'}
+        '422': {$ref: '#/components/responses/Error'}
         '503': {$ref: '#/components/responses/Busy'}
   /v1/outbox:
     get:
