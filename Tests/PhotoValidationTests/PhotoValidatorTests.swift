@@ -21,7 +21,11 @@ struct PhotoValidatorTests {
                     continue
                 }
                 let expected = decodeAndResolutionFailures(row["\(photoType.rawValue)_expected"]!)
-                #expect(output.failures.filter { $0 != .blurry } == expected, "\(row["file"]!) as \(photoType)")
+                // A scan of white paper is mostly clipped to white, as a washed-out photo is: the
+                // exposure check calls it overexposed (it is no room photo either); every real
+                // photo of the folder is exposed well enough.
+                let exposure: [FailureCode] = row["subject"] == "document" && output.details.format == "png" ? [.overexposed] : []
+                #expect(output.failures.filter { $0 != .blurry } == expected + exposure, "\(row["file"]!) as \(photoType)")
                 if !expected.contains(.invalidImage) {
                     #expect(output.details.width == Int(row["width"]!), "\(row["file"]!) width")
                     #expect(output.details.height == Int(row["height"]!), "\(row["file"]!) height")
@@ -48,7 +52,11 @@ struct PhotoValidatorTests {
                     continue
                 }
                 let expected = decodeAndResolutionFailures(row["\(photoType.rawValue)_expected"]!)
-                #expect(output.failures.filter { $0 != .blurry } == expected, "\(row["file"]!) as \(photoType)")
+                // A scan of white paper is mostly clipped to white, as a washed-out photo is: the
+                // exposure check calls it overexposed (it is no room photo either); every real
+                // photo of the folder is exposed well enough.
+                let exposure: [FailureCode] = row["subject"] == "document" && output.details.format == "png" ? [.overexposed] : []
+                #expect(output.failures.filter { $0 != .blurry } == expected + exposure, "\(row["file"]!) as \(photoType)")
                 #expect(output.details.width == Int(row["width"]!), "\(row["file"]!) width")
                 #expect(output.details.height == Int(row["height"]!), "\(row["file"]!) height")
                 #expect(output.details.format == row["format"], "\(row["file"]!) format")

@@ -88,8 +88,9 @@ struct PhotoAddedSignalTests {
         await temporal.stop()
         try await withLiveApp(forwarding(to: temporal)) { client, app in
             var photoIDs: [String] = []
-            for _ in 0..<3 {
-                let response = try await upload(client, project: "project-b")
+            // Three different photos: a second copy of one would be duplicate_photo, promising nothing.
+            for file in ["photos/cups.jpg", "photos/room-living-wine.jpg", "photos/outdoor-path.jpg"] {
+                let response = try await upload(client, project: "project-b", file: file)
                 #expect(response.status == .ok)
                 photoIDs.append(try #require(try jsonObject(response)["photo_id"] as? String))
             }

@@ -11,7 +11,7 @@ enum DCTHash {
 
     /// The hash of `plane` rotated by 0, 90, 180 and 270 degrees.
     static func rotationHashes(of plane: LumaPlane) -> [UInt64] {
-        let small = averaged(plane)
+        let small = averaged(plane, within: ContentBounds(of: plane))
         let coefficients = transform(small)
         // Rotating a square by 90 degrees transposes its DCT and flips the sign of odd rows or
         // columns; so each rotation's coefficients follow from the one transform.
@@ -44,17 +44,18 @@ enum DCTHash {
         return hash
     }
 
-    /// The plane averaged down to `side` x `side` (each output the mean of its area).
-    private static func averaged(_ plane: LumaPlane) -> [Double] {
+    /// The `bounds` of the plane averaged down to `side` x `side` (each output the mean of its area).
+    private static func averaged(_ plane: LumaPlane, within bounds: ContentBounds) -> [Double] {
+        let width = bounds.columns.count, height = bounds.rows.count
         var sums = [Double](repeating: 0, count: side * side)
         var counts = [Double](repeating: 0, count: side * side)
-        let columnCell = (0..<plane.width).map { $0 * side / plane.width }
+        let columnCell = (0..<width).map { $0 * side / width }
         plane.pixels.withUnsafeBufferPointer { pixels in
             var rowSums = [UInt32](repeating: 0, count: side)
-            for y in 0..<plane.height {
-                let row = y * side / plane.height * side
-                let start = y * plane.width
-                for x in 0..<plane.width { rowSums[columnCell[x]] &+= UInt32(pixels[start + x]) }
+            for y in 0..<height {
+                let row = y * side / height * side
+                let start = (bounds.rows.lowerBound + y) * plane.width + bounds.columns.lowerBound
+                for x in 0..<width { rowSums[columnCell[x]] &+= UInt32(pixels[start + x]) }
                 for cell in 0..<side {
                     sums[row + cell] += Double(rowSums[cell])
                     rowSums[cell] = 0
@@ -64,19 +65,21 @@ enum DCTHash {
         var columns = [Double](repeating: 0, count: side)
         for cell in columnCell { columns[cell] += 1 }
         var rows = [Double](repeating: 0, count: side)
-        for y in 0..<plane.height { rows[y * side / plane.height] += 1 }
+        for y in 0..<height { rows[y * side / height] += 1 }
         for y in 0..<side {
             for x in 0..<side { counts[y * side + x] = rows[y] * columns[x] }
         }
         return zip(sums, counts).map { $1 > 0 ? $0 / $1 : 0 }
     }
 
-    /// The 2-D DCT-II of a `side` x `side` square, only the lowest `kept` frequencies each way.
+    /// The orthonormal 2-D DCT-II of a `side` x `side` square, only the lowest `kept` frequencies each way.
     private static func transform(_ square: [Double]) -> [Double] {
         var basis = [Double](repeating: 0, count: kept * side)
         for frequency in 0..<kept {
+            // Orthonormal scaling weighs the zero frequency apart from the others, which moves the median.
+            let scale = (frequency == 0 ? 1 : 2).squareRoot() / Double(side).squareRoot()
             for position in 0..<side {
-                basis[frequency * side + position] = cos(Double.pi * Double(frequency) * (Double(position) + 0.5) / Double(side))
+                basis[frequency * side + position] = scale * cos(Double.pi * Double(frequency) * (Double(position) + 0.5) / Double(side))
             }
         }
         var rows = [Double](repeating: 0, count: side * kept)

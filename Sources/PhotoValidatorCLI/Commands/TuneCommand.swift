@@ -23,6 +23,9 @@ struct TuneCommand: AsyncParsableCommand {
     @Argument(help: "Labelled folders or CSV manifests.")
     var labelled: [String]
 
+    @Option(help: "The check to tune: blur (labels sharp, blurry) or exposure (a manifest path,label,split,source with labels usable, too_dark, overexposed, as scripts/make-exposure-set writes).")
+    var check: TunedCheck = .blur
+
     @Option(name: .customLong("type"), help: "Photo type of photos whose manifest does not say.")
     var photoType: PhotoTypeArgument = .room
 
@@ -48,6 +51,10 @@ struct TuneCommand: AsyncParsableCommand {
 
     mutating func run() async throws {
         let settings = try checks.resolve(environment: ProcessInfo.processInfo.environment)
+        if check == .exposure {
+            try await tuneExposure(settings: settings)
+            return
+        }
         let photos: [LabelledPhoto]
         do {
             photos = try LabelledSetReader(defaultType: photoType.value).read(labelled)

@@ -1,0 +1,9 @@
+import ArgumentParser
+
+/// Which check `tune` measures (`--check`).
+enum TunedCheck: String, ExpressibleByArgument, CaseIterable, Sendable {
+    /// The blur thresholds, on a set labelled sharp or blurry.
+    case blur
+    /// The exposure thresholds, on a set labelled usable, too_dark or overexposed.
+    case exposure
+}
