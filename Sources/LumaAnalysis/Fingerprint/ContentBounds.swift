@@ -10,34 +10,45 @@ struct ContentBounds: Equatable {
 
     /// A row or column whose standard deviation is at most this is flat (a bar or a border).
     static let flatDeviation = 6.0
-    /// Flat rows or columns inside the picture (a dark line, a sky) up to this many are bridged.
+    /// Flat rows or columns inside the picture (a dark line, a sky) up to this many are bridged
+    /// (on the quarter plane the fingerprint reads, 16 analysis-plane lines).
     static let bridgedGap = 4
 
     /// The bounds of `plane`'s picture.
     init(of plane: LumaPlane) {
         let width = plane.width
-        let rows = plane.pixels.withUnsafeBufferPointer { pixels in
-            Self.longestRun(count: plane.height) { y in
-                Self.varies(count: width) { Int(pixels[y * width + $0]) }
+        let (rows, columns) = plane.pixels.withUnsafeBufferPointer { pixels -> (Range<Int>, Range<Int>) in
+            let rows = Self.longestRun(count: plane.height) { y in
+                var sum = 0, squares = 0
+                for x in 0..<width {
+                    let sample = Int(pixels[y &* width &+ x])
+                    sum &+= sample
+                    squares &+= sample &* sample
+                }
+                return Self.varies(sum: sum, squares: squares, count: width)
             }
-        }
-        let columns = plane.pixels.withUnsafeBufferPointer { pixels in
-            Self.longestRun(count: width) { x in
-                Self.varies(count: rows.count) { Int(pixels[(rows.lowerBound + $0) * width + x]) }
+            // Column sums gathered row by row: a column walk would touch a cache line per sample.
+            var sums = [Int](repeating: 0, count: width), squares = [Int](repeating: 0, count: width)
+            sums.withUnsafeMutableBufferPointer { sums in
+                squares.withUnsafeMutableBufferPointer { squares in
+                    for y in rows {
+                        for x in 0..<width {
+                            let sample = Int(pixels[y &* width &+ x])
+                            sums[x] &+= sample
+                            squares[x] &+= sample &* sample
+                        }
+                    }
+                }
             }
+            let columns = Self.longestRun(count: width) { x in Self.varies(sum: sums[x], squares: squares[x], count: rows.count) }
+            return (rows, columns)
         }
         self.rows = rows
         self.columns = columns
     }
 
-    /// Whether the `count` values `value` gives have a population standard deviation above `flatDeviation`.
-    private static func varies(count: Int, _ value: (Int) -> Int) -> Bool {
-        var sum = 0, squares = 0
-        for index in 0..<count {
-            let sample = value(index)
-            sum &+= sample
-            squares &+= sample &* sample
-        }
+    /// Whether `count` samples with this sum and sum of squares deviate by more than `flatDeviation`.
+    private static func varies(sum: Int, squares: Int, count: Int) -> Bool {
         let mean = Double(sum) / Double(count)
         return Double(squares) / Double(count) - mean * mean > flatDeviation * flatDeviation
     }

@@ -11,7 +11,8 @@ enum DCTHash {
 
     /// The hash of `plane` rotated by 0, 90, 180 and 270 degrees.
     static func rotationHashes(of plane: LumaPlane) -> [UInt64] {
-        let small = averaged(plane, within: ContentBounds(of: plane))
+        let quarter = QuarterPlane.of(plane)
+        let small = averaged(quarter, within: ContentBounds(of: quarter))
         let coefficients = transform(small)
         // Rotating a square by 90 degrees transposes its DCT and flips the sign of odd rows or
         // columns; so each rotation's coefficients follow from the one transform.
@@ -50,15 +51,20 @@ enum DCTHash {
         var sums = [Double](repeating: 0, count: side * side)
         var counts = [Double](repeating: 0, count: side * side)
         let columnCell = (0..<width).map { $0 * side / width }
+        var rowSums = [UInt32](repeating: 0, count: side)
+        // Raw buffers in the per-sample loop: array writes there cost a uniqueness and a bounds check each.
         plane.pixels.withUnsafeBufferPointer { pixels in
-            var rowSums = [UInt32](repeating: 0, count: side)
-            for y in 0..<height {
-                let row = y * side / height * side
-                let start = (bounds.rows.lowerBound + y) * plane.width + bounds.columns.lowerBound
-                for x in 0..<width { rowSums[columnCell[x]] &+= UInt32(pixels[start + x]) }
-                for cell in 0..<side {
-                    sums[row + cell] += Double(rowSums[cell])
-                    rowSums[cell] = 0
+            columnCell.withUnsafeBufferPointer { cellOf in
+                rowSums.withUnsafeMutableBufferPointer { rowSums in
+                    for y in 0..<height {
+                        let row = y * side / height * side
+                        let start = (bounds.rows.lowerBound + y) * plane.width + bounds.columns.lowerBound
+                        for x in 0..<width { rowSums[cellOf[x]] &+= UInt32(pixels[start &+ x]) }
+                        for cell in 0..<side {
+                            sums[row + cell] += Double(rowSums[cell])
+                            rowSums[cell] = 0
+                        }
+                    }
                 }
             }
         }
