@@ -25,7 +25,10 @@ public struct ForwardingBench: Sendable {
         defer { Task { await temporal.stop() } }
         try await temporal.startWorkflow(id: "bench-project")
         let outbox = FileManager.default.temporaryDirectory.appendingPathComponent("pv-forwarding-bench-\(UUID().uuidString).sqlite")
-        let arguments = ["--port", "0", "--signal-target", "temporal", "--temporal-url", temporal.httpURL, "--outbox", outbox.path]
+        // One photo posted again and again: with the duplicate check on, every copy after the first
+        // would be duplicate_photo and promise nothing, and the bench would time no forwarding.
+        let arguments = ["--port", "0", "--signal-target", "temporal", "--temporal-url", temporal.httpURL, "--outbox", outbox.path,
+                         "--duplicates-check", "false"]
         let (_, exit) = try await DaemonProcess.run(arguments, executable: binary.path) { daemon in
             let port = try daemon.port
             report("photo: \(photo.path); concurrency \(concurrency) for \(seconds)s; Temporal dev server on :\(temporal.httpPort)")
