@@ -11,8 +11,10 @@ public struct ValidationSettings: Sendable, Equatable {
     /// the best balanced accuracy on the tuning part of `scripts/make-labelled-set` (24.97), so the
     /// softest sharp real room known (24.7) passes (README, Tuning).
     public var roomBlurThreshold: Double = 24
-    /// An inspiration photo whose blur score is below this is `blurry` (chosen the same way).
-    public var inspirationBlurThreshold: Double = 20
+    /// An inspiration photo whose blur score is below this is `blurry`: the crossing-corrected score's
+    /// threshold of best balanced accuracy on the tuning parts of the labelled and the independent
+    /// sets (23.56, issue 35), rounded down to the half (docs/tuning.md).
+    public var inspirationBlurThreshold: Double = 23.5
     /// The share of tiles with most detail a room's score judges: a room must be sharp across
     /// the frame, so a tenth of it.
     public static let roomStrongestShare = 0.10
@@ -29,6 +31,11 @@ public struct ValidationSettings: Sendable, Equatable {
     /// (half-scale 26.1 to 31.4; README, Tuning). Inspiration photos are judged by their sharpest
     /// region only and gain nothing from it (0: off).
     public static let roomCoarseWeight = 0.83
+    /// Whether an inspiration photo's score judges each tile's curvature against the share a
+    /// uniformly sharp structure of the tile's own edge directions keeps along each orientation
+    /// (`OrientedDetail.crossingCorrectedScore`; issue 35, part 2). Rooms keep the weakest-orientation
+    /// score their thresholds were tuned on.
+    public static let inspirationCrossingCorrected = true
     /// Photos that declare more pixels than this are refused from the header.
     public var pixelLimit: Int = ImageDecoder.defaultPixelLimit
     /// The scale blur is measured at.
@@ -73,6 +80,15 @@ public struct ValidationSettings: Sendable, Equatable {
         switch photoType {
         case .room: Self.roomCoarseWeight
         case .inspiration: 0
+        }
+    }
+
+    /// Whether the blur score of `photoType` judges each tile by the directions of its own edges
+    /// (`OrientedDetail.crossingCorrectedScore`).
+    public func blurCrossingCorrected(for photoType: PhotoType) -> Bool {
+        switch photoType {
+        case .room: false
+        case .inspiration: Self.inspirationCrossingCorrected
         }
     }
 
