@@ -8,7 +8,7 @@ extension ValidationSettings {
         Setting("room.min_side", .integer(1...100_000), default: "1024", "minimum shortest side of a room photo, px"),
         Setting("inspiration.min_side", .integer(1...100_000), default: "400", "minimum shortest side of an inspiration photo, px"),
         Setting("room.blur_threshold", .number(0...1_000_000), default: "24", "blur score below which a room photo is blurry"),
-        Setting("inspiration.blur_threshold", .number(0...1_000_000), default: "23.5", "blur score below which an inspiration photo is blurry"),
+        Setting("inspiration.blur_threshold", .number(0...1_000_000), default: "22", "blur score below which an inspiration photo is blurry"),
         Setting("pixel_limit", .integer(1...1_000_000_000), default: "100000000", "largest pixel count a header may declare"),
         Setting("analysis_size", .text, default: "1024", "shortest side blur is measured at, px (16 or more), or 'native'"),
         Setting("decode_memory_mib", .integer(16...65_536), default: "128", flag: "decode-memory", "memory decodes in flight may hold, MiB; larger decodes wait their turn"),
