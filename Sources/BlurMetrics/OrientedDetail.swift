@@ -132,9 +132,12 @@ public struct OrientedDetail: Sendable, Equatable {
     /// contrast sharp (hand shake that dwells, leaving a sharp ghost on a smeared copy) looks
     /// sharp there. At half scale the smear is what is left. A pattern finer than the halved
     /// plane can hold (a 4 px grid) leaves nothing there, and is judged at full scale alone.
-    public static func score(of plane: LumaPlane, strongestShare: Double, coarseWeight: Double = 0) -> Double {
+    /// With `crossingCorrected`, the full-scale score is `crossingCorrectedScore(strongestShare:noisePercentile:)`.
+    public static func score(of plane: LumaPlane, strongestShare: Double, coarseWeight: Double = 0,
+                             crossingCorrected: Bool = false) -> Double {
         let half = plane.halved()
-        let fine = OrientedDetail(plane: plane, halved: half).score(strongestShare: strongestShare)
+        let detail = OrientedDetail(plane: plane, halved: half)
+        let fine = crossingCorrected ? detail.crossingCorrectedScore(strongestShare: strongestShare) : detail.score(strongestShare: strongestShare)
         guard coarseWeight > 0, let half else { return fine }
         let coarse = OrientedDetail(plane: half).score(strongestShare: strongestShare)
         return coarse > 0 ? min(fine, coarseWeight * coarse) : fine

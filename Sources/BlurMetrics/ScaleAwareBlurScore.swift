@@ -39,10 +39,12 @@ public struct ScaleAwareBlurScore: Sendable, Equatable {
     /// Scores `analysis` (`OrientedDetail.score(of:strongestShare:coarseWeight:)`) and, when that is
     /// under `finerBelow` and a `finer` plane is given, compares their gradient energies and judges the
     /// finer plane when the analysis plane lost the detail. A score at or above `finerBelow` stands
-    /// as it is: pass `.infinity` to always compare.
+    /// as it is: pass `.infinity` to always compare. `crossingCorrected` chooses the score that
+    /// judges each tile by the directions of its own edges (`OrientedDetail.crossingCorrectedScore`).
     public static func measure(analysis: LumaPlane, finer: LumaPlane?, strongestShare: Double, coarseWeight: Double = 0,
-                               finerBelow: Double = .infinity) -> ScaleAwareBlurScore {
-        let analysisScore = OrientedDetail.score(of: analysis, strongestShare: strongestShare, coarseWeight: coarseWeight)
+                               finerBelow: Double = .infinity, crossingCorrected: Bool = false) -> ScaleAwareBlurScore {
+        let analysisScore = OrientedDetail.score(of: analysis, strongestShare: strongestShare, coarseWeight: coarseWeight,
+                                                 crossingCorrected: crossingCorrected)
         guard let finer, analysisScore < finerBelow else {
             return ScaleAwareBlurScore(score: analysisScore, analysisScore: analysisScore, finerScore: nil, retainedDetail: nil, plane: .analysis)
         }
@@ -52,7 +54,8 @@ public struct ScaleAwareBlurScore: Sendable, Equatable {
         guard retained < lostDetailRatio, perPixel >= minimumFinerEnergyPerPixel else {
             return ScaleAwareBlurScore(score: analysisScore, analysisScore: analysisScore, finerScore: nil, retainedDetail: retained, plane: .analysis)
         }
-        let finerScore = OrientedDetail.score(of: finer, strongestShare: strongestShare, coarseWeight: coarseWeight)
+        let finerScore = OrientedDetail.score(of: finer, strongestShare: strongestShare, coarseWeight: coarseWeight,
+                                              crossingCorrected: crossingCorrected)
         return ScaleAwareBlurScore(score: finerScore, analysisScore: analysisScore, finerScore: finerScore, retainedDetail: retained, plane: .finer)
     }
 }

@@ -8,7 +8,7 @@ extension ValidationSettings {
         Setting("room.min_side", .integer(1...100_000), default: "1024", "minimum shortest side of a room photo, px"),
         Setting("inspiration.min_side", .integer(1...100_000), default: "400", "minimum shortest side of an inspiration photo, px"),
         Setting("room.blur_threshold", .number(0...1_000_000), default: "24", "blur score below which a room photo is blurry"),
-        Setting("inspiration.blur_threshold", .number(0...1_000_000), default: "20", "blur score below which an inspiration photo is blurry"),
+        Setting("inspiration.blur_threshold", .number(0...1_000_000), default: "22", "blur score below which an inspiration photo is blurry"),
         Setting("exposure.check", .boolean, default: "true", "whether photos too dark to make out or washed out fail (too_dark, overexposed)"),
         Setting("exposure.dark_p90", .integer(0...256), default: "40", "a photo whose 90th luma percentile is under this is too_dark"),
         Setting("exposure.clipped_share", .number(0...1), default: "0.25", "a photo with at least this share clipped to white (luma 250+) is overexposed"),

@@ -58,11 +58,12 @@ public struct BlurMeasurement: Sendable, Equatable {
     /// measures its blur, judging the `strongestShare` of tiles with most detail, and at half scale
     /// too with `coarseWeight` > 0. When the analysis-plane score is under `finerBelow` (the
     /// threshold) and the decoded pixels are finer than the plane, the finer plane is judged
-    /// instead where the analysis plane lost its detail (`ScaleAwareBlurScore`).
+    /// instead where the analysis plane lost its detail (`ScaleAwareBlurScore`). `crossingCorrected`
+    /// judges each tile by the directions of its own edges (`OrientedDetail.crossingCorrectedScore`).
     ///
     /// - Throws: `DecodeFailure` when the pixels are truncated or corrupt.
     public static func measure(_ image: EncodedImage, plan: DecodePlan, scale: AnalysisScale, strongestShare: Double, coarseWeight: Double = 0,
-                               finerBelow: Double = .infinity) throws(DecodeFailure) -> BlurMeasurement {
+                               finerBelow: Double = .infinity, crossingCorrected: Bool = false) throws(DecodeFailure) -> BlurMeasurement {
         let clock = ContinuousClock()
         let target = scale.analysisSize(width: image.header.storedWidth, height: image.header.storedHeight)
         var builder: AnalysisPlaneBuilder?
@@ -95,7 +96,7 @@ public struct BlurMeasurement: Sendable, Equatable {
         let blurStart = clock.now
         let statistics = LaplacianVariance.statistics(of: plane)
         let scales = ScaleAwareBlurScore.measure(analysis: plane, finer: builder.finishFiner(), strongestShare: strongestShare,
-                                                 coarseWeight: coarseWeight, finerBelow: finerBelow)
+                                                 coarseWeight: coarseWeight, finerBelow: finerBelow, crossingCorrected: crossingCorrected)
         let blurTime = clock.now - blurStart
         let exposureStart = clock.now
         let exposure = ExposureStatistics(of: plane)

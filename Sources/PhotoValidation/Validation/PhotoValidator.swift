@@ -126,12 +126,14 @@ public struct PhotoValidator: Sendable {
         }
         var reservation: WeightedSemaphore.Permit? = firstReservation
         defer { reservation?.release() }
-        let blurOptions = (strongestShare: settings.blurStrongestShare(for: photoType), coarseWeight: settings.blurCoarseWeight(for: photoType))
+        let blurOptions = (strongestShare: settings.blurStrongestShare(for: photoType), coarseWeight: settings.blurCoarseWeight(for: photoType),
+                           crossingCorrected: settings.blurCrossingCorrected(for: photoType))
         var measurement: BlurMeasurement
         do {
             measurement = try BlurMeasurement.measure(
                 image, plan: plan, scale: settings.analysisScale, strongestShare: blurOptions.strongestShare,
-                coarseWeight: blurOptions.coarseWeight, finerBelow: threshold
+                coarseWeight: blurOptions.coarseWeight, finerBelow: threshold,
+                crossingCorrected: blurOptions.crossingCorrected
             )
         } catch {
             return invalid(error)
@@ -157,7 +159,8 @@ public struct PhotoValidator: Sendable {
                     do {
                         let second = try BlurMeasurement.measure(
                             again, plan: finerPlan, scale: settings.analysisScale, strongestShare: blurOptions.strongestShare,
-                            coarseWeight: blurOptions.coarseWeight, finerBelow: threshold
+                            coarseWeight: blurOptions.coarseWeight, finerBelow: threshold,
+                crossingCorrected: blurOptions.crossingCorrected
                         )
                         if second.blurScore > first.blurScore {
                             measurement = second.addingTime(of: first)
