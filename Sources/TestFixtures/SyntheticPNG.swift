@@ -3,12 +3,17 @@
 public enum SyntheticPNG {
     /// A `width` x `height` greyscale PNG of a diagonal pattern with fine detail.
     public static func pattern(width: Int, height: Int) -> [UInt8] {
+        grey(width: width, height: height) { x, y in UInt8(truncatingIfNeeded: (x &* 7 &+ y &* 3) ^ (x / 16 &+ y / 16) &* 37) }
+    }
+
+    /// A `width` x `height` greyscale PNG whose sample at (x, y) is `sample(x, y)`.
+    public static func grey(width: Int, height: Int, sample: (Int, Int) -> UInt8) -> [UInt8] {
         var raw: [UInt8] = []
         raw.reserveCapacity((width + 1) * height)
         for y in 0..<height {
             raw.append(0)
             for x in 0..<width {
-                raw.append(UInt8(truncatingIfNeeded: (x &* 7 &+ y &* 3) ^ (x / 16 &+ y / 16) &* 37))
+                raw.append(sample(x, y))
             }
         }
         var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]

@@ -30,6 +30,46 @@ struct TuneCommandTests {
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
     }
 
+    @Test("--check exposure measures a labelled exposure manifest and reports the rule, the recommendation and the mean-luma peer")
+    func exposure() async throws {
+        let scratch = try ScratchFolder()
+        try scratch.copy("photos/cups.jpg", to: "usable-1.jpg")
+        try scratch.copy("photos/room-living-wine.jpg", to: "usable-2.jpg")
+        // A scene in the dark (p90 about 25) and one two thirds clipped to white.
+        try Data(SyntheticPNG.grey(width: 1200, height: 1024) { x, y in UInt8((x * 7 + y * 3) % 28) }).write(to: scratch.url.appendingPathComponent("dark.png"))
+        try Data(SyntheticPNG.grey(width: 1200, height: 1024) { x, y in (x + y) % 3 == 0 ? UInt8(120 + x % 60) : 255 }).write(to: scratch.url.appendingPathComponent("bright.png"))
+        try scratch.write("path,label,split,source\nusable-1.jpg,usable,tune,a\nusable-2.jpg,usable,held,b\ndark.png,too_dark,tune,a\nbright.png,overexposed,tune,b\n", to: "exposure.csv")
+        let outcome = try await photoValidator(["tune", "--check", "exposure", scratch.url.appendingPathComponent("exposure.csv").path, "--no-progress"])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(outcome.standardOutput.contains("Exposure check: 4 photos (usable 2, too_dark 1, overexposed 1); tuning part 3, held aside 1"), "\(outcome.standardOutput)")
+        #expect(outcome.standardOutput.contains("current: p90 < 40, clipped >= 0.25            1.000    1.000    0"), "\(outcome.standardOutput)")
+        #expect(outcome.standardOutput.contains("mean luma < 50 / > 205 (peer)"))
+        try scratch.write("path,label\nusable-1.jpg,sharp\n", to: "bad.csv")
+        let bad = try await photoValidator(["tune", "--check", "exposure", scratch.url.appendingPathComponent("bad.csv").path])
+        #expect(bad.status != 0 && bad.standardError.contains("needs a path and the label usable, too_dark or overexposed"), "\(bad.standardError)")
+    }
+
+    @Test("--check duplicates fingerprints labelled pairs and reports false duplicates, duplicates found and the kinds")
+    func duplicates() async throws {
+        let scratch = try ScratchFolder()
+        for (source, name) in [("photos/cups.jpg", "cups.jpg"), ("variants/same-room.heic", "cups.heic"), ("variants/rotated-6.jpg", "cups-turned.jpg"),
+                               ("photos/grass-1280x1024.jpg", "grass.jpg"), ("photos/room-living-wine.jpg", "wine.jpg"), ("photos/outdoor-path.jpg", "path.jpg")] {
+            try scratch.copy(source, to: name)
+        }
+        try scratch.write("""
+            a,b,label,transform,source,split
+            cups.jpg,cups.heic,duplicate,heic,one,tune
+            cups.jpg,cups-turned.jpg,duplicate,exif_rot90,one,held
+            cups.jpg,grass.jpg,distinct,other,one,tune
+            wine.jpg,path.jpg,distinct,other,two,tune
+
+            """, to: "pairs.csv")
+        let outcome = try await photoValidator(["tune", "--check", "duplicates", scratch.url.appendingPathComponent("pairs.csv").path, "--no-progress"])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(outcome.standardOutput.contains("Duplicate check: 4 pairs (2 duplicates, 2 distinct); tuning part 3, held aside 1"), "\(outcome.standardOutput)")
+        #expect(outcome.standardOutput.contains("Called duplicates at <= 4, by kind: exif_rot90 1/1, heic 1/1, other 0/2"), "\(outcome.standardOutput)")
+    }
+
     @Test("a CSV manifest with photo types gives one report per type; bad labels are usage errors")
     func manifest() async throws {
         let scratch = try ScratchFolder()

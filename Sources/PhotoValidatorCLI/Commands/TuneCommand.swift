@@ -23,7 +23,7 @@ struct TuneCommand: AsyncParsableCommand {
     @Argument(help: "Labelled folders or CSV manifests.")
     var labelled: [String]
 
-    @Option(help: "The check to tune: blur (labels sharp, blurry) or exposure (a manifest path,label,split,source with labels usable, too_dark, overexposed, as scripts/make-exposure-set writes).")
+    @Option(help: "The check to tune: blur (labels sharp, blurry), exposure (a manifest path,label,split,source with labels usable, too_dark, overexposed, as scripts/make-exposure-set writes) or duplicates (pairs a,b,label,transform,source,split with labels duplicate, distinct, as scripts/make-duplicate-set writes).")
     var check: TunedCheck = .blur
 
     @Option(name: .customLong("type"), help: "Photo type of photos whose manifest does not say.")
@@ -51,9 +51,15 @@ struct TuneCommand: AsyncParsableCommand {
 
     mutating func run() async throws {
         let settings = try checks.resolve(environment: ProcessInfo.processInfo.environment)
-        if check == .exposure {
+        switch check {
+        case .exposure:
             try await tuneExposure(settings: settings)
             return
+        case .duplicates:
+            try await tuneDuplicates(settings: settings)
+            return
+        case .blur:
+            break
         }
         let photos: [LabelledPhoto]
         do {

@@ -6,4 +6,6 @@ enum TunedCheck: String, ExpressibleByArgument, CaseIterable, Sendable {
     case blur
     /// The exposure thresholds, on a set labelled usable, too_dark or overexposed.
     case exposure
+    /// The duplicate check's fingerprint distance, on pairs labelled duplicate or distinct.
+    case duplicates
 }
