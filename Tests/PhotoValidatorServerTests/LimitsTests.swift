@@ -224,7 +224,8 @@ struct LimitsTests {
             let order = CompletionLog()
             // The busy project's first job holds the only worker until every upload is queued.
             async let holder: Void = pool.withSlot(client: "project:busy") { slot in try await slot.run { gate.wait() } }
-            while pool.inFlight < 1 { try await Task.sleep(for: .milliseconds(5)) }
+            // Bounded: an upload that failed under load must fail the test, not leave it waiting.
+            try #require(try await poll(within: .seconds(180)) { pool.inFlight >= 1 }, "pool.inFlight never reached 1")
             try await withThrowingTaskGroup(of: Void.self) { group in
                 func send(_ project: String) {
                     group.addTask {
@@ -233,9 +234,11 @@ struct LimitsTests {
                     }
                 }
                 for _ in 0..<3 { send("busy") }
-                while pool.queued < 3 { try await Task.sleep(for: .milliseconds(5)) }
+                // Bounded: an upload that failed under load must fail the test, not leave it waiting.
+                try #require(try await poll(within: .seconds(180)) { pool.queued >= 3 }, "pool.queued never reached 3")
                 send("other")
-                while pool.queued < 4 { try await Task.sleep(for: .milliseconds(5)) }
+                // Bounded: an upload that failed under load must fail the test, not leave it waiting.
+                try #require(try await poll(within: .seconds(180)) { pool.queued >= 4 }, "pool.queued never reached 4")
                 gate.open(1)
                 try await group.waitForAll()
             }
@@ -260,7 +263,8 @@ extension LimitsTests {
             defer { gate.open(1) }
             let order = CompletionLog()
             async let holder: Void = pool.withSlot(client: "project:busy") { slot in try await slot.run { gate.wait() } }
-            while pool.inFlight < 1 { try await Task.sleep(for: .milliseconds(5)) }
+            // Bounded: an upload that failed under load must fail the test, not leave it waiting.
+            try #require(try await poll(within: .seconds(180)) { pool.inFlight >= 1 }, "pool.inFlight never reached 1")
             try await withThrowingTaskGroup(of: Void.self) { group in
                 func send(_ project: String) {
                     group.addTask {
@@ -269,9 +273,10 @@ extension LimitsTests {
                     }
                 }
                 send("busy")
-                while pool.queued < 1 { try await Task.sleep(for: .milliseconds(5)) }
+                // Bounded: an upload that failed under load must fail the test, not leave it waiting.
+                try #require(try await poll(within: .seconds(180)) { pool.queued >= 1 }, "pool.queued never reached 1")
                 send("other")
-                while !order.names.withLock({ !$0.isEmpty }) { try await Task.sleep(for: .milliseconds(5)) }
+                try #require(try await poll(within: .seconds(180)) { order.names.withLock { !$0.isEmpty } }, "no upload was answered")
                 gate.open(1)
                 try await group.waitForAll()
             }
