@@ -1,5 +1,5 @@
 /// What the exposure check found: usable, too dark or washed out.
-public enum ExposureVerdict: String, Sendable, Codable {
+public enum ExposureVerdict: String, Sendable, Codable, CaseIterable {
     /// The scene can be made out.
     case usable
     /// The scene is too dark to make out.

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import LumaAnalysis
 import PhotoValidation
-import ValidationWorkers
 
 extension TuneCommand {
     /// `tune --check duplicates`: fingerprints every photo of the pair manifests through the
@@ -19,25 +18,14 @@ extension TuneCommand {
         let files = Array(Set(pairs.flatMap { [$0.first, $0.second] })).sorted()
         let validator = try PhotoValidator.configured(settings: settings, threads: jobs, photoTimeLimit: .seconds(30))
         defer { validator.isolation?.shutdown() }
-        let pool = ValidationWorkerPool(threadCount: jobs, queueLimit: jobs)
-        pool.start()
-        var progress = ProgressBar(total: files.count, enabled: !noProgress)
         var fingerprints: [String: PhotoFingerprint] = [:]
-        var done = 0
-        let checker = PhotoFileCheck(validator: validator, classifier: nil, pool: pool)
-        await BoundedTaskGroup.run(files, width: 2 * jobs) { file in
-            await checker.check(path: file, as: .inspiration)
-        } consume: { index, outcome in
+        for (file, outcome) in zip(files, await outcomes(of: files, as: files.map { _ in .inspiration }, validator: validator)) {
             if case .validated(let output) = outcome, let fingerprint = output.details.fingerprint.flatMap(PhotoFingerprint.init(base64:)) {
-                fingerprints[files[index]] = fingerprint
+                fingerprints[file] = fingerprint
             } else {
-                StandardStreams.error("photo-validator: \(files[index]): no fingerprint")
+                StandardStreams.error("photo-validator: \(file): no fingerprint")
             }
-            done += 1
-            progress.update(done: done)
         }
-        progress.finish()
-        await pool.shutdown()
         let scored = pairs.compactMap { pair -> DuplicateTuning.Scored? in
             guard let first = fingerprints[pair.first], let second = fingerprints[pair.second] else { return nil }
             return DuplicateTuning.Scored(duplicate: pair.duplicate, kind: pair.kind, source: pair.source, held: pair.held,

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import LumaAnalysis
 import PhotoValidation
-import ValidationWorkers
 
 extension TuneCommand {
     /// `tune --check exposure`: measures every photo of the exposure manifests, recommends the
@@ -17,35 +16,26 @@ extension TuneCommand {
         }
         let validator = try PhotoValidator.configured(settings: settings, threads: jobs, photoTimeLimit: .seconds(30))
         defer { validator.isolation?.shutdown() }
-        let pool = ValidationWorkerPool(threadCount: jobs, queueLimit: jobs)
-        pool.start()
-        var progress = ProgressBar(total: entries.count, enabled: !noProgress)
         var samples: [ExposureSample] = []
-        var done = 0
-        let checker = PhotoFileCheck(validator: validator, classifier: nil, pool: pool)
-        await BoundedTaskGroup.run(entries, width: 2 * jobs) { entry in
-            await checker.check(path: entry.path, as: .room)
-        } consume: { index, outcome in
-            let entry = entries[index]
+        for (entry, outcome) in zip(entries, await outcomes(of: entries.map(\.path), as: entries.map { _ in .room }, validator: validator)) {
             if case .validated(let output) = outcome, let statistics = output.details.exposure {
                 samples.append(ExposureSample(label: entry.label, held: entry.held, source: entry.source, statistics: statistics))
             } else {
                 StandardStreams.error("photo-validator: \(entry.path): not measured")
             }
-            done += 1
-            progress.update(done: done)
         }
-        progress.finish()
-        await pool.shutdown()
         let tuning = samples.filter { !$0.held }, held = samples.filter(\.held)
         guard !tuning.isEmpty else { throw ValidationError("no photo of the tuning part could be measured") }
         let recommended = ExposureTuning.recommended(on: tuning, base: settings.exposure)
-        let rules = [
-            ExposureTuning.rule(settings.exposure, name: "current: p90 < \(settings.exposure.darkP90), clipped >= \(settings.exposure.clippedShare)"),
-            ExposureTuning.rule(recommended, name: "recommended: p90 < \(recommended.darkP90), clipped >= \(recommended.clippedShare)"),
-            ExposureTuning.meanLuma,
+        // The recommendation is chosen anew without each left-out source; the other rules are fixed.
+        let rules: [(rule: ExposureTuning.Rule, leftOut: (String) -> ExposureTuning.Rule)] = [
+            (ExposureTuning.rule(settings.exposure, name: "current: p90 < \(settings.exposure.darkP90), clipped >= \(settings.exposure.clippedShare)"), { _ in
+                ExposureTuning.rule(settings.exposure, name: "current") }),
+            (ExposureTuning.rule(recommended, name: "recommended: p90 < \(recommended.darkP90), clipped >= \(recommended.clippedShare)"), { source in
+                ExposureTuning.rule(ExposureTuning.recommended(on: tuning.filter { $0.source != source }, base: settings.exposure), name: "recommended") }),
+            (ExposureTuning.meanLuma, { _ in ExposureTuning.meanLuma }),
         ]
-        let counts = ExposureLabel.allCases.map { label in "\(label.rawValue) \(samples.filter { $0.label == label }.count)" }
+        let counts = ExposureVerdict.allCases.map { label in "\(label.rawValue) \(samples.filter { $0.label == label }.count)" }
         StandardStreams.output("Exposure check: \(samples.count) photos (\(counts.joined(separator: ", "))); tuning part \(tuning.count), held aside \(held.count)")
         let auc = [
             ExposureTuning.rocAUC(tuning, positive: .tooDark) { -Double($0.p90) },
@@ -54,24 +44,16 @@ extension TuneCommand {
         StandardStreams.output("ROC AUC on the tuning part: too_dark by p90 \(auc[0]), overexposed by the clipped share \(auc[1])")
         let sources = Set(samples.map(\.source)).sorted()
         StandardStreams.output("\n" + ["rule".padding(toLength: 44, withPad: " ", startingAt: 0), "tune BA", "held BA", "usable flagged", "worst left-out source"].joined(separator: "  "))
-        for rule in rules {
-            // Left out in turn: the recommended rule is chosen anew without the source; the others are fixed.
-            var worst: (source: String, accuracy: Double)?
-            for source in sources {
-                let left = samples.filter { $0.source == source }
-                let judged = rule.name.hasPrefix("recommended")
-                    ? ExposureTuning.rule(ExposureTuning.recommended(on: tuning.filter { $0.source != source }, base: settings.exposure), name: rule.name)
-                    : rule
-                if let accuracy = ExposureTuning.balancedAccuracy(judged, on: left), accuracy < (worst?.accuracy ?? .infinity) {
-                    worst = (source, accuracy)
-                }
-            }
+        for (rule, leftOut) in rules {
+            let worst = sources.compactMap { source in
+                ExposureTuning.balancedAccuracy(leftOut(source), on: samples.filter { $0.source == source }).map { (source, $0) }
+            }.min { $0.1 < $1.1 }
             let cells = [
                 rule.name.padding(toLength: 44, withPad: " ", startingAt: 0),
                 Self.figure(ExposureTuning.balancedAccuracy(rule, on: tuning)).padding(toLength: 7, withPad: " ", startingAt: 0),
                 Self.figure(ExposureTuning.balancedAccuracy(rule, on: held)).padding(toLength: 7, withPad: " ", startingAt: 0),
                 String(ExposureTuning.usableFlagged(rule, on: samples)).padding(toLength: 14, withPad: " ", startingAt: 0),
-                worst.map { "\($0.source) \(String(format: "%.3f", $0.accuracy))" } ?? "-",
+                worst.map { "\($0.0) \(String(format: "%.3f", $0.1))" } ?? "-",
             ]
             StandardStreams.output(cells.joined(separator: "  "))
         }

@@ -92,17 +92,10 @@ struct TuneCommand: AsyncParsableCommand {
     private func score(_ photos: [LabelledPhoto], validator: PhotoValidator) async
         -> ([(photo: ScoredPhoto, type: PhotoType, split: LabelledPhoto.Split)], [String: String])
     {
-        let pool = ValidationWorkerPool(threadCount: jobs, queueLimit: jobs)
-        pool.start()
-        var progress = ProgressBar(total: photos.count, enabled: !noProgress)
         var scored: [(photo: ScoredPhoto, type: PhotoType, split: LabelledPhoto.Split)] = []
         var unscored: [String: String] = [:]
-        let checker = PhotoFileCheck(validator: validator, classifier: nil, pool: pool)
-        var done = 0
-        await BoundedTaskGroup.run(photos, width: 2 * jobs) { photo in
-            await checker.check(path: photo.path, as: photo.photoType)
-        } consume: { index, outcome in
-            let photo = photos[index]
+        let outcomes = await outcomes(of: photos.map(\.path), as: photos.map(\.photoType), validator: validator)
+        for (photo, outcome) in zip(photos, outcomes) {
             switch outcome {
             case .validated(let output):
                 if let score = output.details.blurScore {
@@ -113,11 +106,7 @@ struct TuneCommand: AsyncParsableCommand {
             case .unreadable(let reason):
                 unscored[photo.path] = reason
             }
-            done += 1
-            progress.update(done: done)
         }
-        progress.finish()
-        await pool.shutdown()
         for (path, reason) in unscored.sorted(by: { $0.key < $1.key }) {
             StandardStreams.error("photo-validator: \(path): not scored (\(reason))")
         }

@@ -25,21 +25,11 @@ enum DuplicatePairReader {
     ///
     /// - Throws: `LabelledSetReader.Failure` naming the file and line that cannot be used.
     static func read(_ path: String) throws -> [Pair] {
-        let csv: CSV<Named>
-        do {
-            csv = try CSV<Named>(url: URL(fileURLWithPath: path))
-        } catch {
-            throw LabelledSetReader.Failure(description: "\(path): not a readable CSV manifest (\(error))")
-        }
+        let csv = try LabelledSetReader.manifest(at: path)
         guard ["a", "b", "label"].allSatisfy(csv.header.contains) else {
             throw LabelledSetReader.Failure(description: "\(path): needs the columns a,b,label[,transform][,source][,split]")
         }
-        let folder = (path as NSString).deletingLastPathComponent
-        func resolved(_ file: String) -> String {
-            guard !file.hasPrefix("/"), !folder.isEmpty else { return file }
-            let beside = (folder as NSString).appendingPathComponent(file)
-            return FileManager.default.fileExists(atPath: beside) ? beside : file
-        }
+        func resolved(_ file: String) -> String { LabelledSetReader.resolve(file, from: path, orWorkingFolder: true) }
         return try csv.rows.enumerated().map { index, row in
             guard let first = row["a"], !first.isEmpty, let second = row["b"], !second.isEmpty,
                   let label = row["label"], label == "duplicate" || label == "distinct" else {

@@ -3,7 +3,7 @@ import LumaAnalysis
 /// One labelled photo of the exposure set with the figures the validator measured on it.
 struct ExposureSample: Sendable {
     /// The label.
-    let label: ExposureLabel
+    let label: ExposureVerdict
     /// Whether thresholds may be chosen on it (`tune`) or it is held aside (`held`).
     let held: Bool
     /// The source it comes from, for leave-one-source-out.

@@ -1,4 +1,5 @@
 import Foundation
+import LumaAnalysis
 import SwiftCSV
 
 /// Reads the manifest of a labelled exposure set: `path,label[,split][,source]`, labels `usable`,
@@ -9,7 +10,7 @@ enum ExposureSetReader {
         /// The file.
         let path: String
         /// Its label.
-        let label: ExposureLabel
+        let label: ExposureVerdict
         /// Whether it is held aside.
         let held: Bool
         /// Its source (`unknown` when the manifest has none).
@@ -20,22 +21,15 @@ enum ExposureSetReader {
     ///
     /// - Throws: `LabelledSetReader.Failure` naming the file and line that cannot be used.
     static func read(_ path: String) throws -> [Entry] {
-        let csv: CSV<Named>
-        do {
-            csv = try CSV<Named>(url: URL(fileURLWithPath: path))
-        } catch {
-            throw LabelledSetReader.Failure(description: "\(path): not a readable CSV manifest (\(error))")
-        }
+        let csv = try LabelledSetReader.manifest(at: path)
         guard csv.header.contains("path"), csv.header.contains("label") else {
             throw LabelledSetReader.Failure(description: "\(path): needs the columns path,label[,split][,source]")
         }
-        let folder = (path as NSString).deletingLastPathComponent
         return try csv.rows.enumerated().map { index, row in
-            guard let file = row["path"], !file.isEmpty, let label = row["label"].flatMap(ExposureLabel.init(rawValue:)) else {
+            guard let file = row["path"], !file.isEmpty, let label = row["label"].flatMap(ExposureVerdict.init(rawValue:)) else {
                 throw LabelledSetReader.Failure(description: "\(path):\(index + 2): needs a path and the label usable, too_dark or overexposed")
             }
-            let resolved = file.hasPrefix("/") || folder.isEmpty ? file : (folder as NSString).appendingPathComponent(file)
-            return Entry(path: resolved, label: label, held: row["split"] == "held", source: row["source"].flatMap { $0.isEmpty ? nil : $0 } ?? "unknown")
+            return Entry(path: LabelledSetReader.resolve(file, from: path), label: label, held: row["split"] == "held", source: row["source"].flatMap { $0.isEmpty ? nil : $0 } ?? "unknown")
         }
     }
 }

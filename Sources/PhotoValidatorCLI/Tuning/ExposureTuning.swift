@@ -10,18 +10,12 @@ enum ExposureTuning {
         /// Its name in the report.
         let name: String
         /// The verdict on one sample's figures.
-        let verdict: @Sendable (ExposureStatistics) -> ExposureLabel
+        let verdict: @Sendable (ExposureStatistics) -> ExposureVerdict
     }
 
     /// The rule of `exposure` (the validator's own).
     static func rule(_ exposure: ExposureRule, name: String) -> Rule {
-        Rule(name: name) { statistics in
-            switch exposure.verdict(on: statistics) {
-            case .usable: .usable
-            case .tooDark: .tooDark
-            case .overexposed: .overexposed
-            }
-        }
+        Rule(name: name) { exposure.verdict(on: $0) }
     }
 
     /// The published mean-luma rule: under 50 too dark, over 205 overexposed.
@@ -31,7 +25,7 @@ enum ExposureTuning {
 
     /// The balanced accuracy of `rule` on `samples`: the mean recall of the labels present.
     static func balancedAccuracy(_ rule: Rule, on samples: [ExposureSample]) -> Double? {
-        let recalls = ExposureLabel.allCases.compactMap { label -> Double? in
+        let recalls = ExposureVerdict.allCases.compactMap { label -> Double? in
             let ofLabel = samples.filter { $0.label == label }
             guard !ofLabel.isEmpty else { return nil }
             return Double(ofLabel.filter { rule.verdict($0.statistics) == label }.count) / Double(ofLabel.count)
@@ -60,7 +54,7 @@ enum ExposureTuning {
     }
 
     /// The area under the ROC curve of `score` for telling `positive` from the rest (higher score: more likely positive).
-    static func rocAUC(_ samples: [ExposureSample], positive: ExposureLabel, score: (ExposureStatistics) -> Double) -> Double? {
+    static func rocAUC(_ samples: [ExposureSample], positive: ExposureVerdict, score: (ExposureStatistics) -> Double) -> Double? {
         let positives = samples.filter { $0.label == positive }.map { score($0.statistics) }
         let negatives = samples.filter { $0.label != positive }.map { score($0.statistics) }
         guard !positives.isEmpty, !negatives.isEmpty else { return nil }
@@ -72,7 +66,7 @@ enum ExposureTuning {
     }
 
     /// The balanced accuracy of `flags` for `positive` against the rest of `samples`.
-    private static func split(_ samples: [ExposureSample], positive: ExposureLabel, flags: (ExposureStatistics) -> Bool) -> Double {
+    private static func split(_ samples: [ExposureSample], positive: ExposureVerdict, flags: (ExposureStatistics) -> Bool) -> Double {
         let positives = samples.filter { $0.label == positive }
         let negatives = samples.filter { $0.label != positive }
         let recall = positives.isEmpty ? 1 : Double(positives.filter { flags($0.statistics) }.count) / Double(positives.count)

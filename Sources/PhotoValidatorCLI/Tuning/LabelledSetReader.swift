@@ -42,14 +42,7 @@ struct LabelledSetReader {
     }
 
     private func manifest(_ path: String) throws -> [LabelledPhoto] {
-        let csv: CSV<Named>
-        do {
-            csv = try CSV<Named>(url: URL(fileURLWithPath: path))
-        } catch {
-            throw Failure(description: "\(path): not a readable CSV manifest (\(error))")
-        }
-        // Paths stay as relative as the manifest's own, so reports do not name this machine's folders.
-        let folder = (path as NSString).deletingLastPathComponent
+        let csv = try Self.manifest(at: path)
         let pathColumn = csv.header.contains("path") ? "path" : "file"
         let labelColumn = csv.header.contains("label") ? "label" : "blur"
         guard csv.header.contains(pathColumn), csv.header.contains(labelColumn) else {
@@ -74,8 +67,28 @@ struct LabelledSetReader {
                 }
                 split = parsed
             }
-            let resolved = file.hasPrefix("/") || folder.isEmpty ? file : (folder as NSString).appendingPathComponent(file)
-            return LabelledPhoto(path: resolved, label: label, photoType: photoType, split: split)
+            return LabelledPhoto(path: Self.resolve(file, from: path), label: label, photoType: photoType, split: split)
         }
+    }
+
+    /// The CSV manifest at `path`.
+    ///
+    /// - Throws: `Failure` when it is not a readable CSV file.
+    static func manifest(at path: String) throws -> CSV<Named> {
+        do {
+            return try CSV<Named>(url: URL(fileURLWithPath: path))
+        } catch {
+            throw Failure(description: "\(path): not a readable CSV manifest (\(error))")
+        }
+    }
+
+    /// `file` as a manifest at `manifest` names it: a relative path is taken from the manifest's
+    /// folder (kept as relative as the manifest's own, so reports do not name this machine's
+    /// folders), or, when nothing is there and `orWorkingFolder`, from the working folder.
+    static func resolve(_ file: String, from manifest: String, orWorkingFolder: Bool = false) -> String {
+        let folder = (manifest as NSString).deletingLastPathComponent
+        guard !file.hasPrefix("/"), !folder.isEmpty else { return file }
+        let beside = (folder as NSString).appendingPathComponent(file)
+        return orWorkingFolder && !FileManager.default.fileExists(atPath: beside) ? file : beside
     }
 }

@@ -24,11 +24,8 @@ public final class DuplicateCheck: Sendable {
     ///
     /// - Throws: `OutboxError` when the store cannot be read.
     func earlierPhoto(of output: ValidatePhotoOutput, in projectID: String, besides photoID: String?) async throws(OutboxError) -> String? {
-        guard let fingerprint = output.details.fingerprint.flatMap(PhotoFingerprint.init(base64:)) else { return nil }
-        let maximumDistance = maximumDistance
-        return try await store.earlierPhoto(in: projectID, besides: photoID) { stored in
-            PhotoFingerprint(base64: stored).map { fingerprint.matches($0, maximumDistance: maximumDistance) } ?? false
-        }
+        guard let isSame = matcher(for: output) else { return nil }
+        return try await store.earlierPhoto(in: projectID, besides: photoID, isSame: isSame)
     }
 
     /// Remembers the accepted photo `photoID` of `projectID`; returns the earlier photo it turned
@@ -36,11 +33,8 @@ public final class DuplicateCheck: Sendable {
     ///
     /// - Throws: `OutboxError` when the store cannot be written.
     func remember(_ output: ValidatePhotoOutput, photoID: String, in projectID: String) async throws(OutboxError) -> String? {
-        guard let encoded = output.details.fingerprint, let fingerprint = PhotoFingerprint(base64: encoded) else { return nil }
-        let maximumDistance = maximumDistance
-        let earlier = try await store.remember(encoded, photoID: photoID, in: projectID) { stored in
-            PhotoFingerprint(base64: stored).map { fingerprint.matches($0, maximumDistance: maximumDistance) } ?? false
-        }
+        guard let encoded = output.details.fingerprint, let isSame = matcher(for: output) else { return nil }
+        let earlier = try await store.remember(encoded, photoID: photoID, in: projectID, isSame: isSame)
         await pruneHourly()
         return earlier
     }
@@ -50,6 +44,13 @@ public final class DuplicateCheck: Sendable {
     /// - Throws: `OutboxError` when the store cannot be written.
     func forget(photoID: String, in projectID: String) async throws(OutboxError) -> Bool {
         try await store.forget(photoID: photoID, in: projectID)
+    }
+
+    /// Whether a stored fingerprint is the photo of `output`; nil when `output` has no fingerprint.
+    private func matcher(for output: ValidatePhotoOutput) -> (@Sendable (String) -> Bool)? {
+        guard let fingerprint = output.details.fingerprint.flatMap(PhotoFingerprint.init(base64:)) else { return nil }
+        let maximumDistance = maximumDistance
+        return { stored in PhotoFingerprint(base64: stored).map { fingerprint.matches($0, maximumDistance: maximumDistance) } ?? false }
     }
 
     /// Drops expired fingerprints at most once an hour, so projects never seen again do not grow the store.

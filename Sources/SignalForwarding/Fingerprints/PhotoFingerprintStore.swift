@@ -43,21 +43,15 @@ public final class PhotoFingerprintStore: Sendable {
     ///
     /// - Throws: `OutboxError.unavailable` when the store cannot be read.
     public func earlierPhoto(in projectID: String, besides photoID: String? = nil, now: Date = Date(),
-                             isSame: (String) -> Bool) async throws(OutboxError) -> String? {
-        let rows: [Row]
+                             isSame: @escaping @Sendable (String) -> Bool) async throws(OutboxError) -> String? {
+        let retention = retention
         do {
-            rows = try await database.read { db in
-                try Row.fetchAll(db, sql: "SELECT photo_id, fingerprint FROM photo_fingerprint WHERE project_id = ? AND created_at >= ? ORDER BY created_at, photo_id",
-                                 arguments: [projectID, now.timeIntervalSince1970 - self.retention])
+            return try await database.read { db in
+                try Self.firstMatch(in: db, projectID: projectID, besides: photoID, since: now.timeIntervalSince1970 - retention, isSame: isSame)
             }
         } catch {
             throw .unavailable("cannot read the fingerprint store: \(error)")
         }
-        for row in rows {
-            let id: String = row["photo_id"]
-            if id != photoID, isSame(row["fingerprint"]) { return id }
-        }
-        return nil
     }
 
     /// Remembers `fingerprint` for `photoID` of `projectID`, unless, checked in the same
@@ -72,11 +66,8 @@ public final class PhotoFingerprintStore: Sendable {
         let retention = retention
         do {
             return try await database.write { db in
-                let rows = try Row.fetchAll(db, sql: "SELECT photo_id, fingerprint FROM photo_fingerprint WHERE project_id = ? AND created_at >= ? ORDER BY created_at, photo_id",
-                                            arguments: [projectID, time - retention])
-                for row in rows {
-                    let id: String = row["photo_id"]
-                    if id != photoID, isSame(row["fingerprint"]) { return id }
+                if let earlier = try Self.firstMatch(in: db, projectID: projectID, besides: photoID, since: time - retention, isSame: isSame) {
+                    return earlier
                 }
                 try db.execute(sql: "INSERT OR REPLACE INTO photo_fingerprint (project_id, photo_id, fingerprint, created_at) VALUES (?, ?, ?, ?)",
                                arguments: [projectID, photoID, fingerprint, time])
@@ -109,5 +100,18 @@ public final class PhotoFingerprintStore: Sendable {
             try db.execute(sql: "DELETE FROM photo_fingerprint WHERE created_at < ?", arguments: [now.timeIntervalSince1970 - self.retention])
             return db.changesCount
         }
+    }
+
+    /// The earliest photo of `projectID` remembered since `cutoff`, other than `photoID`, whose
+    /// fingerprint `isSame` accepts.
+    private static func firstMatch(in db: Database, projectID: String, besides photoID: String?, since cutoff: TimeInterval,
+                                   isSame: (String) -> Bool) throws -> String? {
+        let rows = try Row.fetchCursor(db, sql: "SELECT photo_id, fingerprint FROM photo_fingerprint WHERE project_id = ? AND created_at >= ? ORDER BY created_at, photo_id",
+                                       arguments: [projectID, cutoff])
+        while let row = try rows.next() {
+            let id: String = row["photo_id"]
+            if id != photoID, isSame(row["fingerprint"]) { return id }
+        }
+        return nil
     }
 }

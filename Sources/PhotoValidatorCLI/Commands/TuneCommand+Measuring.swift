@@ -1,0 +1,25 @@
+import PhotoValidation
+import ValidationWorkers
+
+extension TuneCommand {
+    /// Validates each of `files` as `types[i]` on a worker pool of `jobs` threads, with the progress
+    /// bar: what every `--check` measures its photos with. Outcomes are in the order of `files`.
+    func outcomes(of files: [String], as types: [PhotoType], validator: PhotoValidator) async -> [PhotoFileCheck.Outcome] {
+        let pool = ValidationWorkerPool(threadCount: jobs, queueLimit: jobs)
+        pool.start()
+        var progress = ProgressBar(total: files.count, enabled: !noProgress)
+        var outcomes = [PhotoFileCheck.Outcome?](repeating: nil, count: files.count)
+        var done = 0
+        let checker = PhotoFileCheck(validator: validator, classifier: nil, pool: pool)
+        await BoundedTaskGroup.run(Array(zip(files, types)), width: 2 * jobs) { file, type in
+            await checker.check(path: file, as: type)
+        } consume: { index, outcome in
+            outcomes[index] = outcome
+            done += 1
+            progress.update(done: done)
+        }
+        progress.finish()
+        await pool.shutdown()
+        return outcomes.map { $0 ?? .unreadable("not checked") }
+    }
+}
