@@ -1,0 +1,152 @@
+/// FAST-9 corner detection (16-pixel Bresenham circle of radius 3) with non-maximum suppression, as OpenCV's FastFeatureDetector.
+enum FastCorners {
+    /// A detected corner: integer pixel position and FAST score (the largest threshold at which it is still a corner).
+    struct Corner: Equatable {
+        /// Column of the corner.
+        var x: Int
+        /// Row of the corner.
+        var y: Int
+        /// OpenCV's FAST corner score.
+        var score: Int
+    }
+
+    private static let circle: [(Int, Int)] = [
+        (0, 3), (1, 3), (2, 2), (3, 1), (3, 0), (3, -1), (2, -2), (1, -3),
+        (0, -3), (-1, -3), (-2, -2), (-3, -1), (-3, 0), (-3, 1), (-2, 2), (-1, 3),
+    ]
+
+    /// Non-max-suppressed FAST-9 corners at least `border` pixels inside every edge, in row-major order.
+    static func detect(in image: LumaPlane, threshold: Int, border: Int) -> [Corner] {
+        let w = image.width, h = image.height
+        // Scores are needed one pixel outside the kept area for the suppression.
+        let x0 = max(border - 1, 3), x1 = min(w - border + 1, w - 3)
+        let y0 = max(border - 1, 3), y1 = min(h - border + 1, h - 3)
+        guard x1 - x0 >= 16, y1 - y0 >= 3 else { return [] }
+        var offsets = [Int](repeating: 0, count: 25)
+        for k in 0..<25 { let (dx, dy) = circle[k % 16]; offsets[k] = dx + dy * w }
+        var scores = [UInt8](repeating: 0, count: w * h)
+        var found: [Int] = []
+        found.reserveCapacity(4096)
+        let t = UInt8(clamping: threshold)
+        image.pixels.withUnsafeBufferPointer { src in
+            offsets.withUnsafeBufferPointer { off in
+                scores.withUnsafeMutableBufferPointer { sc in
+                    let base = src.baseAddress!
+                    let raw = UnsafeRawPointer(base)
+                    for y in y0..<y1 {
+                        var x = x0
+                        while x + 16 <= x1 {
+                            let p = y * w + x
+                            let lanes = candidates16(raw + p, off, t)
+                            if lanes != 0 {
+                                var m = lanes
+                                while m != 0 {
+                                    let lane = m.trailingZeroBitCount
+                                    m &= m - 1
+                                    let q = p + (lane & 15)
+                                    let s = cornerScore(base + q, off, darker: lane >= 16)
+                                    if s > threshold { sc[q] = UInt8(clamping: s); found.append(q) }
+                                }
+                            }
+                            x += 16
+                        }
+                        if x < x1 {
+                            // The last, overlapping chunk; lanes already scanned are masked off.
+                            let start = x1 - 16, p = y * w + start
+                            let skip = (UInt32(1) << UInt32(x - start)) - 1
+                            var m = candidates16(raw + p, off, t) & ~(skip | skip << 16)
+                            while m != 0 {
+                                let lane = m.trailingZeroBitCount
+                                m &= m - 1
+                                let q = p + (lane & 15)
+                                let s = cornerScore(base + q, off, darker: lane >= 16)
+                                if s > threshold { sc[q] = UInt8(clamping: s); found.append(q) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        var corners: [Corner] = []
+        corners.reserveCapacity(found.count / 2)
+        scores.withUnsafeBufferPointer { sc in
+            for q in found {
+                let y = q / w, x = q - y * w
+                guard x >= border, x < w - border, y >= border, y < h - border else { continue }
+                let s = sc[q]
+                if s > sc[q - w - 1] && s > sc[q - w] && s > sc[q - w + 1] && s > sc[q - 1] && s > sc[q + 1]
+                    && s > sc[q + w - 1] && s > sc[q + w] && s > sc[q + w + 1] {
+                    corners.append(Corner(x: x, y: y, score: Int(s) - 1))
+                }
+            }
+        }
+        return corners
+    }
+
+    // SIMDMask lanes are all-ones or zero bytes; reading them as integers avoids the stdlib's unspecialised mask helpers.
+    @inline(__always) private static func bytes(_ m: SIMDMask<SIMD16<Int8>>) -> SIMD16<UInt8> { unsafeBitCast(m, to: SIMD16<UInt8>.self) }
+
+    @inline(__always) private static func isZero(_ v: SIMD16<UInt8>) -> Bool {
+        let w = unsafeBitCast(v, to: (UInt64, UInt64).self)
+        return w.0 | w.1 == 0
+    }
+
+    @inline(__always) private static func laneBits(_ v: SIMD16<UInt8>) -> UInt32 {
+        let w = unsafeBitCast(v, to: (UInt64, UInt64).self)
+        var bits: UInt32 = 0
+        var lo64 = w.0 & 0x8080_8080_8080_8080, hi64 = w.1 & 0x8080_8080_8080_8080
+        while lo64 != 0 { bits |= 1 << UInt32(lo64.trailingZeroBitCount >> 3); lo64 &= lo64 - 1 }
+        while hi64 != 0 { bits |= 1 << UInt32(8 + hi64.trailingZeroBitCount >> 3); hi64 &= hi64 - 1 }
+        return bits
+    }
+
+    /// Bits 0-15: the 16 pixels from `p` with 9 contiguous circle pixels all brighter than centre + t; bits 16-31: all darker than centre - t.
+    private static func candidates16(_ p: UnsafeRawPointer, _ off: UnsafeBufferPointer<Int>, _ t: UInt8) -> UInt32 {
+        let c = p.loadUnaligned(as: SIMD16<UInt8>.self)
+        let tv = SIMD16<UInt8>(repeating: t)
+        // Saturated centre ± t: lanes that would overflow get 255 (nothing brighter) or 0 (nothing darker).
+        let hiU = (c &+ tv) | bytes(c .> SIMD16<UInt8>(repeating: 255 &- t))
+        let loU = (c &- tv) & ~bytes(c .< tv)
+        // Flipping the top bit turns unsigned order into signed order, which SSE2 compares in one instruction.
+        let flip = SIMD16<Int8>(repeating: -128)
+        let hi = unsafeBitCast(hiU, to: SIMD16<Int8>.self) ^ flip, lo = unsafeBitCast(loU, to: SIMD16<Int8>.self) ^ flip
+        @inline(__always) func px(_ k: Int) -> SIMD16<Int8> { p.loadUnaligned(fromByteOffset: off[k], as: SIMD16<Int8>.self) ^ flip }
+        let p0 = px(0), p4 = px(4), p8 = px(8), p12 = px(12)
+        let b0 = bytes(p0 .> hi), b4 = bytes(p4 .> hi), b8 = bytes(p8 .> hi), b12 = bytes(p12 .> hi)
+        let d0 = bytes(p0 .< lo), d4 = bytes(p4 .< lo), d8 = bytes(p8 .< lo), d12 = bytes(p12 .< lo)
+        // Any 9-pixel arc holds two neighbouring quarter points.
+        let quickB = (b0 & b4) | (b4 & b8) | (b8 & b12) | (b12 & b0)
+        let quickD = (d0 & d4) | (d4 & d8) | (d8 & d12) | (d12 & d0)
+        let anyB = !isZero(quickB), anyD = !isZero(quickD)
+        if !anyB && !anyD { return 0 }
+        var hitB = SIMD16<UInt8>(repeating: 0), hitD = hitB
+        let one = SIMD16<UInt8>(repeating: 1), eight = SIMD16<Int8>(repeating: 8)
+        // Run lengths of consecutive brighter (darker) circle pixels; a run cannot pass 8 before the ninth step.
+        if anyB {
+            var run = SIMD16<UInt8>(repeating: 0)
+            for k in 0..<8 { run = (run &+ one) & bytes(px(k) .> hi) }
+            for k in 8..<25 { run = (run &+ one) & bytes(px(k) .> hi); hitB |= bytes(unsafeBitCast(run, to: SIMD16<Int8>.self) .> eight) }
+        }
+        if anyD {
+            var run = SIMD16<UInt8>(repeating: 0)
+            for k in 0..<8 { run = (run &+ one) & bytes(px(k) .< lo) }
+            for k in 8..<25 { run = (run &+ one) & bytes(px(k) .< lo); hitD |= bytes(unsafeBitCast(run, to: SIMD16<Int8>.self) .> eight) }
+        }
+        return laneBits(hitB) | laneBits(hitD) << 16
+    }
+
+    /// OpenCV's FAST score plus one for a corner whose 9-pixel arc is darker (`darker`) or brighter than the centre: the largest, over the 16 arcs, of the smallest difference to the centre along the arc. (Only one sign can hold an arc of 9 out of 16.)
+    static func cornerScore(_ p: UnsafePointer<UInt8>, _ off: UnsafeBufferPointer<Int>, darker: Bool) -> Int {
+        let v = Int16(p[0])
+        // Branch-free window minima (2, 4, 8, then 9 pixels): corners are too many for mispredicted early exits.
+        return withUnsafeTemporaryAllocation(of: Int16.self, capacity: 2 * 25) { buf -> Int in
+            let d = buf.baseAddress!, m = d + 25
+            if darker { for k in 0..<25 { d[k] = v &- Int16(p[off[k]]) } } else { for k in 0..<25 { d[k] = Int16(p[off[k]]) &- v } }
+            for k in 0..<24 { m[k] = min(d[k], d[k + 1]) }
+            for k in 0..<22 { m[k] = min(m[k], m[k + 2]) }
+            var best: Int16 = 0
+            for k in 0..<16 { best = max(best, min(min(m[k], m[k + 4]), d[k + 8])) }
+            return Int(best)
+        }
+    }
+}

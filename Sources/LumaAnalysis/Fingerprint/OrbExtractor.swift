@@ -1,0 +1,187 @@
+/// ORB keypoints and rBRIEF descriptors with the parameters of OpenCV's `ORB_create(nfeatures: 256, scaleFactor: 1.3, nlevels: 3, edgeThreshold: 31, patchSize: 31, fastThreshold: 10, scoreType: HARRIS_SCORE)`.
+enum OrbExtractor {
+    /// Keypoint positions (in the input image's pixels) and their descriptors, four 64-bit words (bits 0...255) each.
+    struct Output {
+        /// Keypoint columns.
+        var xs: [Float] = []
+        /// Keypoint rows.
+        var ys: [Float] = []
+        /// Descriptor words, four per keypoint; bit i of the descriptor is bit i % 64 of word i / 64.
+        var words: [UInt64] = []
+    }
+
+    private static let featureCount = 256
+    private static let levelCount = 3
+    private static let scaleFactor = 1.3
+    private static let edge = 31
+    private static let halfPatch = 15
+    private static let fastThreshold = 10
+    private static let harrisK: Float = 0.04
+
+    // Row half-widths of the radius-15 disc, made symmetric as OpenCV does.
+    private static let umax: [Int] = {
+        var u = [Int](repeating: 0, count: halfPatch + 2)
+        let r = Double(halfPatch)
+        let vmax = Int((r * 2.0.squareRoot() / 2 + 1).rounded(.down))
+        let vmin = Int((r * 2.0.squareRoot() / 2).rounded(.up))
+        for v in 0...vmax { u[v] = Int((r * r - Double(v * v)).squareRoot().rounded(.toNearestOrEven)) }
+        var v0 = 0
+        var v = halfPatch
+        while v >= vmin {
+            while u[v0] == u[v0 + 1] { v0 += 1 }
+            u[v] = v0
+            v0 += 1
+            v -= 1
+        }
+        return u
+    }()
+
+    // The pattern's 512 points as separate x and y arrays, so the rotation loop vectorises.
+    private static let patternX: [Float] = (0..<512).map { Float(BriefPattern.pairs[2 * $0]) }
+    private static let patternY: [Float] = (0..<512).map { Float(BriefPattern.pairs[2 * $0 + 1]) }
+
+    /// Features of `image` (the halved analysis plane).
+    static func extract(from image: LumaPlane) -> Output {
+        let factor = Float(1.0 / scaleFactor)
+        var desired = Float(featureCount) * (1 - factor) / (1 - Float(Double(factor) * Double(factor) * Double(factor)))
+        var quotas: [Int] = []
+        var used = 0
+        for _ in 0..<(levelCount - 1) {
+            let q = Int(desired.rounded(.toNearestOrEven)); quotas.append(q); used += q; desired *= factor
+        }
+        quotas.append(max(featureCount - used, 0))
+
+        var out = Output()
+        var level = image
+        var layerScale: Float = 1
+        for l in 0..<levelCount {
+            if l > 0 {
+                layerScale = Float(pow13(l))
+                let w = Int((Double(image.width) / Double(layerScale)).rounded(.toNearestOrEven))
+                let h = Int((Double(image.height) / Double(layerScale)).rounded(.toNearestOrEven))
+                guard w > 2 * edge, h > 2 * edge else { break }
+                level = PlaneResampling.resizedBilinear(level, width: w, height: h)
+            }
+            let points = keypoints(in: level, quota: quotas[l])
+            guard !points.isEmpty else { continue }
+            let blurred = PlaneResampling.gaussianBlurred7(level)
+            describe(points, level: level, blurred: blurred, scale: layerScale, into: &out)
+        }
+        return out
+    }
+
+    private static func pow13(_ l: Int) -> Double {
+        var s = 1.0
+        for _ in 0..<l { s *= scaleFactor }
+        return s
+    }
+
+    /// Keeps every element scoring at least the n-th best score (OpenCV's retainBest keeps ties at the boundary).
+    private static func retainBest<T>(_ items: [T], _ n: Int, score: (T) -> Float) -> [T] {
+        guard items.count > n else { return items }
+        guard n > 0 else { return [] }
+        var s = items.map(score)
+        s.sort()
+        let cut = s[s.count - n]
+        return items.filter { score($0) >= cut }
+    }
+
+    // retainBest for FAST's small integer scores by histogram, since there are thousands of corners per level.
+    private static func retainBestScores(_ corners: [FastCorners.Corner], _ n: Int) -> [FastCorners.Corner] {
+        guard corners.count > n else { return corners }
+        guard n > 0 else { return [] }
+        var histogram = [Int](repeating: 0, count: 256)
+        for c in corners { histogram[min(c.score, 255)] += 1 }
+        var cut = 255, seen = histogram[255]
+        while seen < n { cut -= 1; seen += histogram[cut] }
+        return corners.filter { min($0.score, 255) >= cut }
+    }
+
+    private struct Candidate { var x: Int; var y: Int; var response: Float; var order: Int }
+
+    private static func keypoints(in level: LumaPlane, quota: Int) -> [Candidate] {
+        let corners = FastCorners.detect(in: level, threshold: fastThreshold, border: edge)
+        let strong = retainBestScores(corners, 2 * quota)
+        var cands: [Candidate] = []
+        cands.reserveCapacity(strong.count)
+        level.pixels.withUnsafeBufferPointer { px in
+            for (i, c) in strong.enumerated() {
+                cands.append(Candidate(x: c.x, y: c.y, response: harris(px.baseAddress!, level.width, c.x, c.y), order: i))
+            }
+        }
+        var best = retainBest(cands, quota) { $0.response }
+        best.sort { $0.response != $1.response ? $0.response > $1.response : $0.order < $1.order }
+        return best
+    }
+
+    // Harris response over a 7x7 block of 3x3 Sobel gradients, in OpenCV's arithmetic (its positive scale factor omitted).
+    private static func harris(_ img: UnsafePointer<UInt8>, _ step: Int, _ cx: Int, _ cy: Int) -> Float {
+        var a = 0, b = 0, c = 0
+        for dy in -3...3 {
+            let row = img + (cy + dy) * step + cx
+            for dx in -3...3 {
+                let p = row + dx
+                let ix = (Int(p[1]) - Int(p[-1])) * 2 + (Int(p[-step + 1]) - Int(p[-step - 1])) + (Int(p[step + 1]) - Int(p[step - 1]))
+                let iy = (Int(p[step]) - Int(p[-step])) * 2 + (Int(p[step - 1]) - Int(p[-step - 1])) + (Int(p[step + 1]) - Int(p[-step + 1]))
+                a += ix * ix; b += iy * iy; c += ix * iy
+            }
+        }
+        let fa = Float(a), fb = Float(b), fc = Float(c)
+        return fa * fb - fc * fc - harrisK * (fa + fb) * (fa + fb)
+    }
+
+    private static func describe(_ points: [Candidate], level: LumaPlane, blurred: LumaPlane, scale: Float, into out: inout Output) {
+        let step = level.width
+        level.pixels.withUnsafeBufferPointer { raw in
+            blurred.pixels.withUnsafeBufferPointer { blur in
+                patternX.withUnsafeBufferPointer { patX in patternY.withUnsafeBufferPointer { patY in
+                    umax.withUnsafeBufferPointer { um in
+                        for p in points {
+                            let center = raw.baseAddress! + p.y * step + p.x
+                            var m01 = 0, m10 = 0
+                            // Wrapping arithmetic (sums stay far below overflow) lets the row loops vectorise.
+                            for u in -halfPatch...halfPatch { m10 &+= u &* Int(center[u]) }
+                            for v in 1...halfPatch {
+                                var vSum = 0
+                                let d = um[v]
+                                let up = center + v * step, down = center - v * step
+                                for u in -d...d {
+                                    let plus = Int(up[u]), minus = Int(down[u])
+                                    vSum &+= plus &- minus
+                                    m10 &+= u &* (plus &+ minus)
+                                }
+                                m01 &+= v &* vSum
+                            }
+                            var cosA: Float = 1, sinA: Float = 0
+                            let norm = (Double(m10) * Double(m10) + Double(m01) * Double(m01)).squareRoot()
+                            if norm > 0 { cosA = Float(Double(m10) / norm); sinA = Float(Double(m01) / norm) }
+
+                            let bc = blur.baseAddress! + p.y * step + p.x
+                            let stepF = Float(step)
+                            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 512) { offs in
+                                // Adding and removing 1.5·2^23 rounds half to even like cvRound; the sums stay exact integers in Float.
+                                for k in 0..<512 {
+                                    let x = patX[k], y = patY[k]
+                                    let rx = (x * cosA - y * sinA + 12582912.0) - 12582912.0
+                                    let ry = (x * sinA + y * cosA + 12582912.0) - 12582912.0
+                                    // The same trick reads the integer offset out of the mantissa without a checked conversion.
+                                    offs[k] = Int32(bitPattern: (ry * stepF + rx + 12582912.0).bitPattern & 0x7F_FFFF) &- 0x40_0000
+                                }
+                                for w in 0..<4 {
+                                    var word: UInt64 = 0
+                                    for bit in 0..<64 {
+                                        let i = 2 * (w * 64 + bit)
+                                        if bc[Int(offs[i])] < bc[Int(offs[i + 1])] { word |= 1 << UInt64(bit) }
+                                    }
+                                    out.words.append(word)
+                                }
+                            }
+                            out.xs.append(Float(p.x) * scale)
+                            out.ys.append(Float(p.y) * scale)
+                        }
+                    }
+                } }
+            }
+        }
+    }
+}
