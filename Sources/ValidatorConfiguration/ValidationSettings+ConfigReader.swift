@@ -13,7 +13,9 @@ extension ValidationSettings {
         Setting("exposure.dark_p90", .integer(0...256), default: "40", "a photo whose 90th luma percentile is under this is too_dark"),
         Setting("exposure.clipped_share", .number(0...1), default: "0.25", "a photo with at least this share clipped to white (luma 250+) is overexposed"),
         Setting("duplicates.check", .boolean, default: "true", "whether a photo already added to the project fails (duplicate_photo)"),
-        Setting("duplicates.max_distance", .integer(0...64), default: "4", "fingerprint bits up to which two photos of a project are one photo"),
+        Setting("duplicates.max_distance", .integer(0...64), default: "2", "global hash bits up to which two photos of a project are one photo"),
+        Setting("duplicates.min_matches", .integer(3...256), default: "6", "local feature matches one crop, resize or turn must explain for two photos to be one"),
+        Setting("duplicates.min_match_share", .number(0...1), default: "0.6", "the share of all feature matches those must make"),
         Setting("pixel_limit", .integer(1...1_000_000_000), default: "100000000", "largest pixel count a header may declare"),
         Setting("analysis_size", .text, default: "1024", "shortest side blur is measured at, px (16 or more), or 'native'"),
         Setting("decode_memory_mib", .integer(16...65_536), default: "128", flag: "decode-memory", "memory decodes in flight may hold, MiB; larger decodes wait their turn"),
@@ -46,7 +48,9 @@ extension ValidationSettings {
         exposure.darkP90 = try settings.integer("exposure.dark_p90") ?? exposure.darkP90
         exposure.clippedShare = try settings.number("exposure.clipped_share") ?? exposure.clippedShare
         duplicateCheck = settings.bool("duplicates.check") ?? duplicateCheck
-        duplicateMaximumDistance = try settings.integer("duplicates.max_distance") ?? duplicateMaximumDistance
+        duplicateRule.maximumDistance = try settings.integer("duplicates.max_distance") ?? duplicateRule.maximumDistance
+        duplicateRule.minimumInliers = try settings.integer("duplicates.min_matches") ?? duplicateRule.minimumInliers
+        duplicateRule.minimumInlierShare = try settings.number("duplicates.min_match_share") ?? duplicateRule.minimumInlierShare
         pixelLimit = try settings.integer("pixel_limit") ?? pixelLimit
         if let size = settings.string("analysis_size") {
             guard let scale = AnalysisScale(argument: size) else {

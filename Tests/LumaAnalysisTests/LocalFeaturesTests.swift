@@ -1,28 +1,6 @@
+import BlurMetrics
 import LumaAnalysis
 import Testing
-
-/// A deterministic textured plane: overlapping rectangles and discs of random grey on a gradient.
-private func scene(width: Int, height: Int, seed: UInt32) -> LumaPlane {
-    var state = seed
-    func next() -> Int { state ^= state << 13; state ^= state >> 17; state ^= state << 5; return Int(state >> 8) }
-    var px = [UInt8](repeating: 0, count: width * height)
-    for y in 0..<height { for x in 0..<width { px[y * width + x] = UInt8(40 + (x + y) * 120 / (width + height)) } }
-    for shape in 0..<700 {
-        let w = 8 + next() % 70, h = 8 + next() % 70
-        let x0 = next() % width, y0 = next() % height, v = UInt8(next() % 256)
-        let disc = shape % 3 == 0
-        for y in y0..<min(height, y0 + h) {
-            for x in x0..<min(width, x0 + w) {
-                if disc {
-                    let dx = 2 * (x - x0) - w, dy = 2 * (y - y0) - h
-                    if dx * dx * h * h + dy * dy * w * w > w * w * h * h { continue }
-                }
-                px[y * width + x] = v
-            }
-        }
-    }
-    return LumaPlane(width: width, height: height, pixels: px)
-}
 
 /// The plane rotated 90 degrees counter-clockwise.
 private func rotated(_ p: LumaPlane) -> LumaPlane {
@@ -40,7 +18,7 @@ private func cropped(_ p: LumaPlane, fraction: Double) -> LumaPlane {
     return LumaPlane(width: w, height: h, pixels: out)
 }
 
-private let base = scene(width: 1365, height: 1024, seed: 7)
+private let base = TestScenes.shapes(width: 1365, height: 1024, seed: 7)
 private let baseFeatures = LocalFeatures(of: base)
 
 @Test func detectsTheFullQuota() {
@@ -60,7 +38,7 @@ private let baseFeatures = LocalFeatures(of: base)
 }
 
 @Test func differentScenesDoNotAgree() {
-    let other = LocalFeatures(of: scene(width: 1365, height: 1024, seed: 99))
+    let other = LocalFeatures(of: TestScenes.shapes(width: 1365, height: 1024, seed: 99))
     let r = baseFeatures.agreement(with: other)
     #expect(r.share < 0.6 || r.inliers < 6)
     let s = other.agreement(with: baseFeatures)
@@ -99,5 +77,30 @@ private let baseFeatures = LocalFeatures(of: base)
         #expect(f.count == 0)
         #expect(f.agreement(with: baseFeatures) == (0, 0))
         #expect(LocalFeatures(bytes: f.bytes) == f)
+    }
+}
+
+/// The plane halved with 2x2 box means, as a photo saved at half its size.
+private func halvedCopy(_ p: LumaPlane) -> LumaPlane {
+    let w = p.width / 2, h = p.height / 2
+    var out = [UInt8](repeating: 0, count: w * h)
+    for y in 0..<h {
+        for x in 0..<w {
+            let s = Int(p.pixels[2 * y * p.width + 2 * x]) + Int(p.pixels[2 * y * p.width + 2 * x + 1])
+                + Int(p.pixels[(2 * y + 1) * p.width + 2 * x]) + Int(p.pixels[(2 * y + 1) * p.width + 2 * x + 1])
+            out[y * w + x] = UInt8((s + 2) / 4)
+        }
+    }
+    return LumaPlane(width: w, height: h, pixels: out)
+}
+
+@Test func smallerCopiesAreComparedAtOneScale() {
+    // A photo's analysis plane is its own size when it is smaller than the analysis size: a copy
+    // saved at a half and a quarter of the size must still be found.
+    let half = halvedCopy(base), quarter = halvedCopy(half)
+    for copy in [half, quarter] {
+        let r = baseFeatures.agreement(with: LocalFeatures(of: copy))
+        #expect(r.inliers >= 20, "\(copy.width)x\(copy.height): \(r)")
+        #expect(r.share >= 0.6, "\(copy.width)x\(copy.height): \(r)")
     }
 }

@@ -35,7 +35,7 @@ private func rotated(_ plane: LumaPlane) -> LumaPlane {
 struct PhotoFingerprintTests {
     @Test("a photo matches itself turned by a quarter, a half and three quarters")
     func rotations() {
-        let plane = scene(width: 320, height: 240, seed: 3)
+        let plane = TestScenes.shapes(width: 640, height: 480, seed: 3)
         let fingerprint = PhotoFingerprint(of: plane)
         var turned = plane
         for _ in 1...3 {
@@ -57,11 +57,44 @@ struct PhotoFingerprintTests {
         }
     }
 
-    @Test("base64 round-trips; text of another version or length is no fingerprint")
-    func encoding() {
-        let fingerprint = PhotoFingerprint(of: scene(width: 100, height: 80, seed: 2))
-        #expect(PhotoFingerprint(base64: fingerprint.base64) == fingerprint)
+    @Test("base64 round-trips with the features; text of another version or length is no fingerprint")
+    func encoding() throws {
+        let fingerprint = PhotoFingerprint(of: TestScenes.shapes(width: 400, height: 300, seed: 2))
+        #expect(fingerprint.features.count > 0)
+        let back = try #require(PhotoFingerprint(base64: fingerprint.base64))
+        #expect(back == fingerprint)
+        #expect(back.evidence(against: fingerprint) == fingerprint.evidence(against: fingerprint))
         #expect(PhotoFingerprint(base64: "AAAA") == nil)
         #expect(PhotoFingerprint(base64: "not base64!") == nil)
+        // Version 1 was the four hashes alone: remembered before an upgrade, it never matches.
+        let version1 = Data([1] + [UInt8](repeating: 7, count: 32)).base64EncodedString()
+        #expect(PhotoFingerprint(base64: version1) == nil)
+        var truncated = [UInt8](Data(base64Encoded: fingerprint.base64)!)
+        truncated.removeLast()
+        #expect(PhotoFingerprint(base64: Data(truncated).base64EncodedString()) == nil)
+    }
+
+    @Test("a 10% crop is found by the features where the hashes differ; another scene is found by neither")
+    func cropFoundByFeatures() {
+        let plane = TestScenes.shapes(width: 1365, height: 1024, seed: 5)
+        let fingerprint = PhotoFingerprint(of: plane)
+        let dx = 136, dy = 102
+        var pixels: [UInt8] = []
+        for y in dy..<plane.height { pixels += plane.pixels[(y * plane.width + dx)..<((y + 1) * plane.width)] }
+        let crop = PhotoFingerprint(of: LumaPlane(width: plane.width - dx, height: plane.height - dy, pixels: pixels))
+        let evidence = fingerprint.evidence(against: crop)
+        #expect(evidence.inliers >= DuplicateRule.default.minimumInliers && evidence.inlierShare >= DuplicateRule.default.minimumInlierShare, "\(evidence)")
+        #expect(fingerprint.matches(crop))
+        let other = PhotoFingerprint(of: TestScenes.shapes(width: 1365, height: 1024, seed: 22))
+        #expect(!fingerprint.matches(other), "\(fingerprint.evidence(against: other))")
+    }
+
+    @Test("the rule: hashes within the distance, or enough matches making a large enough share")
+    func rule() {
+        let rule = DuplicateRule(maximumDistance: 2, minimumInliers: 6, minimumInlierShare: 0.6)
+        #expect(rule.isDuplicate(DuplicateEvidence(hashDistance: 2, inliers: 0, inlierShare: 0)))
+        #expect(!rule.isDuplicate(DuplicateEvidence(hashDistance: 3, inliers: 5, inlierShare: 0.9)))
+        #expect(!rule.isDuplicate(DuplicateEvidence(hashDistance: 3, inliers: 60, inlierShare: 0.59)))
+        #expect(rule.isDuplicate(DuplicateEvidence(hashDistance: 30, inliers: 6, inlierShare: 0.6)))
     }
 }

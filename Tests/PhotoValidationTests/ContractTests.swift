@@ -67,7 +67,7 @@ struct ContractTests {
         #expect(encodedDetails["laplacian_variance"] as? Double == 12.5)
         #expect(encodedDetails["format"] as? String == "jpeg")
         #expect(encodedDetails["photo_type"] as? String == "inspiration")
-        #expect((encodedDetails["timings_ms"] as? [String: Any])?.keys.sorted() == ["blur", "decode", "exposure", "header", "luma", "total"])
+        #expect((encodedDetails["timings_ms"] as? [String: Any])?.keys.sorted() == ["blur", "decode", "exposure", "fingerprint", "header", "luma", "total"])
         let decoded = try JSONDecoder().decode(ValidatePhotoOutput.self, from: JSONEncoder().encode(output))
         // Compared outside #expect: its operator expansion crashed (a bad pointer in
         // _callBinaryOperator) on this value once details grew, with Swift 6.3.1's Testing.

@@ -207,14 +207,14 @@ struct BenchCommandTests {
         let photos = try #require(report["photos"] as? [[String: Any]])
         try #require(photos.count == 2)
         let jpeg = try #require(photos[0]["stages_ms"] as? [String: [String: Double]])
-        #expect(jpeg.keys.sorted() == ["blur", "cost_caps", "declared_size", "decode", "exposure", "header", "jpeg_luma_floor", "luma", "total"])
+        #expect(jpeg.keys.sorted() == ["blur", "cost_caps", "declared_size", "decode", "exposure", "fingerprint", "header", "jpeg_luma_floor", "luma", "total"])
         // The scans on the bytes alone are a small part of the header's time.
         #expect(jpeg["cost_caps"]!["median"]! < jpeg["total"]!["median"]!)
         #expect(jpeg["total"]!["median"]! > 0 && jpeg["total"]!["p90"]! >= jpeg["total"]!["median"]!)
         #expect(jpeg["jpeg_luma_floor"]!["median"]! > 0)
         #expect(photos[0]["decoder"] as? String == "libjpeg")
         let heic = try #require(photos[1]["stages_ms"] as? [String: [String: Double]])
-        #expect(heic.keys.sorted() == ["blur", "cost_caps", "declared_size", "decode", "exposure", "header", "luma", "total"])
+        #expect(heic.keys.sorted() == ["blur", "cost_caps", "declared_size", "decode", "exposure", "fingerprint", "header", "luma", "total"])
         #expect(photos[1]["decoder"] as? String == "ffmpeg-hevc")
         #expect(report["iterations"] as? Int == 2)
     }

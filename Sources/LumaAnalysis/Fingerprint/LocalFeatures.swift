@@ -1,3 +1,5 @@
+import BlurMetrics
+
 /// Keypoints and binary descriptors of a photo's analysis plane, for telling a copy of a photo from another shot.
 public struct LocalFeatures: Sendable, Equatable {
     // Positions in pixels of the halved plane, already quantised to the stored fixed point so a byte round trip is exact.
@@ -13,13 +15,26 @@ public struct LocalFeatures: Sendable, Equatable {
     private static let headerSize = 6
     private static let recordSize = 4 + 32
 
-    /// Features of the full analysis plane (shortest side ~1024), detected on the plane halved with 2x2 box means.
+    /// The shortest side features are detected at, whatever the plane's size, so two copies of a photo at different sizes are compared at one scale.
+    public static let detectionSide = 512
+
+    /// Features of an analysis plane, detected on it brought to a shortest side of `detectionSide`:
+    /// halved with 2x2 box means while its shortest side is twice that or more (a 1024 plane once),
+    /// then resized bilinearly when still another size (a small photo's plane is enlarged).
     public init(of plane: LumaPlane) {
-        guard let half = PlaneResampling.halved(plane) else {
+        var working = plane
+        while min(working.width, working.height) >= 2 * Self.detectionSide, let half = PlaneResampling.halved(working) { working = half }
+        let side = min(working.width, working.height)
+        guard side >= 16 else {
             self.init(xs: [], ys: [], words: [], fractionBits: 0)
             return
         }
-        let found = OrbExtractor.extract(from: half)
+        if side != Self.detectionSide {
+            let scale = Double(Self.detectionSide) / Double(side)
+            working = PlaneResampling.resizedBilinear(working, width: max(1, Int((Double(working.width) * scale).rounded())),
+                                                      height: max(1, Int((Double(working.height) * scale).rounded())))
+        }
+        let found = OrbExtractor.extract(from: working)
         let largest = max(found.xs.max() ?? 0, found.ys.max() ?? 0)
         var bits = 8
         while bits > 0 && (Double(largest) * Double(1 << bits)).rounded() > 65535 { bits -= 1 }

@@ -27,8 +27,10 @@ public struct BlurMeasurement: Sendable, Equatable {
     public let exposure: ExposureStatistics
     /// The analysis plane's fingerprint, for the duplicate check.
     public let fingerprint: PhotoFingerprint
-    /// Seconds in the exposure figures and the fingerprint.
+    /// Seconds in the exposure figures.
     public let exposureSeconds: Double
+    /// Seconds in the fingerprint.
+    public let fingerprintSeconds: Double
 
     /// This measurement with the decode, luma and blur time of `other` added: the figures of a
     /// photo measured twice, once at each decode scale.
@@ -37,7 +39,7 @@ public struct BlurMeasurement: Sendable, Equatable {
             statistics: statistics, blurScore: blurScore, scales: scales, analysisWidth: analysisWidth, analysisHeight: analysisHeight,
             decodeScale: decodeScale, decodeSeconds: decodeSeconds + other.decodeSeconds, lumaSeconds: lumaSeconds + other.lumaSeconds,
             blurSeconds: blurSeconds + other.blurSeconds, exposure: exposure, fingerprint: fingerprint,
-            exposureSeconds: exposureSeconds + other.exposureSeconds
+            exposureSeconds: exposureSeconds + other.exposureSeconds, fingerprintSeconds: fingerprintSeconds + other.fingerprintSeconds
         )
     }
 
@@ -100,8 +102,10 @@ public struct BlurMeasurement: Sendable, Equatable {
         let blurTime = clock.now - blurStart
         let exposureStart = clock.now
         let exposure = ExposureStatistics(of: plane)
+        let fingerprintStart = clock.now
         let fingerprint = PhotoFingerprint(of: plane)
-        let exposureTime = clock.now - exposureStart
+        let fingerprintTime = clock.now - fingerprintStart
+        let exposureTime = fingerprintStart - exposureStart
         return BlurMeasurement(
             statistics: statistics,
             blurScore: scales.score,
@@ -114,7 +118,8 @@ public struct BlurMeasurement: Sendable, Equatable {
             blurSeconds: blurTime.seconds,
             exposure: exposure,
             fingerprint: fingerprint,
-            exposureSeconds: exposureTime.seconds
+            exposureSeconds: exposureTime.seconds,
+            fingerprintSeconds: fingerprintTime.seconds
         )
     }
 }

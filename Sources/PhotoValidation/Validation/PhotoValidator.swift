@@ -186,6 +186,7 @@ public struct PhotoValidator: Sendable {
         details.timingsMs.luma = measurement.lumaSeconds * 1000
         details.timingsMs.blur = measurement.blurSeconds * 1000
         details.timingsMs.exposure = measurement.exposureSeconds * 1000
+        details.timingsMs.fingerprint = measurement.fingerprintSeconds * 1000
         details.exposure = measurement.exposure
         details.fingerprint = measurement.fingerprint.base64
         if measurement.blurScore < threshold {

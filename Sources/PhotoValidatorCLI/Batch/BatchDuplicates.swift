@@ -8,14 +8,14 @@ import PhotoValidation
 struct BatchDuplicates {
     /// What a project is.
     let scope: DuplicateScope
-    /// Differing fingerprint bits up to which two photos are one photo.
-    let maximumDistance: Int
+    /// When two photos are one photo.
+    let rule: DuplicateRule
     private var accepted: [String: [(path: String, fingerprint: PhotoFingerprint)]] = [:]
 
-    /// A check over `scope` at `maximumDistance`.
-    init(scope: DuplicateScope, maximumDistance: Int) {
+    /// A check over `scope` by `rule`.
+    init(scope: DuplicateScope, rule: DuplicateRule) {
         self.scope = scope
-        self.maximumDistance = maximumDistance
+        self.rule = rule
     }
 
     /// `output` for the photo at `path`, `duplicate_photo` when an earlier photo of its project
@@ -23,7 +23,7 @@ struct BatchDuplicates {
     mutating func judge(_ output: ValidatePhotoOutput, path: String) -> ValidatePhotoOutput {
         guard scope != .off, let fingerprint = output.details.fingerprint.flatMap(PhotoFingerprint.init(base64:)) else { return output }
         let project = scope == .run ? "" : (path as NSString).deletingLastPathComponent
-        if let earlier = accepted[project, default: []].first(where: { fingerprint.matches($0.fingerprint, maximumDistance: maximumDistance) }) {
+        if let earlier = accepted[project, default: []].first(where: { $0.fingerprint.matches(fingerprint, rule: rule) }) {
             return output.adding(.duplicatePhoto) { $0.duplicateOf = earlier.path }
         }
         if output.passed { accepted[project, default: []].append((path, fingerprint)) }

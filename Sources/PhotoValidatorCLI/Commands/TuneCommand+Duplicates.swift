@@ -5,9 +5,11 @@ import PhotoValidation
 
 extension TuneCommand {
     /// `tune --check duplicates`: fingerprints every photo of the pair manifests through the
-    /// validator, recommends the largest distance with at most 0.5% false duplicates on the tuning
-    /// part, and reports it beside the current one on the held part, per kind of pair and with each
-    /// source left out in turn.
+    /// validator, recommends the rule with the best balanced accuracy at most 0.5% false duplicates
+    /// on the tuning part, and reports it beside the current one on the held part, per kind of pair
+    /// and with each source left out in turn. Figures count the pairs a daemon can meet: both photos
+    /// at least the inspiration minimum side (a smaller one is refused before its duplicates matter);
+    /// the others are reported apart.
     func tuneDuplicates(settings: ValidationSettings) async throws {
         let pairs: [DuplicatePairReader.Pair]
         do {
@@ -18,47 +20,83 @@ extension TuneCommand {
         let files = Array(Set(pairs.flatMap { [$0.first, $0.second] })).sorted()
         let validator = try PhotoValidator.configured(settings: settings, threads: jobs, photoTimeLimit: .seconds(30))
         defer { validator.isolation?.shutdown() }
-        var fingerprints: [String: PhotoFingerprint] = [:]
+        var fingerprints: [String: PhotoFingerprint] = [:], tooSmall: Set<String> = []
         for (file, outcome) in zip(files, await outcomes(of: files, as: files.map { _ in .inspiration }, validator: validator)) {
             if case .validated(let output) = outcome, let fingerprint = output.details.fingerprint.flatMap(PhotoFingerprint.init(base64:)) {
                 fingerprints[file] = fingerprint
+                if output.failures.contains(.lowResolution) { tooSmall.insert(file) }
             } else {
                 StandardStreams.error("photo-validator: \(file): no fingerprint")
             }
         }
-        let scored = pairs.compactMap { pair -> DuplicateTuning.Scored? in
+        let measured = pairs.compactMap { pair -> (DuplicatePairReader.Pair, DuplicateTuning.Scored)? in
             guard let first = fingerprints[pair.first], let second = fingerprints[pair.second] else { return nil }
-            return DuplicateTuning.Scored(duplicate: pair.duplicate, kind: pair.kind, source: pair.source, held: pair.held,
-                                          distance: first.distance(to: second))
+            return (pair, DuplicateTuning.Scored(duplicate: pair.duplicate, kind: pair.kind, source: pair.source, held: pair.held,
+                                                 evidence: first.evidence(against: second)))
         }
+        try writePairs(measured, tooSmall: tooSmall)
+        let small = measured.filter { tooSmall.contains($0.0.first) || tooSmall.contains($0.0.second) }.map(\.1)
+        let scored = measured.filter { !tooSmall.contains($0.0.first) && !tooSmall.contains($0.0.second) }.map(\.1)
         let tuning = scored.filter { !$0.held }, held = scored.filter(\.held)
         guard !tuning.isEmpty else { throw ValidationError("no pair of the tuning part could be measured") }
-        let current = settings.duplicateMaximumDistance
+        let current = settings.duplicateRule
         let recommended = DuplicateTuning.recommended(on: tuning)
         StandardStreams.output("Duplicate check: \(scored.count) pairs (\(scored.filter(\.duplicate).count) duplicates, \(scored.filter { !$0.duplicate }.count) distinct); tuning part \(tuning.count), held aside \(held.count)")
-        StandardStreams.output("ROC AUC of the fingerprint distance on the tuning part: \(DuplicateTuning.rocAUC(tuning).map { String(format: "%.4f", $0) } ?? "-")")
-        StandardStreams.output("\n" + ["distance".padding(toLength: 22, withPad: " ", startingAt: 0), "part", "false duplicates", "found", "BA"].joined(separator: "  "))
-        for (name, maximum) in [("current: <= \(current)", current), ("recommended: <= \(recommended)", recommended)] {
+        if !small.isEmpty {
+            let figures = DuplicateTuning.figures(small, rule: settings.duplicateRule)
+            StandardStreams.output(String(format: "Left out: %d pairs with a photo under %d px, refused as low_resolution before duplicates matter (the current rule there: %.2f%% false duplicates, %.3f found)",
+                                          small.count, settings.inspirationMinimumShortSide, figures.falseRate * 100, figures.recall))
+        }
+        let auc = { (score: (DuplicateEvidence) -> Double) in DuplicateTuning.rocAUC(tuning, score: score).map { String(format: "%.4f", $0) } ?? "-" }
+        StandardStreams.output("ROC AUC on the tuning part: hash distance \(auc { -Double($0.hashDistance) }), feature matches explained \(auc { Double($0.inliers) }), their share \(auc { $0.inlierShare })")
+        StandardStreams.output("\n" + ["rule".padding(toLength: 44, withPad: " ", startingAt: 0), "part", "false duplicates", "found", "BA"].joined(separator: "  "))
+        for (name, rule) in [("current: \(Self.describe(current))", current), ("recommended: \(Self.describe(recommended))", recommended)] {
             for (part, pairs) in [("tune", tuning), ("held", held)] where !pairs.isEmpty {
-                let figures = DuplicateTuning.figures(pairs, maximum: maximum)
-                StandardStreams.output([name.padding(toLength: 22, withPad: " ", startingAt: 0), part,
+                let figures = DuplicateTuning.figures(pairs, rule: rule)
+                StandardStreams.output([name.padding(toLength: 44, withPad: " ", startingAt: 0), part,
                                         String(format: "%15.2f%%", figures.falseRate * 100), String(format: "%5.3f", figures.recall),
                                         String(format: "%5.3f", figures.balancedAccuracy)].joined(separator: "  "))
             }
         }
-        // Left out in turn: the distance chosen anew without the source, judged on it.
-        let worst = Set(scored.map(\.source)).sorted().compactMap { source -> (String, Double)? in
-            let left = scored.filter { $0.source == source }
+        // Left out in turn: the rule chosen anew without the source, judged on it.
+        let left = Set(scored.map(\.source)).sorted().map { source -> (String, DuplicateTuning.Figures, DuplicateRule) in
             let chosen = DuplicateTuning.recommended(on: tuning.filter { $0.source != source })
-            return (source, DuplicateTuning.figures(left, maximum: chosen).balancedAccuracy)
-        }.min { $0.1 < $1.1 }
-        if let worst { StandardStreams.output(String(format: "worst left-out source: %@ %.3f", worst.0, worst.1)) }
+            return (source, DuplicateTuning.figures(scored.filter { $0.source == source }, rule: chosen), chosen)
+        }
+        if let worst = left.min(by: { $0.1.balancedAccuracy < $1.1.balancedAccuracy }) {
+            StandardStreams.output(String(format: "worst left-out source: %@ BA %.3f, %.2f%% false duplicates, %.3f found (%@)",
+                                          worst.0, worst.1.balancedAccuracy, worst.1.falseRate * 100, worst.1.recall, Self.describe(worst.2)))
+        }
+        if let worstFalse = left.max(by: { $0.1.falseRate < $1.1.falseRate }), worstFalse.1.falseRate > 0 {
+            StandardStreams.output(String(format: "most false duplicates left out: %@ %.2f%% (%@)", worstFalse.0, worstFalse.1.falseRate * 100, Self.describe(worstFalse.2)))
+        }
         let kinds = Set(scored.map(\.kind)).sorted().map { kind -> String in
             let ofKind = scored.filter { $0.kind == kind }
-            let called = ofKind.filter { $0.distance <= current }.count
-            return "\(kind) \(called)/\(ofKind.count)"
+            return "\(kind) \(ofKind.filter { current.isDuplicate($0.evidence) }.count)/\(ofKind.count)"
         }
-        StandardStreams.output("\nCalled duplicates at <= \(current), by kind: " + kinds.joined(separator: ", "))
-        StandardStreams.output("\nSet PHOTO_VALIDATOR_DUPLICATES_MAX_DISTANCE=\(recommended) to use the recommendation.")
+        StandardStreams.output("\nCalled duplicates by the current rule, by kind: " + kinds.joined(separator: ", "))
+        StandardStreams.output("\nTo use the recommendation: PHOTO_VALIDATOR_DUPLICATES_MAX_DISTANCE=\(recommended.maximumDistance) PHOTO_VALIDATOR_DUPLICATES_MIN_MATCHES=\(recommended.minimumInliers) PHOTO_VALIDATOR_DUPLICATES_MIN_MATCH_SHARE=\(recommended.minimumInlierShare)")
+    }
+
+    /// Writes each pair's figures to `duplicate-pairs.csv` in the report folder, so a choice can be checked pair by pair.
+    private func writePairs(_ measured: [(DuplicatePairReader.Pair, DuplicateTuning.Scored)], tooSmall: Set<String>) throws {
+        var lines = ["a,b,label,kind,source,split,too_small,hash_distance,matches_explained,match_share"]
+        for (pair, score) in measured {
+            let small = tooSmall.contains(pair.first) || tooSmall.contains(pair.second)
+            let fields = [pair.first, pair.second, pair.duplicate ? "duplicate" : "distinct", pair.kind, pair.source, pair.held ? "held" : "tune",
+                          small ? "yes" : "no", "\(score.evidence.hashDistance)", "\(score.evidence.inliers)", String(format: "%.4f", score.evidence.inlierShare)]
+            lines.append(CSVLine.encode(fields))
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+            try (lines.joined(separator: "\n") + "\n").write(toFile: (output as NSString).appendingPathComponent("duplicate-pairs.csv"), atomically: true, encoding: .utf8)
+        } catch {
+            throw ValidationError("cannot write \(output)/duplicate-pairs.csv: \(error.localizedDescription)")
+        }
+    }
+
+    /// A rule in one line, as the settings name it.
+    private static func describe(_ rule: DuplicateRule) -> String {
+        String(format: "hash <= %d or %d+ matches at %.2f", rule.maximumDistance, rule.minimumInliers, rule.minimumInlierShare)
     }
 }

@@ -104,7 +104,7 @@ struct ValidateCommand: AsyncParsableCommand {
         // Results arrive out of order; records are printed in path order so runs are comparable.
         var pending: [Int: PhotoFileCheck.Outcome] = [:]
         var nextToPrint = 0
-        var duplicateCheck = BatchDuplicates(scope: settings.duplicateCheck ? duplicates : .off, maximumDistance: settings.duplicateMaximumDistance)
+        var duplicateCheck = BatchDuplicates(scope: settings.duplicateCheck ? duplicates : .off, rule: settings.duplicateRule)
         var done = 0
         let checker = PhotoFileCheck(validator: validator, classifier: classifier, pool: pool)
         await BoundedTaskGroup.run(entries.map(\.path), width: pool.threadCount + pool.queueLimit) { path in

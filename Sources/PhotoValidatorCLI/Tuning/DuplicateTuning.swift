@@ -1,8 +1,10 @@
-/// Chooses and measures the duplicate check's fingerprint distance on labelled pairs: the largest
-/// distance whose false-duplicate rate on the tuning part is at most `maximumFalseRate`, reported
+import LumaAnalysis
+
+/// Chooses and measures the duplicate rule on labelled pairs: the rule with the best balanced
+/// accuracy whose false-duplicate rate on the tuning part is at most `maximumFalseRate`, reported
 /// on the held part, per kind of pair and with each source left out in turn.
 enum DuplicateTuning {
-    /// One labelled pair with the distance between its fingerprints.
+    /// One labelled pair with what its fingerprints have in common.
     struct Scored: Sendable {
         /// Whether the two are one photo.
         let duplicate: Bool
@@ -12,14 +14,14 @@ enum DuplicateTuning {
         let source: String
         /// Whether it is held aside.
         let held: Bool
-        /// The differing fingerprint bits.
-        let distance: Int
+        /// The hash distance and feature agreement of the pair.
+        let evidence: DuplicateEvidence
     }
 
     /// The false-duplicate rate the choice may not exceed (the bar).
     static let maximumFalseRate = 0.005
 
-    /// The figures of threshold `maximum` on `pairs`.
+    /// The figures of a rule on some pairs.
     struct Figures: Sendable {
         /// Distinct pairs called duplicates, over distinct pairs.
         let falseRate: Double
@@ -29,26 +31,58 @@ enum DuplicateTuning {
         var balancedAccuracy: Double { (recall + 1 - falseRate) / 2 }
     }
 
-    /// The figures of calling pairs within `maximum` bits duplicates.
-    static func figures(_ pairs: [Scored], maximum: Int) -> Figures {
-        let distinct = pairs.filter { !$0.duplicate }, duplicates = pairs.filter(\.duplicate)
-        let falseRate = distinct.isEmpty ? 0 : Double(distinct.filter { $0.distance <= maximum }.count) / Double(distinct.count)
-        let recall = duplicates.isEmpty ? 1 : Double(duplicates.filter { $0.distance <= maximum }.count) / Double(duplicates.count)
-        return Figures(falseRate: falseRate, recall: recall)
+    /// The figures of `rule` on `pairs`.
+    static func figures(_ pairs: [Scored], rule: DuplicateRule) -> Figures {
+        var distinct = 0, falseDuplicates = 0, duplicates = 0, found = 0
+        for pair in pairs {
+            let called = rule.isDuplicate(pair.evidence)
+            if pair.duplicate {
+                duplicates += 1
+                if called { found += 1 }
+            } else {
+                distinct += 1
+                if called { falseDuplicates += 1 }
+            }
+        }
+        return Figures(falseRate: distinct == 0 ? 0 : Double(falseDuplicates) / Double(distinct),
+                       recall: duplicates == 0 ? 1 : Double(found) / Double(duplicates))
     }
 
-    /// The largest distance (0 to 63) whose false-duplicate rate on `pairs` is at most `maximumFalseRate`.
-    static func recommended(on pairs: [Scored]) -> Int {
-        (0...63).last { figures(pairs, maximum: $0).falseRate <= maximumFalseRate } ?? 0
+    /// The rules tried: hash distances 0 to 8, 4 to 40 feature matches, shares 0.30 to 0.90.
+    static let candidates: [DuplicateRule] = (0...8).flatMap { distance in
+        [4, 5, 6, 8, 10, 12, 16, 20, 26, 32, 40].flatMap { inliers in
+            stride(from: 30, through: 90, by: 5).map { share in
+                DuplicateRule(maximumDistance: distance, minimumInliers: inliers, minimumInlierShare: Double(share) / 100)
+            }
+        }
     }
 
-    /// The area under the ROC curve of the distance for telling duplicates (smaller) from distinct pairs.
-    static func rocAUC(_ pairs: [Scored]) -> Double? {
-        let duplicates = pairs.filter(\.duplicate).map(\.distance), distinct = pairs.filter { !$0.duplicate }.map(\.distance)
+    /// The candidate with the best balanced accuracy on `pairs` among those with at most
+    /// `maximumFalseRate` false duplicates; on a tie the first tried wins (the smallest hash
+    /// distance, then the fewest matches and the lowest share).
+    static func recommended(on pairs: [Scored]) -> DuplicateRule {
+        var best: (rule: DuplicateRule, accuracy: Double)?
+        for rule in candidates {
+            let figures = figures(pairs, rule: rule)
+            guard figures.falseRate <= maximumFalseRate else { continue }
+            if best.map({ figures.balancedAccuracy > $0.accuracy + 1e-12 }) ?? true { best = (rule, figures.balancedAccuracy) }
+        }
+        return best?.rule ?? DuplicateRule(maximumDistance: 0, minimumInliers: 256, minimumInlierShare: 1)
+    }
+
+    /// The area under the ROC curve of `score` (larger: more alike) for telling duplicates from distinct pairs.
+    static func rocAUC(_ pairs: [Scored], score: (DuplicateEvidence) -> Double) -> Double? {
+        let duplicates = pairs.filter(\.duplicate).map { score($0.evidence) }.sorted()
+        let distinct = pairs.filter { !$0.duplicate }.map { score($0.evidence) }.sorted()
         guard !duplicates.isEmpty, !distinct.isEmpty else { return nil }
-        var wins = 0.0
+        // Counted by merging the two sorted lists: wins plus half the ties.
+        var wins = 0.0, below = 0, equalStart = 0
         for d in duplicates {
-            for n in distinct { wins += d < n ? 1 : d == n ? 0.5 : 0 }
+            while below < distinct.count, distinct[below] < d { below += 1 }
+            equalStart = below
+            var equalEnd = equalStart
+            while equalEnd < distinct.count, distinct[equalEnd] == d { equalEnd += 1 }
+            wins += Double(below) + Double(equalEnd - equalStart) / 2
         }
         return wins / Double(duplicates.count * distinct.count)
     }

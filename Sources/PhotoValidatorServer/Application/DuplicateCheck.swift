@@ -9,14 +9,14 @@ import Synchronization
 public final class DuplicateCheck: Sendable {
     /// Where accepted photos' fingerprints are kept.
     public let store: PhotoFingerprintStore
-    /// Differing fingerprint bits up to which two photos are one photo.
-    public let maximumDistance: Int
+    /// When two photos are one photo.
+    public let rule: DuplicateRule
     private let lastPrune = Mutex<ContinuousClock.Instant?>(nil)
 
-    /// A check over `store` at `maximumDistance`.
-    public init(store: PhotoFingerprintStore, maximumDistance: Int) {
+    /// A check over `store` by `rule`.
+    public init(store: PhotoFingerprintStore, rule: DuplicateRule) {
         self.store = store
-        self.maximumDistance = maximumDistance
+        self.rule = rule
     }
 
     /// The earlier photo of `projectID` that `output` duplicates (other than `photoID`), or nil;
@@ -49,8 +49,8 @@ public final class DuplicateCheck: Sendable {
     /// Whether a stored fingerprint is the photo of `output`; nil when `output` has no fingerprint.
     private func matcher(for output: ValidatePhotoOutput) -> (@Sendable (String) -> Bool)? {
         guard let fingerprint = output.details.fingerprint.flatMap(PhotoFingerprint.init(base64:)) else { return nil }
-        let maximumDistance = maximumDistance
-        return { stored in PhotoFingerprint(base64: stored).map { fingerprint.matches($0, maximumDistance: maximumDistance) } ?? false }
+        let rule = rule
+        return { stored in PhotoFingerprint(base64: stored).map { $0.matches(fingerprint, rule: rule) } ?? false }
     }
 
     /// Drops expired fingerprints at most once an hour, so projects never seen again do not grow the store.

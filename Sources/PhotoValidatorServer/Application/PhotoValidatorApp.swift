@@ -56,7 +56,7 @@ public struct PhotoValidatorApp: Sendable {
             // In the outbox's database when there is one, so a restart forgets nothing; else in memory.
             let retention = configuration.duplicateRetention.seconds
             let store = try forwarder?.outbox.fingerprintStore(retention: retention) ?? PhotoFingerprintStore(retention: retention)
-            service.duplicates = DuplicateCheck(store: store, maximumDistance: configuration.validation.duplicateMaximumDistance)
+            service.duplicates = DuplicateCheck(store: store, rule: configuration.validation.duplicateRule)
         }
         // The content check's HTTP client is made on its first call and shut down by its service.
         if configuration.content.policy != .off {

@@ -1,0 +1,16 @@
+/// What two fingerprints have in common: the global hash distance and how well their local features agree.
+public struct DuplicateEvidence: Sendable, Equatable {
+    /// The fewest differing hash bits over the four rotations (0 to 64).
+    public let hashDistance: Int
+    /// Mutual feature matches that one similarity transform (scale, rotation, shift) explains.
+    public let inliers: Int
+    /// Those inliers as a share of all mutual matches (0 when there are fewer than three).
+    public let inlierShare: Double
+
+    /// Evidence from its parts, for tests and tools.
+    public init(hashDistance: Int, inliers: Int, inlierShare: Double) {
+        self.hashDistance = hashDistance
+        self.inliers = inliers
+        self.inlierShare = inlierShare
+    }
+}
