@@ -39,7 +39,8 @@ components:
         decode: {type: number}
         luma: {type: number}
         blur: {type: number}
-        exposure: {type: number, description: the exposure figures and the fingerprint}
+        exposure: {type: number, description: the exposure figures}
+        fingerprint: {type: number, description: the duplicate fingerprint (global hashes and local features)}
         content_preview: {type: number}
         content: {type: number}
         total: {type: number}
@@ -72,7 +73,7 @@ components:
             p99: {type: integer}
             shadow_share: {type: number, description: share of samples at most 16}
             highlight_share: {type: number, description: 'share of samples at least 250; overexposed when at least exposure.clipped_share'}
-        fingerprint: {type: string, description: 'the photo''s fingerprint (base64) the duplicate check compares; a gateway may keep it'}
+        fingerprint: {type: string, description: 'the photo''s fingerprint (base64, version 2: four rotation hashes and up to 256 local features, about 12 KB) the duplicate check compares; a gateway may keep it'}
         duplicate_of: {type: string, description: the id of the project's earlier photo this one duplicates (duplicate_photo)}
         error: {type: string, description: why the photo is invalid_image, e.g. pixel_limit_exceeded}
         error_detail: {type: string}

@@ -102,12 +102,21 @@ public final class PhotoFingerprintStore: Sendable {
         }
     }
 
-    /// The earliest photo of `projectID` remembered since `cutoff`, other than `photoID`, whose
-    /// fingerprint `isSame` accepts.
+    /// How many of a project's newest photos an upload is compared with. A design project holds a
+    /// few room photos and up to three inspiration photos; a client that adds hundreds to one
+    /// project cannot make each further upload cost more than this many comparisons.
+    public static let comparedPhotos = 64
+
+    /// The earliest photo of `projectID` remembered since `cutoff`, among its `comparedPhotos`
+    /// newest and other than `photoID`, whose fingerprint `isSame` accepts.
     private static func firstMatch(in db: Database, projectID: String, besides photoID: String?, since cutoff: TimeInterval,
                                    isSame: (String) -> Bool) throws -> String? {
-        let rows = try Row.fetchCursor(db, sql: "SELECT photo_id, fingerprint FROM photo_fingerprint WHERE project_id = ? AND created_at >= ? ORDER BY created_at, photo_id",
-                                       arguments: [projectID, cutoff])
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT photo_id, fingerprint FROM (
+                SELECT photo_id, fingerprint, created_at FROM photo_fingerprint WHERE project_id = ? AND created_at >= ?
+                ORDER BY created_at DESC, photo_id DESC LIMIT ?
+            ) ORDER BY created_at, photo_id
+            """, arguments: [projectID, cutoff, comparedPhotos])
         while let row = try rows.next() {
             let id: String = row["photo_id"]
             if id != photoID, isSame(row["fingerprint"]) { return id }
