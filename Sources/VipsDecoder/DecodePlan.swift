@@ -21,6 +21,8 @@ public struct DecodePlan: Sendable, Equatable {
     public let estimatedBytes: Int
     /// True when the decode keeps its colour pixels for the content check's preview.
     public var keepsPreview = false
+    /// The whole factor a libvips decode's kept pixels are box-reduced by (PNG, WebP; 1 otherwise).
+    public var previewReduction = 1
 
     /// Creates a plan.
     public init(decoder: Decoder, scaleNumerator: Int, luma: Bool, estimatedBytes: Int, keepsPreview: Bool = false) {

@@ -63,7 +63,8 @@ public final class EncodedImage {
     /// OpenCV). JPEG is decoded at the smallest DCT scale M/8 that keeps the shortest side at or
     /// above the target, as luma only when the plane is resampled anyway; HEIC as luma through
     /// FFmpeg always. With `preview`, JPEG (YCbCr or grey) and HEIC keep the decoded colour for the
-    /// preview, a JPEG at a scale that serves both; PNG and WebP are decoded again for it.
+    /// preview, a JPEG at a scale that serves both; PNG and WebP keep a copy box-reduced by the
+    /// whole factor that still leaves at least the preview's size (`PreviewReducer`).
     /// `lumaPaths: false` decodes RGB (libjpeg for JPEG, libvips for PNG and WebP) even when luma
     /// would do: what the fidelity tests and `bench --compare-paths` measure the luma paths against.
     public func plan(targetShortSide: Int?, lumaPaths: Bool = true, preview: PreviewEncoder? = nil) -> DecodePlan {
@@ -102,12 +103,25 @@ public final class EncodedImage {
             let numerator = Self.smallestScaleNumerator(shortestSide: header.shortestSide, target: targetShortSide, powersOfTwo: true)
             return DecodePlan(decoder: .libvips, scaleNumerator: numerator, luma: false, estimatedBytes: interlaced ? pixels * 5 + streamingRows : streamingRows * 2)
         case .png:
-            return DecodePlan(decoder: .libvips, scaleNumerator: 8, luma: false, estimatedBytes: interlaced ? pixels * bands * sampleBytes + streamingRows : streamingRows)
+            return reducedPreview(DecodePlan(decoder: .libvips, scaleNumerator: 8, luma: false, estimatedBytes: interlaced ? pixels * bands * sampleBytes + streamingRows : streamingRows),
+                                  preview: preview, bands: bands)
         case .webp:
-            return DecodePlan(decoder: .libvips, scaleNumerator: 8, luma: false, estimatedBytes: pixels * 4 + streamingRows)
+            return reducedPreview(DecodePlan(decoder: .libvips, scaleNumerator: 8, luma: false, estimatedBytes: pixels * 4 + streamingRows), preview: preview, bands: bands)
         case .heif:
             preconditionFailure("HEIC is planned above")
         }
+    }
+
+    /// `plan` keeping, for `preview`, the decoded pixels box-reduced by the largest whole factor
+    /// that leaves at least the preview's size; `plan` itself without a preview.
+    private func reducedPreview(_ plan: DecodePlan, preview: PreviewEncoder?, bands: Int) -> DecodePlan {
+        guard let preview else { return plan }
+        let scale = preview.fittingScale(width: header.storedWidth, height: header.storedHeight)
+        let factor = max(1, Int((1 / scale).rounded(.down)))
+        let kept = PreviewReducer.estimatedBytes(width: header.storedWidth, height: header.storedHeight, bands: min(max(bands, 1), 4), factor: factor)
+        var reduced = DecodePlan(decoder: plan.decoder, scaleNumerator: plan.scaleNumerator, luma: plan.luma, estimatedBytes: plan.estimatedBytes + kept, keepsPreview: true)
+        reduced.previewReduction = factor
+        return reduced
     }
 
     /// The smallest M in 1...8 (or among 1, 2, 4, 8) with ceil(shortestSide * M / 8) >= target.
@@ -160,6 +174,8 @@ public final class EncodedImage {
             bands: Int(vips_image_get_bands(normalized))
         )
         try begin(geometry)
+        let reducer = plan.keepsPreview && (1...4).contains(geometry.bands) && geometry.width > 0 && geometry.height > 0
+            ? PreviewReducer(width: geometry.width, height: geometry.height, bands: geometry.bands, factor: plan.previewReduction) : nil
         guard let region = vips_region_new(normalized) else {
             throw corruptPixels()
         }
@@ -171,13 +187,19 @@ public final class EncodedImage {
                 throw corruptPixels()
             }
             try body(rows, top, count, pv_region_row_stride(region))
+            reducer?.append(rows: rows, count: count, rowStride: pv_region_row_stride(region))
             top += count
+        }
+        if let reducer {
+            reducer.pixels.orientation = PreviewPixels.orientation(exif: header.orientation)
+            reducer.pixels.fullSize = (header.width, header.height)
+            previewPixels = reducer.pixels
         }
     }
 
     /// The preview JPEG for the content check: from the pixels the decode kept when its plan
-    /// said so (JPEG, HEIC), otherwise decoded again by the format's libvips loader (PNG, WebP,
-    /// CMYK JPEG).
+    /// said so (JPEG, HEIC, PNG, WebP), otherwise decoded again by the format's libvips loader
+    /// (CMYK JPEG, or a decode planned without the preview).
     ///
     /// - Throws: `DecodeFailure` when the preview cannot be decoded or encoded.
     public func preview(using encoder: PreviewEncoder) throws(DecodeFailure) -> PreviewImage {

@@ -59,8 +59,12 @@ extension PreviewEncoder {
         }
 
         var image: UnsafeMutablePointer<VipsImage>
-        var ycbcr = false
+        var ycbcr = false, alpha = false
         switch pixels.layout {
+        case .rgb(let bands):
+            let whole = try keep(pv_preview_from_memory(pixels.samples, Int32(pixels.width), Int32(pixels.height), Int32(bands)), "wrapping")
+            image = try fitted(whole, area: crop)
+            alpha = bands == 2 || bands == 4
         case .interleaved(let bands):
             let whole = try keep(pv_preview_from_memory(pixels.samples, Int32(pixels.width), Int32(pixels.height), Int32(bands)), "wrapping")
             image = try fitted(whole, area: crop)
@@ -94,6 +98,11 @@ extension PreviewEncoder {
         // The small image is decoded into memory once: turning reads it out of order, and YCbCr
         // is converted there in place.
         image = try keep(pv_preview_copy_memory(image), "decoding")
+        if alpha {
+            // As libvips' own preview of the photo: transparency shown over white.
+            let transparent = image
+            image = try step("flattening") { pv_preview_flatten_white(transparent, $0) }
+        }
         if ycbcr {
             guard let samples = pv_preview_samples(image) else { throw failure("converting") }
             Self.convertToRGB(samples, count: Int(vips_image_get_width(image)) * Int(vips_image_get_height(image)), matrix: pixels.matrix, chromaGain: pixels.chromaGain)

@@ -7,6 +7,8 @@ final class PreviewPixels {
         case interleaved(bands: Int)
         /// Separate Y, Cb and Cr planes (HEIC's), chroma subsampled by the given powers of two.
         case planar(chromaShiftX: Int, chromaShiftY: Int)
+        /// Interleaved sRGB samples as libvips decodes PNG and WebP: grey, grey and alpha, RGB or RGBA (1 to 4 bands).
+        case rgb(bands: Int)
     }
 
     /// The layout of `samples` (and of `cb`, `cr`).
