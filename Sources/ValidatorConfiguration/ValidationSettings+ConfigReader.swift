@@ -13,9 +13,9 @@ extension ValidationSettings {
         Setting("exposure.dark_p90", .integer(0...256), default: "40", "a photo whose 90th luma percentile is under this is too_dark"),
         Setting("exposure.clipped_share", .number(0...1), default: "0.25", "a photo with at least this share clipped to white (luma 250+) is overexposed"),
         Setting("duplicates.check", .boolean, default: "true", "whether a photo already added to the project fails (duplicate_photo)"),
-        Setting("duplicates.max_distance", .integer(0...64), default: "2", "global hash bits up to which two photos of a project are one photo"),
-        Setting("duplicates.min_matches", .integer(3...256), default: "6", "local feature matches one crop, resize or turn must explain for two photos to be one"),
-        Setting("duplicates.min_match_share", .number(0...1), default: "0.6", "the share of all feature matches those must make"),
+        Setting("duplicates.max_distance", .integer(0...64), default: "8", "global hash bits up to which two photos of a project are one photo, when their features cannot be aligned"),
+        Setting("duplicates.min_matches", .integer(3...256), default: "4", "local feature matches one crop, resize or turn must explain to align two photos"),
+        Setting("duplicates.min_correlation", .number(-1...1), default: "0.63", "correlation of the aligned thumbnails' fine detail from which two photos are one"),
         Setting("pixel_limit", .integer(1...1_000_000_000), default: "100000000", "largest pixel count a header may declare"),
         Setting("analysis_size", .text, default: "1024", "shortest side blur is measured at, px (16 or more), or 'native'"),
         Setting("decode_memory_mib", .integer(16...65_536), default: "128", flag: "decode-memory", "memory decodes in flight may hold, MiB; larger decodes wait their turn"),
@@ -50,7 +50,7 @@ extension ValidationSettings {
         duplicateCheck = settings.bool("duplicates.check") ?? duplicateCheck
         duplicateRule.maximumDistance = try settings.integer("duplicates.max_distance") ?? duplicateRule.maximumDistance
         duplicateRule.minimumInliers = try settings.integer("duplicates.min_matches") ?? duplicateRule.minimumInliers
-        duplicateRule.minimumInlierShare = try settings.number("duplicates.min_match_share") ?? duplicateRule.minimumInlierShare
+        duplicateRule.minimumCorrelation = try settings.number("duplicates.min_correlation") ?? duplicateRule.minimumCorrelation
         pixelLimit = try settings.integer("pixel_limit") ?? pixelLimit
         if let size = settings.string("analysis_size") {
             guard let scale = AnalysisScale(argument: size) else {

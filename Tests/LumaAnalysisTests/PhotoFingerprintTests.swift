@@ -83,7 +83,7 @@ struct PhotoFingerprintTests {
         for y in dy..<plane.height { pixels += plane.pixels[(y * plane.width + dx)..<((y + 1) * plane.width)] }
         let crop = PhotoFingerprint(of: LumaPlane(width: plane.width - dx, height: plane.height - dy, pixels: pixels))
         let evidence = fingerprint.evidence(against: crop)
-        #expect(evidence.inliers >= DuplicateRule.default.minimumInliers && evidence.inlierShare >= DuplicateRule.default.minimumInlierShare, "\(evidence)")
+        #expect(evidence.inliers >= DuplicateRule.default.minimumInliers && evidence.correlation >= 0.9, "\(evidence)")
         #expect(fingerprint.matches(crop))
         let other = PhotoFingerprint(of: TestScenes.shapes(width: 1365, height: 1024, seed: 22))
         #expect(!fingerprint.matches(other), "\(fingerprint.evidence(against: other))")
@@ -91,10 +91,15 @@ struct PhotoFingerprintTests {
 
     @Test("the rule: hashes within the distance, or enough matches making a large enough share")
     func rule() {
-        let rule = DuplicateRule(maximumDistance: 2, minimumInliers: 6, minimumInlierShare: 0.6)
-        #expect(rule.isDuplicate(DuplicateEvidence(hashDistance: 2, inliers: 0, inlierShare: 0)))
-        #expect(!rule.isDuplicate(DuplicateEvidence(hashDistance: 3, inliers: 5, inlierShare: 0.9)))
-        #expect(!rule.isDuplicate(DuplicateEvidence(hashDistance: 3, inliers: 60, inlierShare: 0.59)))
-        #expect(rule.isDuplicate(DuplicateEvidence(hashDistance: 30, inliers: 6, inlierShare: 0.6)))
+        let rule = DuplicateRule(maximumDistance: 7, minimumInliers: 4, minimumCorrelation: 0.63)
+        // The hashes decide when the features align too little to judge.
+        #expect(rule.isDuplicate(DuplicateEvidence(hashDistance: 7, inliers: 0, correlation: 0)))
+        #expect(rule.isDuplicate(DuplicateEvidence(hashDistance: 7, inliers: 3, correlation: 0.1)))
+        #expect(!rule.isDuplicate(DuplicateEvidence(hashDistance: 8, inliers: 0, correlation: 0)))
+        // Aligned with alike detail: a crop or a border, whatever the hashes say.
+        #expect(rule.isDuplicate(DuplicateEvidence(hashDistance: 30, inliers: 4, correlation: 0.63)))
+        // Aligned with different detail: another shot from nearly the same spot, though the hashes agree.
+        #expect(!rule.isDuplicate(DuplicateEvidence(hashDistance: 2, inliers: 120, correlation: 0.54)))
+        #expect(!rule.isDuplicate(DuplicateEvidence(hashDistance: 7, inliers: 4, correlation: 0.2)))
     }
 }

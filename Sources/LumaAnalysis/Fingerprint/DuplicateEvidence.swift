@@ -1,4 +1,5 @@
-/// What two fingerprints have in common: the global hash distance and how well their local features agree.
+/// What two fingerprints have in common: the global hash distance, how well their local features
+/// agree, and how alike their thumbnails' fine detail is once the features have aligned them.
 public struct DuplicateEvidence: Sendable, Equatable {
     /// The fewest differing hash bits over the four rotations (0 to 64).
     public let hashDistance: Int
@@ -6,11 +7,14 @@ public struct DuplicateEvidence: Sendable, Equatable {
     public let inliers: Int
     /// Those inliers as a share of all mutual matches (0 when there are fewer than three).
     public let inlierShare: Double
+    /// The correlation (-1 to 1) of the thumbnails' fine detail under that transform; 0 without one.
+    public let correlation: Double
 
     /// Evidence from its parts, for tests and tools.
-    public init(hashDistance: Int, inliers: Int, inlierShare: Double) {
+    public init(hashDistance: Int, inliers: Int, inlierShare: Double = 0, correlation: Double) {
         self.hashDistance = hashDistance
         self.inliers = inliers
         self.inlierShare = inlierShare
+        self.correlation = correlation
     }
 }

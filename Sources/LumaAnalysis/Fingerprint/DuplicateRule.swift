@@ -1,36 +1,28 @@
-/// When two photos are one photo: their global hashes are within `maximumDistance` bits, or their
-/// local features agree on one similarity transform (a crop, a resize or a turn of the same pixels)
-/// with at least `minimumInliers` matches making at least `minimumInlierShare` of all matches.
+/// When two photos are one photo. When the local features align them (at least `minimumInliers`
+/// matches explained by one crop, resize or turn), the thumbnails' fine detail then decides: a
+/// copy correlates at least `minimumCorrelation`, another shot from nearly the same spot does not
+/// (parallax, a moved chair). When they cannot be aligned (a flat or tiny picture), the global
+/// hashes decide, within `maximumDistance` bits.
 public struct DuplicateRule: Sendable, Equatable, Hashable {
-    /// Differing hash bits up to which two photos are one photo (`duplicates.max_distance`).
+    /// Differing hash bits up to which two photos the features cannot align are one photo (`duplicates.max_distance`).
     public var maximumDistance: Int
-    /// Feature matches one transform must explain (`duplicates.min_matches`).
+    /// Feature matches one transform must explain to align two photos (`duplicates.min_matches`).
     public var minimumInliers: Int
-    /// The share of all matches they must make (`duplicates.min_match_share`).
-    public var minimumInlierShare: Double
+    /// The aligned thumbnails' detail correlation a copy reaches (`duplicates.min_correlation`).
+    public var minimumCorrelation: Double
 
     /// A rule from its thresholds.
-    public init(maximumDistance: Int, minimumInliers: Int, minimumInlierShare: Double) {
+    public init(maximumDistance: Int, minimumInliers: Int, minimumCorrelation: Double) {
         self.maximumDistance = maximumDistance
         self.minimumInliers = minimumInliers
-        self.minimumInlierShare = minimumInlierShare
+        self.minimumCorrelation = minimumCorrelation
     }
 
     /// The shipped rule, chosen by `tune --check duplicates` on the labelled pairs (testdata/DUPLICATES.md).
-    public static let `default` = DuplicateRule(maximumDistance: 2, minimumInliers: 6, minimumInlierShare: 0.6)
+    public static let `default` = DuplicateRule(maximumDistance: 8, minimumInliers: 4, minimumCorrelation: 0.63)
 
     /// Whether `evidence` makes two photos one photo.
     public func isDuplicate(_ evidence: DuplicateEvidence) -> Bool {
-        evidence.hashDistance <= maximumDistance || featuresAgree(evidence)
-    }
-
-    /// Whether `first` and `second` are one photo; the features are compared only when the hashes differ.
-    public func isDuplicate(_ first: PhotoFingerprint, _ second: PhotoFingerprint) -> Bool {
-        first.distance(to: second) <= maximumDistance || featuresAgree(first.evidence(against: second))
-    }
-
-    /// Whether the feature part of the rule holds.
-    private func featuresAgree(_ evidence: DuplicateEvidence) -> Bool {
-        evidence.inliers >= minimumInliers && evidence.inlierShare >= minimumInlierShare
+        evidence.inliers >= minimumInliers ? evidence.correlation >= minimumCorrelation : evidence.hashDistance <= maximumDistance
     }
 }

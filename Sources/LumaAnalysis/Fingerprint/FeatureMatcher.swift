@@ -45,11 +45,12 @@ enum FeatureMatcher {
         return pairs
     }
 
-    /// The largest number of pairs within 2 px of one of the 256 sampled similarity transforms z ↦ s·z + t fitted to two pairs; 0 below 3 pairs.
-    static func ransacInliers(ax: [Double], ay: [Double], bx: [Double], by: [Double]) -> Int {
+    /// The largest number of pairs within 2 px of one of the 256 sampled similarity transforms z ↦ s·z + t fitted to two pairs, and that transform; 0 and nil below 3 pairs.
+    static func ransac(ax: [Double], ay: [Double], bx: [Double], by: [Double]) -> (inliers: Int, transform: Similarity?) {
         let n = ax.count
-        guard n >= 3 else { return 0 }
+        guard n >= 3 else { return (0, nil) }
         var best = 0
+        var bestTransform: Similarity?
         for h in 0..<256 {
             let i = Int(draws[2 * h] % UInt32(n)), j = Int(draws[2 * h + 1] % UInt32(n))
             guard i != j else { continue }
@@ -64,8 +65,26 @@ enum FeatureMatcher {
                 let rx = sr * ax[m] - si * ay[m] + tr - bx[m], ry = sr * ay[m] + si * ax[m] + ti - by[m]
                 if rx * rx + ry * ry < 4.0 { count += 1 }
             }
-            best = max(best, count)
+            if count > best {
+                best = count
+                bestTransform = Similarity(sr: sr, si: si, tx: tr, ty: ti)
+            }
         }
-        return best
+        return (best, bestTransform)
+    }
+
+    /// `transform` refitted three times by least squares to the pairs within 2 px of it (fewer than two such pairs end the refit).
+    static func refined(_ transform: Similarity, ax: [Double], ay: [Double], bx: [Double], by: [Double]) -> Similarity {
+        var current = transform
+        for _ in 0..<3 {
+            let inliers = ax.indices.filter { m in
+                let p = current.apply(ax[m], ay[m])
+                let rx = p.x - bx[m], ry = p.y - by[m]
+                return rx * rx + ry * ry < 4.0
+            }
+            guard let next = Similarity.fitted(ax: ax, ay: ay, bx: bx, by: by, indices: inliers) else { break }
+            current = next
+        }
+        return current
     }
 }

@@ -18,21 +18,33 @@ public struct LocalFeatures: Sendable, Equatable {
     /// The shortest side features are detected at, whatever the plane's size, so two copies of a photo at different sizes are compared at one scale.
     public static let detectionSide = 512
 
-    /// Features of an analysis plane, detected on it brought to a shortest side of `detectionSide`:
-    /// halved with 2x2 box means while its shortest side is twice that or more (a 1024 plane once),
-    /// then resized bilinearly when still another size (a small photo's plane is enlarged).
+    /// Features of an analysis plane, detected on its `detectionPlane(of:)`.
     public init(of plane: LumaPlane) {
+        self.init(detectionPlane: Self.detectionPlane(of: plane))
+    }
+
+    /// The plane features are detected on: the analysis plane brought to a shortest side of
+    /// `detectionSide`, halved with 2x2 box means while its shortest side is twice that or more (a
+    /// 1024 plane once), then resized bilinearly when still another size (a small photo's plane is
+    /// enlarged); nil when the plane's shortest side is under 16.
+    public static func detectionPlane(of plane: LumaPlane) -> LumaPlane? {
         var working = plane
-        while min(working.width, working.height) >= 2 * Self.detectionSide, let half = PlaneResampling.halved(working) { working = half }
+        while min(working.width, working.height) >= 2 * detectionSide, let half = PlaneResampling.halved(working) { working = half }
         let side = min(working.width, working.height)
-        guard side >= 16 else {
-            self.init(xs: [], ys: [], words: [], fractionBits: 0)
-            return
-        }
-        if side != Self.detectionSide {
-            let scale = Double(Self.detectionSide) / Double(side)
+        guard side >= 16 else { return nil }
+        if side != detectionSide {
+            let scale = Double(detectionSide) / Double(side)
             working = PlaneResampling.resizedBilinear(working, width: max(1, Int((Double(working.width) * scale).rounded())),
                                                       height: max(1, Int((Double(working.height) * scale).rounded())))
+        }
+        return working
+    }
+
+    /// Features detected on `detectionPlane` (none without one).
+    public init(detectionPlane: LumaPlane?) {
+        guard let working = detectionPlane else {
+            self.init(xs: [], ys: [], words: [], fractionBits: 0)
+            return
         }
         let found = OrbExtractor.extract(from: working)
         let largest = max(found.xs.max() ?? 0, found.ys.max() ?? 0)
@@ -94,11 +106,19 @@ public struct LocalFeatures: Sendable, Equatable {
 
     /// How well `other` (a new photo) matches these (stored) features: the RANSAC similarity inlier count L of the mutual matches and its share F of them.
     public func agreement(with other: LocalFeatures) -> (inliers: Int, share: Double) {
+        let found = alignment(with: other)
+        return (found.inliers, found.share)
+    }
+
+    /// The agreement with `other` and the similarity from these features' detection plane to
+    /// `other`'s, refitted by least squares to its inliers (nil below three matches).
+    func alignment(with other: LocalFeatures) -> (inliers: Int, share: Double, transform: Similarity?) {
         let pairs = FeatureMatcher.mutualMatches(words, count, other.words, other.count)
-        guard pairs.count >= 3 else { return (0, 0) }
+        guard pairs.count >= 3 else { return (0, 0, nil) }
         let ax = pairs.map { Double(xs[$0.0]) }, ay = pairs.map { Double(ys[$0.0]) }
         let bx = pairs.map { Double(other.xs[$0.1]) }, by = pairs.map { Double(other.ys[$0.1]) }
-        let inliers = FeatureMatcher.ransacInliers(ax: ax, ay: ay, bx: bx, by: by)
-        return (inliers, Double(inliers) / Double(pairs.count))
+        let fit = FeatureMatcher.ransac(ax: ax, ay: ay, bx: bx, by: by)
+        let transform = fit.transform.map { FeatureMatcher.refined($0, ax: ax, ay: ay, bx: bx, by: by) }
+        return (fit.inliers, Double(fit.inliers) / Double(pairs.count), transform)
     }
 }

@@ -43,7 +43,7 @@ public struct ValidationSettings: Sendable, Equatable {
     public var exposure = ExposureRule()
     /// Whether the upload route and `validate` compare a project's photos (`duplicates.check`).
     public var duplicateCheck = true
-    /// When two photos of a project are one photo (`duplicates.max_distance`, `duplicates.min_matches`, `duplicates.min_match_share`).
+    /// When two photos of a project are one photo (`duplicates.max_distance`, `duplicates.min_matches`, `duplicates.min_correlation`).
     public var duplicateRule = DuplicateRule.default
     /// Photos that declare more pixels than this are refused from the header.
     public var pixelLimit: Int = ImageDecoder.defaultPixelLimit

@@ -48,12 +48,12 @@ extension TuneCommand {
                                           small.count, settings.inspirationMinimumShortSide, figures.falseRate * 100, figures.recall))
         }
         let auc = { (score: (DuplicateEvidence) -> Double) in DuplicateTuning.rocAUC(tuning, score: score).map { String(format: "%.4f", $0) } ?? "-" }
-        StandardStreams.output("ROC AUC on the tuning part: hash distance \(auc { -Double($0.hashDistance) }), feature matches explained \(auc { Double($0.inliers) }), their share \(auc { $0.inlierShare })")
-        StandardStreams.output("\n" + ["rule".padding(toLength: 44, withPad: " ", startingAt: 0), "part", "false duplicates", "found", "BA"].joined(separator: "  "))
+        StandardStreams.output("ROC AUC on the tuning part: hash distance \(auc { -Double($0.hashDistance) }), feature matches explained \(auc { Double($0.inliers) }), aligned detail correlation \(auc { $0.correlation })")
+        StandardStreams.output("\n" + ["rule".padding(toLength: 58, withPad: " ", startingAt: 0), "part", "false duplicates", "found", "BA"].joined(separator: "  "))
         for (name, rule) in [("current: \(Self.describe(current))", current), ("recommended: \(Self.describe(recommended))", recommended)] {
             for (part, pairs) in [("tune", tuning), ("held", held)] where !pairs.isEmpty {
                 let figures = DuplicateTuning.figures(pairs, rule: rule)
-                StandardStreams.output([name.padding(toLength: 44, withPad: " ", startingAt: 0), part,
+                StandardStreams.output([name.padding(toLength: 58, withPad: " ", startingAt: 0), part,
                                         String(format: "%15.2f%%", figures.falseRate * 100), String(format: "%5.3f", figures.recall),
                                         String(format: "%5.3f", figures.balancedAccuracy)].joined(separator: "  "))
             }
@@ -67,6 +67,11 @@ extension TuneCommand {
             StandardStreams.output(String(format: "worst left-out source: %@ BA %.3f, %.2f%% false duplicates, %.3f found (%@)",
                                           worst.0, worst.1.balancedAccuracy, worst.1.falseRate * 100, worst.1.recall, Self.describe(worst.2)))
         }
+        let shipped = Set(scored.map(\.source)).sorted().map { source in (source, DuplicateTuning.figures(scored.filter { $0.source == source }, rule: current)) }
+        if let worst = shipped.min(by: { $0.1.balancedAccuracy < $1.1.balancedAccuracy }) {
+            StandardStreams.output(String(format: "the current rule on each source, worst: %@ BA %.3f, %.2f%% false duplicates, %.3f found",
+                                          worst.0, worst.1.balancedAccuracy, worst.1.falseRate * 100, worst.1.recall))
+        }
         if let worstFalse = left.max(by: { $0.1.falseRate < $1.1.falseRate }), worstFalse.1.falseRate > 0 {
             StandardStreams.output(String(format: "most false duplicates left out: %@ %.2f%% (%@)", worstFalse.0, worstFalse.1.falseRate * 100, Self.describe(worstFalse.2)))
         }
@@ -75,16 +80,16 @@ extension TuneCommand {
             return "\(kind) \(ofKind.filter { current.isDuplicate($0.evidence) }.count)/\(ofKind.count)"
         }
         StandardStreams.output("\nCalled duplicates by the current rule, by kind: " + kinds.joined(separator: ", "))
-        StandardStreams.output("\nTo use the recommendation: PHOTO_VALIDATOR_DUPLICATES_MAX_DISTANCE=\(recommended.maximumDistance) PHOTO_VALIDATOR_DUPLICATES_MIN_MATCHES=\(recommended.minimumInliers) PHOTO_VALIDATOR_DUPLICATES_MIN_MATCH_SHARE=\(recommended.minimumInlierShare)")
+        StandardStreams.output("\nTo use the recommendation: PHOTO_VALIDATOR_DUPLICATES_MAX_DISTANCE=\(recommended.maximumDistance) PHOTO_VALIDATOR_DUPLICATES_MIN_MATCHES=\(recommended.minimumInliers) PHOTO_VALIDATOR_DUPLICATES_MIN_CORRELATION=\(recommended.minimumCorrelation)")
     }
 
     /// Writes each pair's figures to `duplicate-pairs.csv` in the report folder, so a choice can be checked pair by pair.
     private func writePairs(_ measured: [(DuplicatePairReader.Pair, DuplicateTuning.Scored)], tooSmall: Set<String>) throws {
-        var lines = ["a,b,label,kind,source,split,too_small,hash_distance,matches_explained,match_share"]
+        var lines = ["a,b,label,kind,source,split,too_small,hash_distance,matches_explained,match_share,detail_correlation"]
         for (pair, score) in measured {
             let small = tooSmall.contains(pair.first) || tooSmall.contains(pair.second)
             let fields = [pair.first, pair.second, pair.duplicate ? "duplicate" : "distinct", pair.kind, pair.source, pair.held ? "held" : "tune",
-                          small ? "yes" : "no", "\(score.evidence.hashDistance)", "\(score.evidence.inliers)", String(format: "%.4f", score.evidence.inlierShare)]
+                          small ? "yes" : "no", "\(score.evidence.hashDistance)", "\(score.evidence.inliers)", String(format: "%.4f", score.evidence.inlierShare), String(format: "%.4f", score.evidence.correlation)]
             lines.append(CSVLine.encode(fields))
         }
         do {
@@ -97,6 +102,6 @@ extension TuneCommand {
 
     /// A rule in one line, as the settings name it.
     private static func describe(_ rule: DuplicateRule) -> String {
-        String(format: "hash <= %d or %d+ matches at %.2f", rule.maximumDistance, rule.minimumInliers, rule.minimumInlierShare)
+        String(format: "hash <= %d, %d+ matches, detail >= %.2f", rule.maximumDistance, rule.minimumInliers, rule.minimumCorrelation)
     }
 }

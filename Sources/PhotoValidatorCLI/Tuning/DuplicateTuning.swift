@@ -48,26 +48,42 @@ enum DuplicateTuning {
                        recall: duplicates == 0 ? 1 : Double(found) / Double(duplicates))
     }
 
-    /// The rules tried: hash distances 0 to 8, 4 to 40 feature matches, shares 0.30 to 0.90.
+    /// The rules tried: hash distances 0 to 8, 4 to 32 feature matches, detail correlations 0.40 to 0.90.
     static let candidates: [DuplicateRule] = (0...8).flatMap { distance in
-        [4, 5, 6, 8, 10, 12, 16, 20, 26, 32, 40].flatMap { inliers in
-            stride(from: 30, through: 90, by: 5).map { share in
-                DuplicateRule(maximumDistance: distance, minimumInliers: inliers, minimumInlierShare: Double(share) / 100)
+        [4, 5, 6, 8, 10, 12, 16, 20, 26, 32].flatMap { inliers in
+            stride(from: 40, through: 90, by: 1).map { correlation in
+                DuplicateRule(maximumDistance: distance, minimumInliers: inliers, minimumCorrelation: Double(correlation) / 100)
             }
         }
     }
 
     /// The candidate with the best balanced accuracy on `pairs` among those with at most
-    /// `maximumFalseRate` false duplicates; on a tie the first tried wins (the smallest hash
-    /// distance, then the fewest matches and the lowest share).
+    /// `maximumFalseRate` false duplicates. Many rules tie on a clean tuning part; of those the
+    /// strictest on the aligned detail wins (a photo refused as a copy of another shot costs its
+    /// user more than a copy let through), then the widest hash distance (the path for photos whose
+    /// features cannot be aligned), then the fewest matches.
     static func recommended(on pairs: [Scored]) -> DuplicateRule {
         var best: (rule: DuplicateRule, accuracy: Double)?
         for rule in candidates {
             let figures = figures(pairs, rule: rule)
             guard figures.falseRate <= maximumFalseRate else { continue }
-            if best.map({ figures.balancedAccuracy > $0.accuracy + 1e-12 }) ?? true { best = (rule, figures.balancedAccuracy) }
+            guard let current = best else {
+                best = (rule, figures.balancedAccuracy)
+                continue
+            }
+            if figures.balancedAccuracy > current.accuracy + 1e-12
+                || (figures.balancedAccuracy >= current.accuracy - 1e-12 && isPreferred(rule, over: current.rule)) {
+                best = (rule, figures.balancedAccuracy)
+            }
         }
-        return best?.rule ?? DuplicateRule(maximumDistance: 0, minimumInliers: 256, minimumInlierShare: 1)
+        return best?.rule ?? DuplicateRule(maximumDistance: 0, minimumInliers: 256, minimumCorrelation: 1)
+    }
+
+    /// The tie-break of `recommended(on:)`: higher correlation, then larger distance, then fewer matches.
+    private static func isPreferred(_ rule: DuplicateRule, over other: DuplicateRule) -> Bool {
+        if rule.minimumCorrelation != other.minimumCorrelation { return rule.minimumCorrelation > other.minimumCorrelation }
+        if rule.maximumDistance != other.maximumDistance { return rule.maximumDistance > other.maximumDistance }
+        return rule.minimumInliers < other.minimumInliers
     }
 
     /// The area under the ROC curve of `score` (larger: more alike) for telling duplicates from distinct pairs.
