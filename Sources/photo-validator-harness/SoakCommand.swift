@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import TestFixtures
+import ValidatorHarness
 
 /// `photo-validator-harness soak`: load with faults against a real Temporal dev server.
 struct SoakCommand: AsyncParsableCommand {

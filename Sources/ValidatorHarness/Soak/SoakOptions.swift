@@ -1,4 +1,5 @@
 import Foundation
+import TestFixtures
 
 /// What a soak run does: its length, load, the daemon's limits, and where it keeps its files.
 public struct SoakOptions: Sendable {
