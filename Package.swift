@@ -208,7 +208,7 @@ let package = Package(
             path: "Fuzz/Multipart"
         ),
 
-        // Paths to test photos, CSV, child processes and stand-in servers, shared by the test targets.
+        // Paths to test photos and peer tools, CSV, child processes and stand-in servers, shared by the test targets.
         .target(
             name: "TestFixtures",
             dependencies: [
