@@ -208,7 +208,7 @@ let package = Package(
             path: "Fuzz/Multipart"
         ),
 
-        // Paths to test photos, manifest parsing and child processes, shared by the test targets.
+        // Paths to test photos and peer tools, CSV, child processes and stand-in servers, shared by the test targets.
         .target(
             name: "TestFixtures",
             dependencies: [
@@ -217,17 +217,29 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+        // The long checks against a built binary: mutated photos, load, soak with faults, hostile cost.
+        .target(
+            name: "ValidatorHarness",
+            dependencies: [
+                "TestFixtures",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
 
-        // The long checks (mutated photos, soak) as one command on the test helpers:
+        // The long checks (mutated photos, soak) as one command on the harness library:
         // `swift run photo-validator-harness --help`.
         .executableTarget(
             name: "photo-validator-harness",
-            dependencies: ["TestFixtures", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["ValidatorHarness", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         .testTarget(name: "AdmissionTests", dependencies: ["Admission"]),
@@ -238,7 +250,7 @@ let package = Package(
             name: "MultipartUploadTests",
             dependencies: ["MultipartUpload", "TestFixtures", .product(name: "NIOCore", package: "swift-nio")]
         ),
-        .testTarget(name: "PhotoValidationTests", dependencies: ["Admission", "PhotoValidation", "VipsDecoder", "ValidationWorkers", "TestFixtures"]),
+        .testTarget(name: "PhotoValidationTests", dependencies: ["Admission", "PhotoValidation", "VipsDecoder", "ValidationWorkers", "TestFixtures", "ValidatorHarness"]),
         .testTarget(name: "DecodeSandboxTests", dependencies: ["CSandbox", "DecodeSandbox", "PhotoValidation", "VipsDecoder", "ValidationWorkers", "TestFixtures"]),
         .testTarget(name: "ValidationWorkersTests", dependencies: ["ValidationWorkers", "TestFixtures"]),
         .testTarget(

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Where the test photos are: the repository's `testdata/` and, when present, `../shared/`.
+/// Where the test photos and peer tools are: the repository's `testdata/`, `../shared/` when
+/// present, and the tools in `.venv`.
 public enum Fixtures {
     /// The repository root (the folder holding Package.swift): the checkout whose `.build` holds the
     /// running test binary, else the one this file was compiled in. The first lets a copied checkout
@@ -43,6 +44,16 @@ public enum Fixtures {
     /// A file under `../shared/`, or nil when there is no shared folder.
     public static func sharedFile(_ relativePath: String) -> URL? {
         shared?.appendingPathComponent(relativePath)
+    }
+
+    /// The peer tool `name` (`python`, `temporal`) that `scripts/setup --test` installs: the
+    /// executable the environment variable `variable` names, else `.venv/bin/name` in the
+    /// repository, which may be missing (callers check, and skip or fail).
+    public static func peerTool(_ name: String, overriddenBy variable: String) -> URL {
+        if let path = ProcessInfo.processInfo.environment[variable], FileManager.default.isExecutableFile(atPath: path) {
+            return URL(fileURLWithPath: path)
+        }
+        return repositoryRoot.appendingPathComponent(".venv/bin/\(name)")
     }
 
     /// A path named `name` in a new, empty temporary folder (for databases, sockets and logs).

@@ -7,9 +7,8 @@ public final class LlamaCppServer: Sendable {
     /// The Python that `scripts/setup --test` installs the server into: `PHOTO_VALIDATOR_PYTHON`,
     /// else `.venv/bin/python`.
     public static let python: URL? = {
-        let candidates: [String?] = [ProcessInfo.processInfo.environment["PHOTO_VALIDATOR_PYTHON"],
-                                     Fixtures.repositoryRoot.appendingPathComponent(".venv/bin/python").path]
-        return candidates.compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0) }.map(URL.init(fileURLWithPath:))
+        let python = Fixtures.peerTool("python", overriddenBy: "PHOTO_VALIDATOR_PYTHON")
+        return FileManager.default.isExecutableFile(atPath: python.path) ? python : nil
     }()
 
     /// True when the test can run (llama-cpp-python is in `.venv`), or must (under `scripts/test`).

@@ -8,8 +8,7 @@ public enum PillowHEIF {
     /// (`PHOTO_VALIDATOR_PYTHON`, else the `.venv` that `scripts/setup --test` makes).
     public static func pngCopies(of urls: [URL]) async throws -> [String: URL] {
         let heics = urls.filter { $0.pathExtension.lowercased() == "heic" }
-        let python = ProcessInfo.processInfo.environment["PHOTO_VALIDATOR_PYTHON"]
-            ?? Fixtures.repositoryRoot.appendingPathComponent(".venv/bin/python").path
+        let python = Fixtures.peerTool("python", overriddenBy: "PHOTO_VALIDATOR_PYTHON").path
         guard FileManager.default.isExecutableFile(atPath: python), !heics.isEmpty else { return [:] }
         let folder = URL(fileURLWithPath: Fixtures.temporaryPath("libheif"))
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

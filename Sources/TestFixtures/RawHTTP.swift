@@ -72,7 +72,8 @@ public enum RawHTTP {
         try await offloaded { try blockingConnect(port: port, timeout: timeout) }
     }
 
-    static func blockingConnect(port: Int, timeout: TimeInterval = 60) throws -> Int32 {
+    /// `connect(port:timeout:)` on the calling thread, for callers that already run off the cooperative pool.
+    public static func blockingConnect(port: Int, timeout: TimeInterval = 60) throws -> Int32 {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -91,7 +92,8 @@ public enum RawHTTP {
         try await offloaded { try blockingWrite(socket, bytes) }
     }
 
-    static func blockingWrite(_ socket: Int32, _ bytes: [UInt8]) throws {
+    /// `write(_:_:)` on the calling thread.
+    public static func blockingWrite(_ socket: Int32, _ bytes: [UInt8]) throws {
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -122,7 +124,8 @@ public enum RawHTTP {
         try await offloaded { blockingReadAll(socket) }
     }
 
-    static func blockingReadAll(_ socket: Int32) -> String {
+    /// `readAll(_:)` on the calling thread.
+    public static func blockingReadAll(_ socket: Int32) -> String {
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {

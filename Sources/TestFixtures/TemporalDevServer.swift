@@ -8,9 +8,8 @@ import Glibc
 public final class TemporalDevServer: @unchecked Sendable {
     /// The `temporal` CLI: `PHOTO_VALIDATOR_TEMPORAL`, or `.venv/bin/temporal` that `scripts/setup --test` installs.
     public static let executable: URL? = {
-        let candidates: [String?] = [ProcessInfo.processInfo.environment["PHOTO_VALIDATOR_TEMPORAL"],
-                                     Fixtures.repositoryRoot.appendingPathComponent(".venv/bin/temporal").path]
-        return candidates.compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0) }.map(URL.init(fileURLWithPath:))
+        let temporal = Fixtures.peerTool("temporal", overriddenBy: "PHOTO_VALIDATOR_TEMPORAL")
+        return FileManager.default.isExecutableFile(atPath: temporal.path) ? temporal : nil
     }()
 
     /// True when tests that need Temporal can run (or must, under `scripts/test`).

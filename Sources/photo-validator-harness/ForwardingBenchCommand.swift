@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import TestFixtures
+import ValidatorHarness
 
 /// `photo-validator-harness forwarding-bench`: uploads/s and delivery latency with forwarding on.
 struct ForwardingBenchCommand: AsyncParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import TestFixtures
+import ValidatorHarness
 
 /// `photo-validator-harness heic-bitflips`: how many one-bit flips in a HEIC each binary catches.
 struct HEICBitFlipsCommand: AsyncParsableCommand {

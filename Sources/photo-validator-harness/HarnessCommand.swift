@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// `photo-validator-harness`: the long checks run against a built `photo-validator` (mutated
-/// photos, soak with faults), on the helpers the tests use (`TestFixtures`).
+/// photos, soak with faults), on the harness library (`ValidatorHarness`).
 @main
 struct HarnessCommand: AsyncParsableCommand {
     /// The subcommands, one file each.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import TestFixtures
+import ValidatorHarness
 
 /// `photo-validator-harness hostile-cost`: cheap uploads built to be expensive, against a built daemon.
 struct HostileCostCommand: AsyncParsableCommand {

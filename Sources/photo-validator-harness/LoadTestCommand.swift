@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import TestFixtures
+import ValidatorHarness
 
 /// `photo-validator-harness load-test`: wrk against a built daemon at several concurrencies.
 struct LoadTestCommand: AsyncParsableCommand {

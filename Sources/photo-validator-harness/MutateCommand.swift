@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import TestFixtures
+import ValidatorHarness
 
 /// `photo-validator-harness mutate`: writes mutated copies of photos and their manifest.
 struct MutateCommand: ParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import TestFixtures
+import ValidatorHarness
 
 /// `photo-validator-harness mutation-run`: mutated photos against a built validator.
 struct MutationRunCommand: AsyncParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import TestFixtures
+import ValidatorHarness
 
 /// `photo-validator-harness soak`: load with faults against a real Temporal dev server.
 struct SoakCommand: AsyncParsableCommand {
@@ -21,8 +21,8 @@ struct SoakCommand: AsyncParsableCommand {
 
     @Option(help: "The photo-validator binary.")
     var binary = ".build/release/photo-validator"
-    @Option(help: "The temporal CLI.")
-    var temporal = ".venv/bin/temporal"
+    @Option(help: "The temporal CLI (default $PHOTO_VALIDATOR_TEMPORAL, else the repository's .venv/bin/temporal).")
+    var temporal: String?
     @Option(help: "Length of the load, minutes.")
     var minutes = 10.0
     @Flag(help: "About 60 s in all, every fault shortened (for CI).")
@@ -66,7 +66,7 @@ struct SoakCommand: AsyncParsableCommand {
 
     func run() async throws {
         var options = SoakOptions(binary: URL(fileURLWithPath: binary).standardizedFileURL)
-        options.temporal = URL(fileURLWithPath: temporal)
+        if let temporal { options.temporal = URL(fileURLWithPath: temporal) }
         (options.minutes, options.smoke, options.concurrency, options.projects) = (minutes, smoke, concurrency, projects)
         (options.warmup, options.sampleSeconds, options.progressSeconds) = (warmup, sampleSeconds, progressSeconds)
         (options.bodyLimitMiB, options.requestTimeout, options.outboxRetryMax) = (bodyLimitMiB, requestTimeout, outboxRetryMax)

@@ -3,8 +3,7 @@ import TestFixtures
 import Testing
 @testable import PhotoValidation
 
-private let python = ProcessInfo.processInfo.environment["PHOTO_VALIDATOR_PYTHON"]
-    ?? Fixtures.repositoryRoot.appendingPathComponent(".venv/bin/python").path
+private let python = Fixtures.peerTool("python", overriddenBy: "PHOTO_VALIDATOR_PYTHON").path
 private let sharedRooms = Fixtures.sharedFile("rooms")
 private let peersPresent = FileManager.default.isExecutableFile(atPath: python)
     && sharedRooms.map { FileManager.default.fileExists(atPath: $0.appendingPathComponent("manifest.csv").path) } == true

@@ -3,8 +3,7 @@ import TestFixtures
 import Testing
 @testable import PhotoValidation
 
-private let python = ProcessInfo.processInfo.environment["PHOTO_VALIDATOR_PYTHON"]
-    ?? Fixtures.repositoryRoot.appendingPathComponent(".venv/bin/python").path
+private let python = Fixtures.peerTool("python", overriddenBy: "PHOTO_VALIDATOR_PYTHON").path
 private let pythonPresent = FileManager.default.isExecutableFile(atPath: python)
 
 /// Resolution independence (issue 35): the gateway's own sharp test image (`_make_sharp_image`, 1 px

@@ -1,6 +1,7 @@
 import Foundation
 import TestFixtures
 import Testing
+import ValidatorHarness
 @testable import PhotoValidation
 
 /// Writes the mutations of `classes` for `photos` (`photo-validator-harness mutate`) into a fresh

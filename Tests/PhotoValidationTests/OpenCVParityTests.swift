@@ -4,8 +4,7 @@ import Testing
 @testable import PhotoValidation
 
 /// The Python with OpenCV that `scripts/test` installs into `.venv`.
-private let python = ProcessInfo.processInfo.environment["PHOTO_VALIDATOR_PYTHON"]
-    ?? Fixtures.repositoryRoot.appendingPathComponent(".venv/bin/python").path
+private let python = Fixtures.peerTool("python", overriddenBy: "PHOTO_VALIDATOR_PYTHON").path
 private let openCVAvailable = FileManager.default.isExecutableFile(atPath: python) || Fixtures.peersRequired
 
 @Suite("Parity with OpenCV at native scale", .integration, .enabled(if: openCVAvailable, "needs .venv with opencv-python-headless: run scripts/test"), .timeLimit(.minutes(10)))

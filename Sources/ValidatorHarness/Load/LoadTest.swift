@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import TestFixtures
 
 /// A load test of a built daemon with wrk: one photo posted to `POST /v1/validate` at each
 /// concurrency level, with requests/s, validations/s, p50/p99 latency, non-2xx and socket error

@@ -2,6 +2,7 @@ import Foundation
 import Subprocess
 import Synchronization
 import SystemPackage
+import TestFixtures
 
 /// Throws mutated photos at a built `photo-validator` and checks that it holds: every file
 /// answered within the time limit, `invalid_image` for the known-corrupt classes, and peak

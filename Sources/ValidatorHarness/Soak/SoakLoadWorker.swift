@@ -1,4 +1,5 @@
 import Foundation
+import TestFixtures
 
 /// One client of a soak, on a thread of its own: random jobs one after another on a keep-alive
 /// connection until the load stops, each retried after a retryable 503.

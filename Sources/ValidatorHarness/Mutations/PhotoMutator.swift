@@ -1,3 +1,5 @@
+import TestFixtures
+
 /// Mutated copies of photos for hostile-input checks and fuzz corpora: known-corrupt classes
 /// (certain `invalid_image`), declared-huge headers over little data (an answer within the memory
 /// budget) and random damage (any answer, no crash, no hang); deterministic for a seed.

@@ -1,4 +1,5 @@
 import Foundation
+import TestFixtures
 
 /// The attack files of `photo-validator-harness hostile-cost`, made in Swift from the photos of
 /// testdata/ (no Python): for each format the worst file per decode cost cap, and the upload

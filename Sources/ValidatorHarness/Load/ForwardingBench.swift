@@ -1,4 +1,5 @@
 import Foundation
+import TestFixtures
 
 /// Uploads with signal forwarding on, against a real Temporal dev server: a photo posted to the
 /// gateway upload endpoint with wrk, then, once the outbox has delivered everything, uploads/s

@@ -1,11 +1,12 @@
 import Foundation
+import TestFixtures
 
 /// What a soak run does: its length, load, the daemon's limits, and where it keeps its files.
 public struct SoakOptions: Sendable {
     /// The `photo-validator` binary.
     public var binary: URL
     /// The `temporal` CLI.
-    public var temporal: URL = Fixtures.repositoryRoot.appendingPathComponent(".venv/bin/temporal")
+    public var temporal: URL = Fixtures.peerTool("temporal", overriddenBy: "PHOTO_VALIDATOR_TEMPORAL")
     /// Minutes of load (ignored with `smoke`).
     public var minutes = 10.0
     /// About 60 s in all, every fault shortened (CI).

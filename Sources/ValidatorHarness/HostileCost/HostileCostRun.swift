@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 #if canImport(Glibc)
 import Glibc
+import TestFixtures
 #endif
 
 /// `photo-validator-harness hostile-cost`: each attack of `HostileCostCorpus` once against a

@@ -1,4 +1,5 @@
 import Foundation
+import TestFixtures
 
 /// The wrk load generator (Debian's `wrk`): found, and run with a Lua script that ends with one
 /// `RESULT name=value ...` line of figures.

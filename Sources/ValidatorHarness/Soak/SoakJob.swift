@@ -1,4 +1,5 @@
 import Foundation
+import TestFixtures
 
 /// One logical request of a soak (retried after a 503 as a client honouring Retry-After would).
 struct SoakJob: Sendable {

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import Synchronization
+import TestFixtures
 
 /// A fault-injecting proxy in front of Temporal's HTTP API: it passes every request on, answers
 /// each with 500, or delays each (a quarter of them past the daemon's signal timeout).

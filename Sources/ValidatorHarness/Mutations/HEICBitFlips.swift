@@ -1,4 +1,5 @@
 import Foundation
+import TestFixtures
 
 /// Counts how many single-bit flips in a HEIC's coded data each binary catches: copies of the
 /// photo with one random bit flipped past the first kilobyte of its `mdat` box, validated with

@@ -4,6 +4,7 @@ import Glibc
 #endif
 import Hummingbird
 import Synchronization
+import TestFixtures
 
 /// A soak and fault run of the daemon against a real Temporal dev server: uploads of real photos,
 /// hostile files, oversized, trickled, stalled and malformed bodies at a set concurrency, while

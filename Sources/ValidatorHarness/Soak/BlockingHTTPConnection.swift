@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import TestFixtures
 #endif
 
 /// A keep-alive HTTP/1.1 client connection to 127.0.0.1 whose calls block, for load generators

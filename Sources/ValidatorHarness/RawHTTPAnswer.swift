@@ -1,4 +1,5 @@
 import Foundation
+import TestFixtures
 
 /// An HTTP/1.1 response as `RawHTTP` returns it, taken apart: status, headers, body.
 public struct RawHTTPAnswer: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import TestFixtures
 
 /// The files a soak uploads: real photos (`../shared/photos`, `testdata/variants`), hostile files
 /// (`testdata/hostile`, `../shared/bad-inputs`) and small photos for trickled bodies.
