@@ -1,3 +1,5 @@
+import BlurMetrics
+
 /// FAST-9 corner detection (16-pixel Bresenham circle of radius 3) with non-maximum suppression, as OpenCV's FastFeatureDetector.
 enum FastCorners {
     /// A detected corner: integer pixel position and FAST score (the largest threshold at which it is still a corner).

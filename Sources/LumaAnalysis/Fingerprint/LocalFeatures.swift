@@ -1,3 +1,5 @@
+import BlurMetrics
+
 /// Keypoints and binary descriptors of a photo's analysis plane, for telling a copy of a photo from another shot.
 public struct LocalFeatures: Sendable, Equatable {
     // Positions in pixels of the halved plane, already quantised to the stored fixed point so a byte round trip is exact.

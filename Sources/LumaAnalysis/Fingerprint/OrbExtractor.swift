@@ -1,3 +1,5 @@
+import BlurMetrics
+
 /// ORB keypoints and rBRIEF descriptors with the parameters of OpenCV's `ORB_create(nfeatures: 256, scaleFactor: 1.3, nlevels: 3, edgeThreshold: 31, patchSize: 31, fastThreshold: 10, scoreType: HARRIS_SCORE)`.
 enum OrbExtractor {
     /// Keypoint positions (in the input image's pixels) and their descriptors, four 64-bit words (bits 0...255) each.

@@ -1,3 +1,5 @@
+import BlurMetrics
+
 /// The resampling steps of the local-features pipeline: halving, the bilinear pyramid step and the descriptor blur.
 enum PlaneResampling {
     /// The plane halved to (width / 2, height / 2) with rounded 2x2 box means, as OpenCV's INTER_AREA does for a factor of 2; nil when a side would be empty.
