@@ -172,6 +172,28 @@ struct ValidateCommandTests {
         #expect(seen.count == names.count)
         #expect(Set(seen).count == names.count)
     }
+
+    @Test("shards of a tree with duplicates in its folders find the duplicates one run finds; --duplicates run refuses --shard")
+    func shardsFindDuplicates() async throws {
+        let folder = try ScratchFolder()
+        for index in 0..<6 {
+            try folder.copy("photos/cups.jpg", to: "p\(index)/a.jpg")
+            try folder.copy("photos/cups.jpg", to: "p\(index)/b.jpg")
+            try folder.copy("photos/outdoor-path.jpg", to: "p\(index)/c.jpg")
+        }
+        let single = try await photoValidator(["validate", folder.url.path, "--format", "jsonl"])
+        var sharded: [[String: Any]] = []
+        for shard in 1...3 {
+            sharded += try jsonLines(try await photoValidator(["validate", folder.url.path, "--format", "jsonl", "--shard", "\(shard)/3"]).standardOutput)
+        }
+        let duplicates = { (records: [[String: Any]]) in records.filter { ($0["failures"] as? [String])?.contains("duplicate_photo") == true }.count }
+        #expect(duplicates(try jsonLines(single.standardOutput)) == 6)
+        #expect(sharded.count == 18)
+        #expect(duplicates(sharded) == 6)
+        let refused = try await photoValidator(["validate", folder.url.path, "--duplicates", "run", "--shard", "1/3"])
+        #expect(refused.status == 2)
+        #expect(refused.standardError.contains("--duplicates folder"))
+    }
 }
 
 @Suite("Shard selection", .integration, .timeLimit(.minutes(10)))
@@ -182,6 +204,20 @@ struct ShardTests {
         #expect(Shard(argument: "0/5") == nil)
         #expect(Shard(argument: "6/5") == nil)
         #expect(Shard(argument: "x") == nil)
+    }
+
+    @Test("with whole folders, every photo of a folder is in the same part, and the parts still spread the folders")
+    func wholeFolders() {
+        let folders = (0..<400).map { "project-\($0)" }
+        for folder in folders.prefix(20) {
+            let parts = ["a.jpg", "b.jpg", "sub/c.jpg"].map { name in
+                (1...4).filter { Shard(index: $0, count: 4).contains(relativePath: "\(folder)/\(name)", wholeFolders: true) }
+            }
+            #expect(parts[0].count == 1 && parts[0] == parts[1], "\(folder)")
+        }
+        let counts = (1...4).map { index in folders.filter { Shard(index: index, count: 4).contains(relativePath: "\($0)/a.jpg", wholeFolders: true) }.count }
+        #expect(counts.reduce(0, +) == 400)
+        #expect(counts.allSatisfy { $0 > 60 })
     }
 
     @Test("the split is a stable function of the path")

@@ -33,6 +33,16 @@ struct Shard: ExpressibleByArgument, Sendable, Equatable {
         count == 1 || Int(Self.fnv1a(relativePath) % UInt64(count)) == index - 1
     }
 
+    /// True when the file at `relativePath` belongs to this part, split by file or, with
+    /// `wholeFolders`, by its folder, so that every photo of a folder is in the same part: the
+    /// duplicate check compares a folder's photos (`--duplicates folder`), and a part that held
+    /// only some of them would miss duplicates that one run over the whole tree finds.
+    func contains(relativePath: String, wholeFolders: Bool) -> Bool {
+        guard wholeFolders else { return contains(relativePath: relativePath) }
+        let folder = relativePath.lastIndex(of: "/").map { String(relativePath[..<$0]) } ?? ""
+        return contains(relativePath: folder)
+    }
+
     /// 64-bit FNV-1a of the UTF-8 bytes: stable across runs, machines and Swift versions
     /// (unlike `Hasher`, which is seeded per process).
     static func fnv1a(_ text: String) -> UInt64 {

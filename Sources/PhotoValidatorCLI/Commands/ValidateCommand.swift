@@ -33,7 +33,7 @@ struct ValidateCommand: AsyncParsableCommand {
     @Option(help: "Photos validated at once (default: one per core).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
-    @Option(help: "Validate only part K of N (K/N, 1-based), split by a stable hash of each path relative to its argument.")
+    @Option(help: "Validate only part K of N (K/N, 1-based), split by a stable hash of each folder's path relative to its argument (of each file's with --duplicates off), so the parts together find what one run finds.")
     var shard: Shard = .all
 
     @Option(help: "Seconds one photo may take; a photo still decoding then is invalid_image (decode_timeout) and the others go on.")
@@ -83,7 +83,13 @@ struct ValidateCommand: AsyncParsableCommand {
         }
         let contentConfiguration = contentCheck ? try await content.resolveForBatch(environment: ProcessInfo.processInfo.environment) : nil
         let collected = PhotoCollector(include: include, exclude: exclude).collect(paths)
-        let entries = collected.entries.filter { shard.contains(relativePath: $0.relativePath) }
+        let scope = settings.duplicateCheck ? duplicates : .off
+        if shard.count > 1, scope == .run {
+            StandardStreams.error("photo-validator: --duplicates run compares every photo of the run, and a shard sees only its own: "
+                + "with --shard, use --duplicates folder (the default: each folder stays whole in one shard) or --duplicates off")
+            throw ExitCode(2)
+        }
+        let entries = collected.entries.filter { shard.contains(relativePath: $0.relativePath, wholeFolders: scope == .folder) }
         var summary = BatchSummary()
         summary.skipped = collected.skipped
         for problem in collected.problems {
@@ -104,7 +110,7 @@ struct ValidateCommand: AsyncParsableCommand {
         // Results arrive out of order; records are printed in path order so runs are comparable.
         var pending: [Int: PhotoFileCheck.Outcome] = [:]
         var nextToPrint = 0
-        var duplicateCheck = BatchDuplicates(scope: settings.duplicateCheck ? duplicates : .off, maximumDistance: settings.duplicateMaximumDistance)
+        var duplicateCheck = BatchDuplicates(scope: scope, maximumDistance: settings.duplicateMaximumDistance)
         var done = 0
         let checker = PhotoFileCheck(validator: validator, classifier: classifier, pool: pool)
         await BoundedTaskGroup.run(entries.map(\.path), width: pool.threadCount + pool.queueLimit) { path in
