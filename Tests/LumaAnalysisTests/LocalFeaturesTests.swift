@@ -1,3 +1,4 @@
+import BlurMetrics
 import LumaAnalysis
 import Testing
 
