@@ -112,6 +112,8 @@ final class ScoresCache: Sendable {
     /// Closes the database, folding the write-ahead log into the file, so that the file alone holds
     /// every measurement (a batch recipe copies it back from node-local disk).
     func close() {
+        // GRDB keeps the WAL file of a pool (persistent WAL), so closing alone leaves measurements in it.
+        _ = try? database.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         try? database.close()
     }
 
