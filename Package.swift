@@ -190,6 +190,8 @@ let package = Package(
                 "PhotoValidatorServer",
                 "DecodeSandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SwiftCSV", package: "SwiftCSV"),

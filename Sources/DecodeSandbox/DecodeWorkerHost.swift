@@ -77,22 +77,22 @@ public enum DecodeWorkerHost {
             let previews = request.preview.flatMap { try? PreviewEncoder(maximumLongEdge: $0.maximumLongEdge, maximumPixels: $0.maximumPixels, quality: $0.quality) }
             let run = { (bytes: UnsafeRawBufferPointer) in
                 if setup.allowsTestRequests, bytes.starts(with: Self.crashMarker) { pv_sandbox_crash() }
-                if request.previewEvenIfFailed == true, let previews {
-                    return validator.validateAndPreview(bytes, as: request.photoType, previews: previews)
-                }
-                return validator.validate(bytes, as: request.photoType, previews: previews)
+                return validator.measuredCheck(bytes, as: request.photoType, previews: previews, evenIfFailed: request.previewEvenIfFailed == true && previews != nil)
             }
-            let (output, preview): (ValidatePhotoOutput, Result<PreviewImage, DecodeFailure>?)
+            let (output, preview, measurements): (ValidatePhotoOutput, Result<PreviewImage, DecodeFailure>?, PhotoMeasurements?)
             if let count = request.sharedCount {
                 guard let shared, count <= shared.count else {
                     try channel.send(.complaint, WorkerComplaint(message: "a photo of \(count) bytes in shared memory the worker does not have"))
                     return
                 }
-                (output, preview) = run(UnsafeRawBufferPointer(rebasing: shared[0..<count]))
+                (output, preview, measurements) = run(UnsafeRawBufferPointer(rebasing: shared[0..<count]))
             } else {
-                (output, preview) = frame.withBody(run)
+                (output, preview, measurements) = frame.withBody(run)
             }
-            var reply = ValidateReply(output: Self.namingMemory(output))
+            let named = Self.namingMemory(output)
+            var reply = ValidateReply(output: named)
+            // An answer renamed here is no longer what the measurements judge to.
+            reply.measurements = named == output ? measurements : nil
             let retiring = pv_sandbox_cpu_seconds_left() < setup.cpuRetirementSeconds
             if retiring { reply.retiring = true }
             var jpeg: [UInt8] = []

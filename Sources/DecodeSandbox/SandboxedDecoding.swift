@@ -76,6 +76,23 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
         previews: PreviewEncoder?,
         evenIfFailed: Bool = false
     ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?) {
+        let answer = validateInWorker(bytes, as: photoType, previews: previews, evenIfFailed: evenIfFailed)
+        return (answer.output, answer.preview)
+    }
+
+    /// Validates the photo in a worker and returns the worker's measurements too (none when the
+    /// worker crashed or ran out of time or memory).
+    public func measure(_ bytes: UnsafeRawBufferPointer, as photoType: PhotoType) -> (output: ValidatePhotoOutput, measurements: PhotoMeasurements?) {
+        let answer = validateInWorker(bytes, as: photoType, previews: nil, evenIfFailed: false)
+        return (answer.output, answer.measurements)
+    }
+
+    private func validateInWorker(
+        _ bytes: UnsafeRawBufferPointer,
+        as photoType: PhotoType,
+        previews: PreviewEncoder?,
+        evenIfFailed: Bool
+    ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?, measurements: PhotoMeasurements?) {
         let start = ContinuousClock.now
         let declared = DeclaredSize(bytes)
         let limit = options.timeLimits.limit(for: declared, byteCount: bytes.count)
@@ -92,7 +109,7 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
                     "decoding and measuring this \(declared.width)x\(declared.height) \(declared.format.rawValue) needs at least \(need >> 20) MiB, "
                         + "over the whole decode memory budget of \(memoryBudget.capacity >> 20) MiB (decode_memory_mib)"
                 )
-                return (answers.failed(as: photoType, failure, after: ContinuousClock.now - start), nil)
+                return (answers.failed(as: photoType, failure, after: ContinuousClock.now - start), nil, nil)
             }
         }
         defer { reservation?.release() }
@@ -107,11 +124,11 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
         switch exchanged {
         case .failure(let end):
             let failure = end.failure(limit: deadline - start)
-            return (answers.failed(as: photoType, failure, after: ContinuousClock.now - start), nil)
+            return (answers.failed(as: photoType, failure, after: ContinuousClock.now - start), nil, nil)
         case .success(let frame):
             guard frame.kind == .result, let reply = try? frame.header(ValidateReply.self) else {
                 let failure = DecodeFailure(.libraryFailure, "the decode worker answered a \(frame.kind) frame that is not a result")
-                return (answers.failed(as: photoType, failure, after: ContinuousClock.now - start), nil)
+                return (answers.failed(as: photoType, failure, after: ContinuousClock.now - start), nil, nil)
             }
             var details = reply.output.details
             // The total is the caller's: the worker's own time plus the handing over.
@@ -123,7 +140,7 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
             } else if let width = reply.previewWidth, let height = reply.previewHeight {
                 preview = .success(PreviewImage(jpeg: frame.body, width: width, height: height))
             }
-            return (output, preview)
+            return (output, preview, reply.measurements)
         }
     }
 

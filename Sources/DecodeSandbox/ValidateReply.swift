@@ -33,4 +33,6 @@ struct ValidateReply: Codable, Sendable {
     var previewHeight: Int?
     /// Why the preview could not be made, when it was asked for and failed.
     var previewFailure: Failure?
+    /// What the worker measured, for the scores cache (nil when not deterministic).
+    var measurements: PhotoMeasurements?
 }

@@ -31,6 +31,9 @@ public struct BlurMeasurement: Sendable, Equatable {
     public let exposureSeconds: Double
     /// Seconds in the fingerprint.
     public let fingerprintSeconds: Double
+    /// True when the decoded pixels were finer than the analysis plane, so a finer plane was kept
+    /// to compare it with.
+    public let hasFinerPlane: Bool
 
     /// This measurement with the decode, luma and blur time of `other` added: the figures of a
     /// photo measured twice, once at each decode scale.
@@ -39,7 +42,8 @@ public struct BlurMeasurement: Sendable, Equatable {
             statistics: statistics, blurScore: blurScore, scales: scales, analysisWidth: analysisWidth, analysisHeight: analysisHeight,
             decodeScale: decodeScale, decodeSeconds: decodeSeconds + other.decodeSeconds, lumaSeconds: lumaSeconds + other.lumaSeconds,
             blurSeconds: blurSeconds + other.blurSeconds, exposure: exposure, fingerprint: fingerprint,
-            exposureSeconds: exposureSeconds + other.exposureSeconds, fingerprintSeconds: fingerprintSeconds + other.fingerprintSeconds
+            exposureSeconds: exposureSeconds + other.exposureSeconds, fingerprintSeconds: fingerprintSeconds + other.fingerprintSeconds,
+            hasFinerPlane: hasFinerPlane
         )
     }
 
@@ -97,7 +101,8 @@ public struct BlurMeasurement: Sendable, Equatable {
         let plane = builder.finish()
         let blurStart = clock.now
         let statistics = LaplacianVariance.statistics(of: plane)
-        let scales = ScaleAwareBlurScore.measure(analysis: plane, finer: builder.finishFiner(), strongestShare: strongestShare,
+        let finer = builder.finishFiner()
+        let scales = ScaleAwareBlurScore.measure(analysis: plane, finer: finer, strongestShare: strongestShare,
                                                  coarseWeight: coarseWeight, finerBelow: finerBelow, crossingCorrected: crossingCorrected)
         let blurTime = clock.now - blurStart
         let exposureStart = clock.now
@@ -119,7 +124,8 @@ public struct BlurMeasurement: Sendable, Equatable {
             exposure: exposure,
             fingerprint: fingerprint,
             exposureSeconds: exposureTime.seconds,
-            fingerprintSeconds: fingerprintTime.seconds
+            fingerprintSeconds: fingerprintTime.seconds,
+            hasFinerPlane: finer != nil
         )
     }
 }

@@ -17,6 +17,10 @@ public protocol PhotoDecodeIsolation: Sendable {
         evenIfFailed: Bool
     ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?)
 
+    /// Validates the photo in `bytes` as `photoType` and returns what was measured too (nil when
+    /// the answer is not the photo's own: a crash, a time limit): `PhotoValidator.measure(_:as:)`.
+    func measure(_ bytes: UnsafeRawBufferPointer, as photoType: PhotoType) -> (output: ValidatePhotoOutput, measurements: PhotoMeasurements?)
+
     /// Workers that ended while holding a photo, by reason code, every reason listed.
     var restartCounts: [String: Int] { get }
 
@@ -32,6 +36,11 @@ public protocol PhotoDecodeIsolation: Sendable {
 }
 
 extension PhotoDecodeIsolation {
+    /// The answer without measurements: an isolation that cannot return them is never cached.
+    public func measure(_ bytes: UnsafeRawBufferPointer, as photoType: PhotoType) -> (output: ValidatePhotoOutput, measurements: PhotoMeasurements?) {
+        (validate(bytes, as: photoType, previews: nil, evenIfFailed: false).output, nil)
+    }
+
     /// No shared budget.
     public var memoryBudget: WeightedSemaphore? { nil }
 }

@@ -64,10 +64,18 @@ public struct PhotoValidator: Sendable {
 
     /// Validates the encoded photo in `bytes` as a photo of `photoType`.
     public func validate(_ bytes: UnsafeRawBufferPointer, as photoType: PhotoType) -> ValidatePhotoOutput {
+        measure(bytes, as: photoType).output
+    }
+
+    /// Validates the photo as `validate(_:as:)` does and returns what was measured too, for the
+    /// scores cache to keep; nil measurements when the answer is not the photo's own (a library
+    /// failure, a time limit, a crashed worker).
+    public func measure(_ bytes: UnsafeRawBufferPointer, as photoType: PhotoType) -> (output: ValidatePhotoOutput, measurements: PhotoMeasurements?) {
         if let isolation {
-            return isolation.validate(bytes, as: photoType, previews: nil, evenIfFailed: false).output
+            return isolation.measure(bytes, as: photoType)
         }
-        return check(bytes, as: photoType, previews: nil).output
+        let checked = measuredCheck(bytes, as: photoType, previews: nil)
+        return (checked.output, checked.measurements)
     }
 
     /// Runs the checks in this process and, when `previews` is given and the photo passed them
@@ -76,44 +84,70 @@ public struct PhotoValidator: Sendable {
     func check(
         _ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, previews: PreviewEncoder?, evenIfFailed: Bool = false
     ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?) {
+        let checked = measuredCheck(bytes, as: photoType, previews: previews, evenIfFailed: evenIfFailed)
+        return (checked.output, checked.preview)
+    }
+
+    /// `check` in this process (whatever `isolation` says), with the measurements it judged (nil
+    /// when they are not deterministic): what a decode worker runs. The photo is
+    /// measured first, with this validator's blur threshold, then judged by `judgement`, the code
+    /// that judges measurements read back from the scores cache.
+    public func measuredCheck(
+        _ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, previews: PreviewEncoder?, evenIfFailed: Bool = false
+    ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?, measurements: PhotoMeasurements?) {
         let clock = ContinuousClock()
         let start = clock.now
         let minimumShortSide = settings.minimumShortSide(for: photoType)
         let threshold = settings.blurThreshold(for: photoType)
-        var details = ValidationDetails(photoType: photoType, minimumShortSide: minimumShortSide, blurThreshold: threshold)
+        var measurements = PhotoMeasurements(measuredBelow: threshold)
+        var timings = StageTimings()
 
-        func answer(_ failures: [FailureCode]) -> ValidatePhotoOutput {
+        // `image` and `secondImage` are the decodes a preview may be made from.
+        func finish(_ image: EncodedImage?, _ secondImage: EncodedImage?)
+            -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?, measurements: PhotoMeasurements?) {
+            timings.total = (clock.now - start).milliseconds
+            let kept = measurements.isDeterministic ? measurements : nil
+            // Measured with this threshold, the measurements always decide (`judge(_:as:)`).
+            guard let judged = judgement(measurements, as: photoType, timings: timings) else {
+                let failure = DecodeFailure(.libraryFailure, "the photo's measurements could not be judged (a bug: please report it)")
+                return (failed(as: photoType, failure, after: clock.now - start), nil, nil)
+            }
+            var details = judged.details
+            guard let previews, let chosen = judged.usedSecond ? secondImage : image, judged.failures.isEmpty || evenIfFailed else {
+                return (ValidatePhotoOutput(failures: judged.failures, photoType: photoType, minimumShortSide: minimumShortSide, details: details), nil, kept)
+            }
+            // Only a photo that passed is shown to the content check.
+            let previewStart = clock.now
+            let preview = Result { () throws(DecodeFailure) in try chosen.preview(using: previews) }
+            details.timingsMs.contentPreview = (clock.now - previewStart).milliseconds
             details.timingsMs.total = (clock.now - start).milliseconds
-            return ValidatePhotoOutput(failures: failures, photoType: photoType, minimumShortSide: minimumShortSide, details: details)
+            return (ValidatePhotoOutput(failures: judged.failures, photoType: photoType, minimumShortSide: minimumShortSide, details: details), preview, kept)
         }
-        func invalid(_ failure: DecodeFailure) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?) {
-            details.error = failure.reason.rawValue
-            details.errorDetail = failure.message
-            return (answer([.invalidImage]), nil)
+        func invalid(_ failure: DecodeFailure) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?, measurements: PhotoMeasurements?) {
+            measurements.error = failure.reason.rawValue
+            measurements.errorDetail = failure.message
+            return finish(nil, nil)
         }
 
-        var image: EncodedImage
+        let image: EncodedImage
         do {
             image = try decoder.open(bytes)
         } catch {
-            details.timingsMs.header = (clock.now - start).milliseconds
+            timings.header = (clock.now - start).milliseconds
             return invalid(error)
         }
-        details.timingsMs.header = (clock.now - start).milliseconds
+        timings.header = (clock.now - start).milliseconds
         let header = image.header
-        details.format = header.format.rawValue
-        details.width = header.width
-        details.height = header.height
-        details.orientation = header.orientation
+        measurements.format = header.format.rawValue
+        measurements.width = header.width
+        measurements.height = header.height
+        measurements.orientation = header.orientation
+        measurements.shortestSide = header.shortestSide
 
-        var failures: [FailureCode] = []
-        if header.shortestSide < minimumShortSide {
-            failures.append(.lowResolution)
-        }
         // Pixels are decoded even for a low-resolution photo: a truncated file must be
         // `invalid_image` alone, and one answer may carry both resolution and blur failures.
         // Colour is kept only when a preview may be made: a photo already too small gets none.
-        let keeping = failures.isEmpty || evenIfFailed ? previews : nil
+        let keeping = header.shortestSide >= minimumShortSide || evenIfFailed ? previews : nil
         let plan = image.plan(targetShortSide: settings.analysisScale.targetShortestSide, preview: keeping)
         let needed = plan.estimatedBytes + BlurMeasurement.estimatedBytes(width: header.storedWidth, height: header.storedHeight, scale: settings.analysisScale)
         // A decode that can never fit is refused rather than queued.
@@ -128,9 +162,9 @@ public struct PhotoValidator: Sendable {
         defer { reservation?.release() }
         let blurOptions = (strongestShare: settings.blurStrongestShare(for: photoType), coarseWeight: settings.blurCoarseWeight(for: photoType),
                            crossingCorrected: settings.blurCrossingCorrected(for: photoType))
-        var measurement: BlurMeasurement
+        let first: BlurMeasurement
         do {
-            measurement = try BlurMeasurement.measure(
+            first = try BlurMeasurement.measure(
                 image, plan: plan, scale: settings.analysisScale, strongestShare: blurOptions.strongestShare,
                 coarseWeight: blurOptions.coarseWeight, finerBelow: threshold,
                 crossingCorrected: blurOptions.crossingCorrected
@@ -138,74 +172,45 @@ public struct PhotoValidator: Sendable {
         } catch {
             return invalid(error)
         }
+        measurements.first = BlurFigures(first, measuredBelow: threshold)
+        var timed = first
+        var secondImage: EncodedImage?
         // A JPEG decoded at a DCT scale down to the analysis size may have lost a pattern of a few
         // pixels' period there (4/8 turns a 4 px grid into a flat 2 px one): one that fails is
         // decoded again at twice the analysis size, whose finer plane holds it
-        // (`AnalysisScale.decodeShortestSide`), and passes when either decode finds it sharp. Photos
-        // that pass the first time pay nothing.
-        if measurement.blurScore < threshold, let finerSide = settings.analysisScale.decodeShortestSide,
-           let again = try? decoder.open(bytes) {
-            let finerPlan = again.plan(targetShortSide: finerSide, preview: keeping)
-            if finerPlan.scaleNumerator > plan.scaleNumerator {
-                let neededAgain = finerPlan.estimatedBytes
-                    + BlurMeasurement.estimatedBytes(width: header.storedWidth, height: header.storedHeight, scale: settings.analysisScale)
-                // The first decode's memory is given back before the second is waited for, so
-                // no decode holds a reservation while it waits for another.
-                reservation?.release()
-                reservation = nil
-                if let permit = try? memoryBudget.acquireBlocking(neededAgain) {
-                    reservation = permit
-                    let first = measurement
-                    do {
-                        let second = try BlurMeasurement.measure(
+        // (`AnalysisScale.decodeShortestSide`), and passes when either decode finds it sharp
+        // (`judgement`). Photos that pass the first time pay nothing.
+        if first.blurScore < threshold {
+            measurements.secondSettled = true
+            if let finerSide = settings.analysisScale.decodeShortestSide, let again = try? decoder.open(bytes) {
+                let finerPlan = again.plan(targetShortSide: finerSide, preview: keeping)
+                if finerPlan.scaleNumerator > plan.scaleNumerator {
+                    let neededAgain = finerPlan.estimatedBytes
+                        + BlurMeasurement.estimatedBytes(width: header.storedWidth, height: header.storedHeight, scale: settings.analysisScale)
+                    // The first decode's memory is given back before the second is waited for, so
+                    // no decode holds a reservation while it waits for another.
+                    reservation?.release()
+                    reservation = nil
+                    if let permit = try? memoryBudget.acquireBlocking(neededAgain) {
+                        reservation = permit
+                        if let second = try? BlurMeasurement.measure(
                             again, plan: finerPlan, scale: settings.analysisScale, strongestShare: blurOptions.strongestShare,
                             coarseWeight: blurOptions.coarseWeight, finerBelow: threshold,
-                crossingCorrected: blurOptions.crossingCorrected
-                        )
-                        if second.blurScore > first.blurScore {
-                            measurement = second.addingTime(of: first)
-                            image = again
-                        } else {
-                            measurement = first.addingTime(of: second)
+                            crossingCorrected: blurOptions.crossingCorrected
+                        ) {
+                            measurements.second = BlurFigures(second, measuredBelow: threshold)
+                            timed = second.addingTime(of: first)
+                            secondImage = again
                         }
-                    } catch {
-                        measurement = first
                     }
                 }
             }
         }
-        details.laplacianVariance = measurement.laplacianVariance
-        details.blurScore = measurement.blurScore
-        details.blurScale = measurement.scales.plane.rawValue
-        details.analysisBlurScore = measurement.scales.plane == .analysis ? nil : measurement.scales.analysisScore
-        details.blurDetailRetained = measurement.scales.retainedDetail
-        details.analysisWidth = measurement.analysisWidth
-        details.analysisHeight = measurement.analysisHeight
-        details.decodeScale = measurement.decodeScale
-        details.timingsMs.decode = measurement.decodeSeconds * 1000
-        details.timingsMs.luma = measurement.lumaSeconds * 1000
-        details.timingsMs.blur = measurement.blurSeconds * 1000
-        details.timingsMs.exposure = measurement.exposureSeconds * 1000
-        details.timingsMs.fingerprint = measurement.fingerprintSeconds * 1000
-        details.exposure = measurement.exposure
-        details.fingerprint = measurement.fingerprint.base64
-        if measurement.blurScore < threshold {
-            failures.append(.blurry)
-        }
-        if settings.exposure.enabled {
-            switch settings.exposure.verdict(on: measurement.exposure) {
-            case .usable: break
-            case .tooDark: failures.append(.tooDark)
-            case .overexposed: failures.append(.overexposed)
-            }
-        }
-        guard let previews, failures.isEmpty || evenIfFailed else {
-            return (answer(failures), nil)
-        }
-        // Only a photo that passed is shown to the content check.
-        let previewStart = clock.now
-        let preview = Result { () throws(DecodeFailure) in try image.preview(using: previews) }
-        details.timingsMs.contentPreview = (clock.now - previewStart).milliseconds
-        return (answer(failures), preview)
+        timings.decode = timed.decodeSeconds * 1000
+        timings.luma = timed.lumaSeconds * 1000
+        timings.blur = timed.blurSeconds * 1000
+        timings.exposure = timed.exposureSeconds * 1000
+        timings.fingerprint = timed.fingerprintSeconds * 1000
+        return finish(image, secondImage)
     }
 }

@@ -21,6 +21,7 @@ struct PhotoFileCheck: Sendable {
     /// A file read and checked on a worker, before the content check.
     private enum Prepared: Sendable {
         case prepared(PreparedPhoto)
+        case judged(ValidatePhotoOutput)
         case unreadable(String)
     }
 
@@ -30,10 +31,14 @@ struct PhotoFileCheck: Sendable {
     let classifier: ContentClassifier?
     /// The workers that run the decodes.
     let pool: ValidationWorkerPool
+    /// Measurements kept from earlier runs, or nil. Not read with the content check, which needs
+    /// each passed photo's pixels for its preview.
+    var scoresCache: ScoresCache? = nil
 
     /// Checks the file at `path` as a `photoType` photo.
     func check(path: String, as photoType: PhotoType) async -> Outcome {
         let validator = validator, classifier = classifier
+        let scoresCache = classifier == nil ? scoresCache : nil
         do {
             let prepared: Prepared = try await pool.run {
                 let bytes: Data
@@ -46,6 +51,9 @@ struct PhotoFileCheck: Sendable {
                 } catch {
                     return .unreadable("cannot read the file (\(PhotoCollector.reason(error)))")
                 }
+                if let scoresCache {
+                    return .judged(bytes.withUnsafeBytes { scoresCache.validate($0, as: photoType, with: validator) })
+                }
                 return .prepared(bytes.withUnsafeBytes { bytes in
                     PreparedPhoto(validator.validate(bytes, as: photoType, previews: classifier?.previewEncoder(for: photoType)), of: bytes)
                 })
@@ -53,6 +61,8 @@ struct PhotoFileCheck: Sendable {
             switch prepared {
             case .unreadable(let reason):
                 return .unreadable(reason)
+            case .judged(let output):
+                return .validated(output)
             case .prepared(let photo):
                 guard let classifier else { return .validated(photo.output) }
                 return .validated(await classifier.finish(photo).output)

@@ -10,7 +10,16 @@ extension TuneCommand {
         var progress = ProgressBar(total: files.count, enabled: !noProgress)
         var outcomes = [PhotoFileCheck.Outcome?](repeating: nil, count: files.count)
         var done = 0
-        let checker = PhotoFileCheck(validator: validator, classifier: nil, pool: pool)
+        var cache: ScoresCache?
+        if let scoresCache {
+            do {
+                cache = try ScoresCache(path: scoresCache)
+            } catch {
+                // Tuning without the cache measures the same figures, only slower.
+                StandardStreams.error("photo-validator: warning: \(error); measuring every photo")
+            }
+        }
+        let checker = PhotoFileCheck(validator: validator, classifier: nil, pool: pool, scoresCache: cache)
         await BoundedTaskGroup.run(Array(zip(files, types)), width: 2 * jobs) { file, type in
             await checker.check(path: file, as: type)
         } consume: { index, outcome in
@@ -20,6 +29,10 @@ extension TuneCommand {
         }
         progress.finish()
         await pool.shutdown()
+        if let cache {
+            cache.close()
+            StandardStreams.error(cache.summaryLine)
+        }
         return outcomes.map { $0 ?? .unreadable("not checked") }
     }
 }

@@ -38,6 +38,9 @@ struct TuneCommand: AsyncParsableCommand {
     @Option(help: "Photos scored at once (default: one per core).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
+    @Option(name: .customLong("scores-cache"), help: ArgumentHelp("The scores cache of validate --scores-cache: photos measured before are scored without decoding them, and new ones are kept.", valueName: "path"))
+    var scoresCache: String?
+
     @Flag(name: .customLong("no-progress"), help: "Never draw the progress bar.")
     var noProgress = false
 

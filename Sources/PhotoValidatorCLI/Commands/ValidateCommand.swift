@@ -48,6 +48,9 @@ struct ValidateCommand: AsyncParsableCommand {
     @Option(help: "Which photos are one project for the duplicate check: folder (each folder), run (every photo) or off. A later copy of a passed photo is duplicate_photo naming the earlier file.")
     var duplicates: DuplicateScope = .folder
 
+    @Option(name: .customLong("scores-cache"), help: ArgumentHelp("An SQLite file that keeps each photo's measurements by content hash and analysis settings (created if missing): a re-run with other thresholds or checks judges the photos it has seen without decoding them. Not read with --content-check.", valueName: "path"))
+    var scoresCache: String?
+
     @Flag(name: .customLong("no-progress"), help: "Never draw the progress bar.")
     var noProgress = false
 
@@ -81,6 +84,15 @@ struct ValidateCommand: AsyncParsableCommand {
         if let warning = validator.isolation?.sandboxWarning {
             StandardStreams.error("photo-validator: warning: \(warning)")
         }
+        var cache: ScoresCache?
+        if let scoresCache {
+            do {
+                cache = try ScoresCache(path: scoresCache)
+            } catch {
+                StandardStreams.error("photo-validator: \(error)")
+                throw ExitCode(2)
+            }
+        }
         let contentConfiguration = contentCheck ? try await content.resolveForBatch(environment: ProcessInfo.processInfo.environment) : nil
         let collected = PhotoCollector(include: include, exclude: exclude).collect(paths)
         let scope = settings.duplicateCheck ? duplicates : .off
@@ -112,7 +124,7 @@ struct ValidateCommand: AsyncParsableCommand {
         var nextToPrint = 0
         var duplicateCheck = BatchDuplicates(scope: scope, rule: settings.duplicateRule)
         var done = 0
-        let checker = PhotoFileCheck(validator: validator, classifier: classifier, pool: pool)
+        let checker = PhotoFileCheck(validator: validator, classifier: classifier, pool: pool, scoresCache: cache)
         await BoundedTaskGroup.run(entries.map(\.path), width: pool.threadCount + pool.queueLimit) { path in
             await checker.check(path: path, as: photoType)
         } consume: { index, outcome in
@@ -138,6 +150,10 @@ struct ValidateCommand: AsyncParsableCommand {
         await pool.shutdown()
         await contentClient?.shutdown()
         StandardStreams.error(summary.line)
+        if let cache {
+            cache.close()
+            StandardStreams.error(cache.summaryLine)
+        }
         throw ExitCode(summary.exitCode)
     }
 }
