@@ -264,6 +264,7 @@ let package = Package(
             name: "PhotoValidatorCLITests",
             dependencies: [
                 "PhotoValidatorCLI",
+                "PhotoValidation",
                 "TestFixtures",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
