@@ -10,8 +10,6 @@ public struct PlaneThumbnail: Sendable, Equatable {
     /// Height in pixels.
     public let height: Int
     private let pixels: [UInt8]
-    // Each pixel less its 3x3 mean, made once here: an upload is compared with up to 64 stored photos.
-    private let detail: [Float]
 
     /// The box factor from the detection plane.
     static let factor = 4
@@ -48,7 +46,6 @@ public struct PlaneThumbnail: Sendable, Equatable {
         self.width = width
         self.height = height
         self.pixels = pixels
-        self.detail = Self.detail(of: pixels, width: width, height: height)
     }
 
     /// Compact form: "TH", version 1, UInt16 width and height (little-endian), then the pixels row by row.
@@ -77,7 +74,7 @@ public struct PlaneThumbnail: Sendable, Equatable {
                               ty: transform.ty / 4 - 0.375 + 0.375 * (transform.sr + transform.si))
         let shrinks = transform.scale <= 1
         let destination = shrinks ? other : self, source = shrinks ? self : other
-        let destinationDetail = destination.detail, sourceDetail = source.detail
+        let destinationDetail = destination.detail(), sourceDetail = source.detail()
         var n = 0.0, su = 0.0, sv = 0.0, suu = 0.0, svv = 0.0, suv = 0.0
         let maxX = Double(source.width - 3), maxY = Double(source.height - 3)
         for y in 2...(destination.height - 3) {
@@ -87,9 +84,9 @@ public struct PlaneThumbnail: Sendable, Equatable {
                 let x0 = Int(point.x), y0 = Int(point.y)
                 let fx = point.x - Double(x0), fy = point.y - Double(y0)
                 let top = y0 * source.width + x0, bottom = top + source.width
-                let v = (Double(sourceDetail[top]) * (1 - fx) + Double(sourceDetail[top + 1]) * fx) * (1 - fy)
-                    + (Double(sourceDetail[bottom]) * (1 - fx) + Double(sourceDetail[bottom + 1]) * fx) * fy
-                let u = Double(destinationDetail[y * destination.width + x])
+                let v = (sourceDetail[top] * (1 - fx) + sourceDetail[top + 1] * fx) * (1 - fy)
+                    + (sourceDetail[bottom] * (1 - fx) + sourceDetail[bottom + 1] * fx) * fy
+                let u = destinationDetail[y * destination.width + x]
                 n += 1; su += u; sv += v; suu += u * u; svv += v * v; suv += u * v
             }
         }
@@ -99,10 +96,9 @@ public struct PlaneThumbnail: Sendable, Equatable {
     }
 
     /// Each pixel less the mean of its 3x3 neighbourhood, the border mirrored without repeating the edge (OpenCV's REFLECT_101).
-    private static func detail(of pixels: [UInt8], width: Int, height: Int) -> [Float] {
-        guard width >= 2, height >= 2 else { return [Float](repeating: 0, count: width * height) }
+    private func detail() -> [Double] {
         func reflect(_ i: Int, _ n: Int) -> Int { i < 0 ? -i : i >= n ? 2 * n - 2 - i : i }
-        var out = [Float](repeating: 0, count: width * height)
+        var out = [Double](repeating: 0, count: width * height)
         for y in 0..<height {
             for x in 0..<width {
                 var sum = 0
@@ -110,7 +106,7 @@ public struct PlaneThumbnail: Sendable, Equatable {
                     let row = reflect(y + dy, height) * width
                     for dx in -1...1 { sum += Int(pixels[row + reflect(x + dx, width)]) }
                 }
-                out[y * width + x] = Float(pixels[y * width + x]) - Float(sum) / 9
+                out[y * width + x] = Double(pixels[y * width + x]) - Double(sum) / 9
             }
         }
         return out
