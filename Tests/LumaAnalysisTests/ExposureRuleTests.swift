@@ -29,13 +29,25 @@ struct ExposureRuleTests {
         #expect(histogram.share(atLeast: 250) == 0.05)
     }
 
-    @Test("the plane's histogram counts every sample, the vector loop and its tail alike")
+    @Test("the plane's histogram counts every sample of the rows it reads, the 8-byte loop and its tail alike")
     func planeHistogram() {
-        let samples: [UInt8] = (0..<1003).map { UInt8(truncatingIfNeeded: $0 &* 37) }
-        let histogram = LumaHistogram(LumaPlane(width: 17, height: 59, pixels: samples))
-        var expected = [Int](repeating: 0, count: 256)
-        for sample in samples { expected[Int(sample)] += 1 }
-        #expect(histogram.counts == expected)
+        let width = 17, height = 59
+        let samples: [UInt8] = (0..<(width * height)).map { UInt8(truncatingIfNeeded: $0 &* 37) }
+        let plane = LumaPlane(width: width, height: height, pixels: samples)
+        for step in [1, 2, 3] {
+            var expected = [Int](repeating: 0, count: 256)
+            for row in stride(from: 0, to: height, by: step) {
+                for sample in samples[(row * width)..<((row + 1) * width)] { expected[Int(sample)] += 1 }
+            }
+            let histogram = LumaHistogram(plane, rowStep: step)
+            #expect(histogram.counts == expected, "row step \(step)")
+            #expect(histogram.total == expected.reduce(0, +))
+        }
+        #expect(LumaHistogram(plane) == LumaHistogram(plane, rowStep: 1), "a small plane is counted whole")
+        #expect(LumaHistogram.rowStep(width: 1365, height: 1024) == 3)
+        #expect(LumaHistogram.rowStep(width: 1024, height: 512) == 1)
+        let oneRow = LumaPlane(width: 9, height: 1, pixels: Array(0..<9))
+        #expect(LumaHistogram(oneRow).total == 9)
     }
 
     @Test("a scene whose brightest tenth is still dark is too dark; a dim scene with readable highlights is usable")

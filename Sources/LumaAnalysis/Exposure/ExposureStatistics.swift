@@ -40,7 +40,7 @@ public struct ExposureStatistics: Sendable, Equatable, Codable {
         highlightShare = histogram.share(atLeast: Self.highlightLevel)
     }
 
-    /// The figures of `plane`.
+    /// The figures of `plane`, counted on evenly spaced rows (`LumaHistogram.init(_:)`).
     public init(of plane: LumaPlane) {
         self.init(LumaHistogram(plane))
     }
