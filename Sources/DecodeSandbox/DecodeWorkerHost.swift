@@ -64,6 +64,10 @@ public enum DecodeWorkerHost {
         }
     }
 
+    /// The most threads one photo's decode takes, whatever the daemon offers: FFmpeg's tile
+    /// decoders and their buffers are per thread.
+    static let maximumThreads = 4
+
     private static func serve(
         _ frame: Frame, validator: PhotoValidator, setup: WorkerSetup, ready: WorkerReady, channel: FrameChannel, shared: UnsafeRawBufferPointer?
     ) throws(ChannelError) {
@@ -77,7 +81,10 @@ public enum DecodeWorkerHost {
             let previews = request.preview.flatMap { try? PreviewEncoder(maximumLongEdge: $0.maximumLongEdge, maximumPixels: $0.maximumPixels, quality: $0.quality) }
             let run = { (bytes: UnsafeRawBufferPointer) in
                 if setup.allowsTestRequests, bytes.starts(with: Self.crashMarker) { pv_sandbox_crash() }
-                return validator.measuredCheck(bytes, as: request.photoType, previews: previews, evenIfFailed: request.previewEvenIfFailed == true && previews != nil)
+                return validator.measuredCheck(
+                    bytes, as: request.photoType, previews: previews, evenIfFailed: request.previewEvenIfFailed == true && previews != nil,
+                    threads: min(max(request.threads ?? 1, 1), Self.maximumThreads)
+                )
             }
             let (output, preview, measurements): (ValidatePhotoOutput, Result<PreviewImage, DecodeFailure>?, PhotoMeasurements?)
             if let count = request.sharedCount {

@@ -14,7 +14,8 @@ import VipsDecoder
 /// `photoTimeLimit` and the pool job's deadline less `deadlineMargin`. A worker that crashes, runs
 /// out of time or hits its address-space limit is killed and reaped, counted by reason, and the
 /// photo is answered `invalid_image` with `decoder_crashed`, `decode_timeout` or
-/// `memory_limit_exceeded`; the next photo gets a fresh worker.
+/// `memory_limit_exceeded`; the next photo gets a fresh worker. A photo may decode on as many
+/// threads as there are cores without a photo (a HEIC's tiles); with every core busy, on one.
 public final class SandboxedDecoding: PhotoDecodeIsolation {
     /// How workers are started and limited.
     public let options: SandboxOptions
@@ -31,6 +32,10 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
     public let memoryBudget: WeightedSemaphore?
     private let idle = Mutex<[SandboxedWorker]>([])
     private let ends = Mutex<[WorkerEnd.Reason: Int]>([:])
+    /// Photos in workers now: a photo may spread its decode over the cores the others leave idle.
+    private let inFlight = Atomic<Int>(0)
+    /// The cores photos may use together.
+    private let cores = ProcessInfo.processInfo.activeProcessorCount
 
     /// Starts one worker for `settings` to check that workers can run, and keeps it for the first photo.
     ///
@@ -113,12 +118,17 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
             }
         }
         defer { reservation?.release() }
+        // When every core has a photo, each photo decodes on one; a photo alone takes the idle ones.
+        let others = inFlight.add(1, ordering: .relaxed).oldValue
+        defer { inFlight.subtract(1, ordering: .relaxed) }
+        let threads = max(1, cores - others)
         let exchanged = exchange(.validate, photo: bytes, deadline: deadline) { shared in
             ValidateRequest(
                 photoType: photoType,
                 preview: previews.map(ValidateRequest.PreviewBounds.init),
                 previewEvenIfFailed: evenIfFailed ? true : nil,
-                sharedCount: shared
+                sharedCount: shared,
+                threads: threads > 1 ? threads : nil
             )
         }
         switch exchanged {

@@ -28,4 +28,6 @@ struct ValidateRequest: Codable, Sendable {
     var previewEvenIfFailed: Bool? = nil
     /// When set, the photo is this many bytes at the start of the shared memory, not in the frame.
     var sharedCount: Int?
+    /// The threads the photo's decode may use: more than one only while other cores are idle.
+    var threads: Int? = nil
 }

@@ -23,6 +23,8 @@ public struct DecodePlan: Sendable, Equatable {
     public var keepsPreview = false
     /// The whole factor a libvips decode's kept pixels are box-reduced by (PNG, WebP; 1 otherwise).
     public var previewReduction = 1
+    /// The threads the decode may use: a HEIC's tiles are split among them (1 for other formats).
+    public var threads = 1
 
     /// Creates a plan.
     public init(decoder: Decoder, scaleNumerator: Int, luma: Bool, estimatedBytes: Int, keepsPreview: Bool = false) {

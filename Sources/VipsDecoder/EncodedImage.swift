@@ -67,10 +67,15 @@ public final class EncodedImage {
     /// whole factor that still leaves at least the preview's size (`PreviewReducer`).
     /// `lumaPaths: false` decodes RGB (libjpeg for JPEG, libvips for PNG and WebP) even when luma
     /// would do: what the fidelity tests and `bench --compare-paths` measure the luma paths against.
-    public func plan(targetShortSide: Int?, lumaPaths: Bool = true, preview: PreviewEncoder? = nil) -> DecodePlan {
+    /// `threads` is how many threads the decode may use (a HEIC's tiles; other formats use one).
+    public func plan(targetShortSide: Int?, lumaPaths: Bool = true, preview: PreviewEncoder? = nil, threads: Int = 1) -> DecodePlan {
         if let heif {
             let keep = preview != nil
-            return DecodePlan(decoder: .ffmpegHEVC, scaleNumerator: 8, luma: true, estimatedBytes: heif.estimatedBytes(keepingChroma: keep), keepsPreview: keep)
+            // More threads than tile runs would hold decoders that never decode.
+            let used = min(max(threads, 1), max(heif.container.tiles.count - 1, 1))
+            var plan = DecodePlan(decoder: .ffmpegHEVC, scaleNumerator: 8, luma: true, estimatedBytes: heif.estimatedBytes(keepingChroma: keep, threads: used), keepsPreview: keep)
+            plan.threads = used
+            return plan
         }
         guard let image else { preconditionFailure("an image is either HEIC or read by libvips") }
         let pixels = header.pixelCount
@@ -160,7 +165,9 @@ public final class EncodedImage {
             return
         }
         if let heif {
-            previewPixels = try heif.decode(UnsafeRawBufferPointer(data), rowsPerStrip: rowsPerStrip, keepingPreview: plan.keepsPreview, begin: begin, body: body)
+            previewPixels = try heif.decode(
+                UnsafeRawBufferPointer(data), rowsPerStrip: rowsPerStrip, keepingPreview: plan.keepsPreview, threads: plan.threads, begin: begin, body: body
+            )
             return
         }
         let loaded = try loadedImage(shrink: 8 / plan.scaleNumerator)

@@ -114,6 +114,50 @@ struct HEIFReaderTests {
         }
     }
 
+    /// The displayed luma of `data` decoded with `threads` threads (and the preview planes kept),
+    /// or the failure the decode stopped with.
+    private func decoded(_ data: [UInt8], threads: Int) throws -> Result<[UInt8], DecodeFailure> {
+        let image = try data.withUnsafeBytes { try ImageDecoder().open($0) }
+        let plan = image.plan(targetShortSide: 1024, preview: try PreviewEncoder(), threads: threads)
+        #expect(plan.threads == threads)
+        var samples: [UInt8] = []
+        do {
+            try image.decodeStrips(plan: plan) { _ in } body: { strip, _, count, stride in
+                for row in 0..<count { samples += UnsafeBufferPointer(start: strip + row * stride, count: stride) }
+            }
+        } catch let failure as DecodeFailure {
+            return .failure(failure)
+        }
+        return .success(samples)
+    }
+
+    @Test("a HEIC's tiles decoded on 2 or 3 threads give the one-thread picture, and a damaged tile the one-thread failure",
+          .enabled(if: Fixtures.sharedRequiredOrPresent))
+    func tilesInParallel() throws {
+        let url = try #require(Fixtures.sharedFile("photos/room-couch-pug.heic"))
+        let data = try bytes(url)
+        let one = try decoded(data, threads: 1)
+        guard case .success(let picture) = one else { Issue.record("the photo did not decode: \(one)"); return }
+        for threads in [2, 3] {
+            guard case .success(let parallel) = try decoded(data, threads: threads) else { Issue.record("\(threads) threads failed"); continue }
+            #expect(parallel == picture, "\(threads) threads")
+        }
+        // Damage in tile 30 of 48 and in tile 40: the first in file order is reported, as on one thread.
+        let container = try data.withUnsafeBytes { try HEIFContainer.read($0) }
+        var damaged = data
+        for tile in [29, 39] {
+            let extent = try #require(container.tiles[tile].first)
+            for offset in stride(from: extent.lowerBound + 40, to: extent.upperBound - 8, by: 97) { damaged[offset] ^= 0x5A }
+        }
+        let oneFailure = try decoded(damaged, threads: 1)
+        guard case .failure(let expected) = oneFailure else { Issue.record("the damaged photo decoded"); return }
+        #expect(expected.message.contains("tile 30 of 48"), "\(expected.message)")
+        for threads in [2, 3] {
+            let parallel = try decoded(damaged, threads: threads)
+            #expect(parallel == .failure(expected), "\(threads) threads: \(parallel)")
+        }
+    }
+
     @Test("every crafted lie is refused from the header in milliseconds; every control decodes at its displayed size",
           .enabled(if: Fixtures.sharedRequiredOrPresent))
     func craftedFiles() async throws {

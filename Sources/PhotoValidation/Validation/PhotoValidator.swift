@@ -91,9 +91,10 @@ public struct PhotoValidator: Sendable {
     /// `check` in this process (whatever `isolation` says), with the measurements it judged (nil
     /// when they are not deterministic): what a decode worker runs. The photo is
     /// measured first, with this validator's blur threshold, then judged by `judgement`, the code
-    /// that judges measurements read back from the scores cache.
+    /// that judges measurements read back from the scores cache. The decode may use `threads`
+    /// threads (a HEIC's tiles) when they fit the memory budget.
     public func measuredCheck(
-        _ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, previews: PreviewEncoder?, evenIfFailed: Bool = false
+        _ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, previews: PreviewEncoder?, evenIfFailed: Bool = false, threads: Int = 1
     ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?, measurements: PhotoMeasurements?) {
         let clock = ContinuousClock()
         let start = clock.now
@@ -148,8 +149,13 @@ public struct PhotoValidator: Sendable {
         // `invalid_image` alone, and one answer may carry both resolution and blur failures.
         // Colour is kept only when a preview may be made: a photo already too small gets none.
         let keeping = header.shortestSide >= minimumShortSide || evenIfFailed ? previews : nil
-        let plan = image.plan(targetShortSide: settings.analysisScale.targetShortestSide, preview: keeping)
-        let needed = plan.estimatedBytes + BlurMeasurement.estimatedBytes(width: header.storedWidth, height: header.storedHeight, scale: settings.analysisScale)
+        var plan = image.plan(targetShortSide: settings.analysisScale.targetShortestSide, preview: keeping, threads: threads)
+        let measuring = BlurMeasurement.estimatedBytes(width: header.storedWidth, height: header.storedHeight, scale: settings.analysisScale)
+        // Extra threads are a convenience: a decode they would push over the budget runs on one.
+        if plan.threads > 1, plan.estimatedBytes + measuring > memoryBudget.capacity {
+            plan = image.plan(targetShortSide: settings.analysisScale.targetShortestSide, preview: keeping)
+        }
+        let needed = plan.estimatedBytes + measuring
         // A decode that can never fit is refused rather than queued.
         guard let firstReservation = try? memoryBudget.acquireBlocking(needed) else {
             return invalid(DecodeFailure(
