@@ -131,6 +131,25 @@ struct HEIFReaderTests {
         return .success(samples)
     }
 
+    @Test("tile runs are contiguous, non-empty, cover every tile and split the coded bytes evenly")
+    func tileRuns() {
+        #expect(HEIFDecoder.runs(of: [10, 10, 10, 10], groups: 2) == [0..<2, 2..<4])
+        #expect(HEIFDecoder.runs(of: [30, 10, 10, 10], groups: 2) == [0..<1, 1..<4])
+        #expect(HEIFDecoder.runs(of: [1, 1, 100], groups: 3) == [0..<1, 1..<2, 2..<3])
+        #expect(HEIFDecoder.runs(of: [5, 5], groups: 4) == [0..<1, 1..<2])
+        #expect(HEIFDecoder.runs(of: [0, 0, 0], groups: 2) == [0..<2, 2..<3])
+        #expect(HEIFDecoder.runs(of: [7], groups: 1) == [0..<1])
+        for groups in 1...5 {
+            let sizes = (0..<47).map { ($0 * 7919) % 1000 + 1 }
+            let runs = HEIFDecoder.runs(of: sizes, groups: groups)
+            #expect(runs.count == groups && runs.allSatisfy { !$0.isEmpty })
+            #expect(runs.first?.lowerBound == 0 && runs.last?.upperBound == 47)
+            #expect(zip(runs, runs.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
+            let sums = runs.map { sizes[$0].reduce(0, +) }
+            #expect(sums.max()! - sums.min()! <= 2 * 1000, "\(sums)")
+        }
+    }
+
     @Test("a HEIC's tiles decoded on 2 or 3 threads give the one-thread picture, and a damaged tile the one-thread failure",
           .enabled(if: Fixtures.sharedRequiredOrPresent))
     func tilesInParallel() throws {

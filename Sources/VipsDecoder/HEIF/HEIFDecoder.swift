@@ -96,10 +96,12 @@ struct HEIFDecoder {
         if groups <= 1 {
             for index in rest { try first.decode(index, fullRange: fullRange) }
         } else {
-            // Contiguous runs of tiles, one per thread, each with its own decoder; a run stops
-            // at a tile after one that failed, so the failure reported is the first in file order.
-            let runs = (0..<groups).map { group in
-                (rest.lowerBound + rest.count * group / groups)..<(rest.lowerBound + rest.count * (group + 1) / groups)
+            // Contiguous runs of tiles, one per thread, each with its own decoder and about the
+            // same coded bytes (a tile's decode time follows its size: sky is cheaper than a
+            // rug); a run stops at a tile after one that failed, so the failure reported is the
+            // first in file order.
+            let runs = Self.runs(of: rest.map { container.tiles[$0].reduce(0) { $0 + $1.count } }, groups: groups).map {
+                ($0.lowerBound + rest.lowerBound)..<($0.upperBound + rest.lowerBound)
             }
             let failures = HEIFTileFailures()
             let decoders = [first] + (1..<groups).map { _ in HEIFTileRun(container: container, target: target) }
@@ -124,6 +126,27 @@ struct HEIFDecoder {
         planes.crop = (left, top, corners.map(\.x).max()! - left + 1, corners.map(\.y).max()! - top + 1)
         planes.orientation = Self.orientation(of: transform)
         return planes
+    }
+
+    /// `groups` contiguous, non-empty ranges of `sizes`' indices (as many as there are sizes at
+    /// most) whose sums are as even as cutting at the running total's multiples of 1/`groups` makes them.
+    static func runs(of sizes: [Int], groups: Int) -> [Range<Int>] {
+        let groups = min(max(groups, 1), sizes.count)
+        guard groups > 1 else { return sizes.isEmpty ? [] : [0..<sizes.count] }
+        let total = max(sizes.reduce(0, +), 1)
+        var runs: [Range<Int>] = []
+        var start = 0, running = 0
+        for (index, size) in sizes.enumerated() {
+            running += size
+            let left = sizes.count - index - 1, runsLeft = groups - runs.count - 1
+            // Cut once this run holds its share, or when every later run needs one tile of its own.
+            if runsLeft > 0, running * groups >= total * (runs.count + 1) || left == runsLeft {
+                runs.append(start..<(index + 1))
+                start = index + 1
+            }
+        }
+        runs.append(start..<sizes.count)
+        return runs
     }
 
     /// The clockwise turn and mirror (in that order) of a transform's matrix.
