@@ -106,6 +106,23 @@ struct BatchSettingFlagsProcessTests {
         #expect(overridden.status == 0, "\(overridden.standardError)")
     }
 
+    @Test("bench decodes within --validation-timeout: a deadline of 1 ms fails a photo that passes within the default")
+    func benchDeadline() async throws {
+        let folder = try ScratchFolder()
+        try folder.copy("photos/cups.jpg", to: "cups.jpg")
+        let path = folder.url.appendingPathComponent("cups.jpg").path
+        func passed(_ outcome: ProcessRunner.Outcome) throws -> Bool? {
+            let report = try #require(JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any])
+            return (report["photos"] as? [[String: Any]])?.first?["passed"] as? Bool
+        }
+        let plain = try await photoValidator(["bench", path, "--iterations", "1"])
+        #expect(plain.status == 0, "\(plain.standardError)")
+        #expect(try passed(plain) == true)
+        let hurried = try await photoValidator(["bench", path, "--iterations", "1", "--validation-timeout", "0.001"])
+        #expect(hurried.status == 0, "\(hurried.standardError)")
+        #expect(try passed(hurried) == false)
+    }
+
     @Test("an unknown flag, or another command's setting, is a usage error that names it, exit 2", arguments: ["--room-min-sid", "--port"])
     func unknownFlag(flag: String) async throws {
         let outcome = try await photoValidator(["validate", ".", flag, "5"])
