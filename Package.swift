@@ -265,7 +265,10 @@ let package = Package(
             dependencies: [
                 "PhotoValidatorCLI",
                 "PhotoValidation",
+                "PhotoValidatorServer",
+                "ValidatorConfiguration",
                 "TestFixtures",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]

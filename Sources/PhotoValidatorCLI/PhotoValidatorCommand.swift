@@ -23,7 +23,7 @@ public struct PhotoValidatorCommand: AsyncParsableCommand {
             exit()
         }
         do {
-            var command = try parseAsRoot(arguments)
+            var command = try parseAsRoot(gatheringSettingFlags(given))
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -40,5 +40,20 @@ public struct PhotoValidatorCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
             exit(withError: ExitCode(2))
         }
+    }
+
+    /// The batch commands, whose setting flags are their catalogs'.
+    static let settingsCommands: [any SettingsCommand.Type] = [ValidateCommand.self, TuneCommand.self, BenchCommand.self, EvaluateContentCommand.self]
+
+    /// `arguments` with each setting flag of the batch command they name (`--room-min-side 2000`)
+    /// handed over as `--setting=--room-min-side=2000` ahead of the others, so ArgumentParser, which
+    /// cannot declare options from a catalog, never takes a setting's value for a path. A flag that
+    /// is no setting of the command is left for ArgumentParser to reject.
+    static func gatheringSettingFlags(_ arguments: [String]) -> [String] {
+        guard let name = arguments.first,
+              let command = settingsCommands.first(where: { $0.configuration.commandName == name })
+        else { return arguments }
+        let (flags, others) = command.settingsCatalog.splittingFlags(Array(arguments.dropFirst()))
+        return [name] + flags.map { SettingFlags.gatheringFlag + "=" + $0 } + others
     }
 }

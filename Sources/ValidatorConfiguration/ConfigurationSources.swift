@@ -38,6 +38,11 @@ public enum ConfigurationSources {
         return ConfigReader(providers: providers, accessReporter: audit)
     }
 
+    /// A reader with nothing set, so each read returns its setting's declared default.
+    public static var nothingSet: ConfigReader {
+        ConfigReader(provider: InMemoryProvider(values: [:]))
+    }
+
     /// The variable naming the folder of secret files (systemd's `LoadCredential=`, compose or
     /// Kubernetes secrets).
     public static let credentialsDirectoryVariable = "CREDENTIALS_DIRECTORY"

@@ -2,8 +2,10 @@ import Configuration
 
 /// One configuration setting, declared once: its key, what it holds and accepts, its default, its
 /// flag and its meaning. The reader takes ranges and choices from it, the command-line flags are
-/// parsed by it, and `photo-validator config` and docs/configuration.md are printed from it, so
-/// adding a setting is one declaration plus the line that stores its value.
+/// parsed by it, its default is what a read returns when nothing sets it, and `photo-validator config`
+/// and docs/configuration.md are printed from it, so adding a setting is one declaration plus the
+/// line that reads it. Each is a `static let` of `Setting` that the catalog lists and the read names,
+/// so its key is written once.
 public struct Setting: Sendable, Equatable {
     /// What a setting holds and which values it accepts.
     public enum Kind: Sendable, Equatable {
@@ -27,8 +29,13 @@ public struct Setting: Sendable, Equatable {
     public let key: String
     /// What the setting holds and accepts.
     public let kind: Kind
-    /// The built-in default as people read it, or nil when there is none.
+    /// The built-in default as people read it (the literal default, or how the default is
+    /// computed), or nil when there is none.
     public let defaultValue: String?
+    /// The built-in default as a value of its kind (as a flag would give it), which a read returns
+    /// when nothing sets the setting; nil when the default is computed where the setting is read
+    /// (such as "16 per worker") or there is none.
+    public let literalDefault: String?
     /// What the setting does.
     public let meaning: String
     /// The long flag that sets it (`port` for `--port`), or nil when no flag may: a secret would
@@ -39,12 +46,16 @@ public struct Setting: Sendable, Equatable {
     /// True when `--help` leaves its flag out (a switch for tests, not for operators).
     public let isHidden: Bool
 
-    /// A setting; its flag is `flag`, else the key with `-` for `.` and `_`, except for a secret,
-    /// which has a flag only when one is named (a URL that may carry a token, redacted but settable).
-    public init(_ key: String, _ kind: Kind, default defaultValue: String? = nil, flag: String? = nil, secret: Bool = false, hidden: Bool = false, _ meaning: String) {
+    /// A setting whose default is `defaultValue` (a value of `kind`), or is computed where it is
+    /// read as `computed` describes; its flag is `flag`, else the key with `-` for `.` and `_`,
+    /// except for a secret, which has a flag only when one is named (a URL that may carry a token,
+    /// redacted but settable).
+    public init(_ key: String, _ kind: Kind, default defaultValue: String? = nil, computed: String? = nil, flag: String? = nil, secret: Bool = false, hidden: Bool = false, _ meaning: String) {
+        precondition(defaultValue == nil || computed == nil, "setting \(key) has both a literal and a computed default")
         self.key = key
         self.kind = kind
-        self.defaultValue = defaultValue
+        self.defaultValue = defaultValue ?? computed
+        self.literalDefault = defaultValue
         self.meaning = meaning
         self.flag = flag ?? (secret ? nil : key.map { $0 == "." || $0 == "_" ? "-" : $0 }.reduce(into: "") { $0.append($1) })
         self.isSecret = secret
@@ -106,7 +117,8 @@ public struct Setting: Sendable, Equatable {
         }
     }
 
-    private static func text(_ number: Double) -> String {
+    /// `number` as a default is written: without a fraction when it is whole (`24`, `0.25`).
+    public static func text(_ number: Double) -> String {
         number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
     }
 }

@@ -4,9 +4,10 @@ extension SettingsCatalog {
     /// The settings that `arguments` (`--flag value` or `--flag=value`, as the command line left
     /// them) set, by key, typed as the reader reads them.
     ///
+    /// - Parameter listing: what lists the accepted flags, as an unknown flag's error says.
     /// - Throws: `ConfigurationError` for an argument that is no setting's flag, lacks its value,
     ///   or has a value of the wrong type.
-    public func values(fromFlags arguments: [String]) throws(ConfigurationError) -> [String: ConfigContent] {
+    public func values(fromFlags arguments: [String], listing: String = "`photo-validator config` lists every setting with its flag") throws(ConfigurationError) -> [String: ConfigContent] {
         var values: [String: ConfigContent] = [:]
         var index = arguments.startIndex
         while index < arguments.endIndex {
@@ -22,7 +23,7 @@ extension SettingsCatalog {
                 name = String(name[..<equals])
             }
             guard let setting = setting(forFlag: name) else {
-                throw ConfigurationError(commandLine: "unknown option '--\(name)'; `photo-validator config` lists every setting with its flag")
+                throw ConfigurationError(commandLine: "unknown option '--\(name)'; \(listing)")
             }
             if value == nil {
                 guard index < arguments.endIndex else {
@@ -36,6 +37,41 @@ extension SettingsCatalog {
         return values
     }
 
+    /// `arguments` split into this catalog's setting flags, each with its value (`--flag value`
+    /// given as `--flag=value`, a flag at the end without one left alone), and the other
+    /// arguments, each part in order; nothing after `--` is a flag. A command with positional
+    /// arguments hands the settings to `values(fromFlags:)` apart, so that a setting's value is
+    /// never taken for a path.
+    public func splittingFlags(_ arguments: [String]) -> (flags: [String], others: [String]) {
+        var flags: [String] = []
+        var others: [String] = []
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let argument = arguments[index]
+            index += 1
+            if argument == "--" {
+                others += arguments[(index - 1)...]
+                break
+            }
+            guard argument.hasPrefix("--") else {
+                others.append(argument)
+                continue
+            }
+            let name = argument.dropFirst(2).prefix { $0 != "=" }
+            guard setting(forFlag: String(name)) != nil else {
+                others.append(argument)
+                continue
+            }
+            if argument.contains("=") || index == arguments.endIndex {
+                flags.append(argument)
+            } else {
+                flags.append(argument + "=" + arguments[index])
+                index += 1
+            }
+        }
+        return (flags, others)
+    }
+
     /// The flags as `--help` lists them: the flag and its value on one line, then what it does,
     /// its variable and its default (`--help` wraps that line to the terminal).
     public var flagHelp: String {
@@ -43,19 +79,5 @@ extension SettingsCatalog {
             let tail = "[env: \(setting.environmentVariable)" + (setting.defaultValue.map { ", default: \($0)" } ?? "") + "]"
             return "  --\(setting.flag!) <\(setting.placeholder)>\n      \(setting.meaning.prefix(1).uppercased())\(setting.meaning.dropFirst()). \(tail)"
         }.joined(separator: "\n")
-    }
-}
-
-extension SettingsCatalog {
-    /// The values given for settings by key (nil where a flag was not given), typed by their
-    /// settings, for commands that declare their flags one by one.
-    ///
-    /// - Throws: `ConfigurationError` for a value of the wrong type.
-    public func values(_ given: [(key: String, value: String?)]) throws(ConfigurationError) -> [String: ConfigContent] {
-        var values: [String: ConfigContent] = [:]
-        for (key, value) in given {
-            if let value { values[key] = try self[key].content(ofFlagValue: value) }
-        }
-        return values
     }
 }

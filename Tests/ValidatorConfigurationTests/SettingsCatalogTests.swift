@@ -48,20 +48,45 @@ struct SettingsCatalogTests {
         }
     }
 
-    @Test("reads take the range and choices from the declaration, and errors name the key and what it accepts")
+    @Test("reads take the range, choices and default from the declaration, and errors name the key and what it accepts")
     func reads() throws {
         func reader(_ values: [String: ConfigContent]) -> SettingsReader {
             let provider = InMemoryProvider(values: Dictionary(uniqueKeysWithValues: values.map { (AbsoluteConfigKey(ConfigKey($0.key)), ConfigValue($0.value, isSecret: false)) }))
             return SettingsReader(reader: ConfigReader(provider: provider), catalog: catalog)
         }
-        #expect(try reader(["http.port": .int(7000)]).integer("http.port") == 7000)
+        let port = catalog["http.port"]
+        #expect(try reader(["http.port": .int(7000)]).integer(port) == 7000)
         #expect(throws: ConfigurationError(source: "http.port", value: "70000", expected: "a whole number from 0 to 65535")) {
-            try reader(["http.port": .int(70_000)]).integer("http.port")
+            try reader(["http.port": .int(70_000)]).integer(port)
         }
         #expect(throws: ConfigurationError(source: "log.format", value: "xml", expected: "one of text, json")) {
-            try reader(["log.format": .string("xml")]).choice("log.format", of: Format.self)
+            try reader(["log.format": .string("xml")]).choice(catalog["log.format"], of: Format.self)
         }
-        #expect(try reader([:]).seconds("limits.admission_wait_seconds") == nil)
+        #expect(try reader([:]).integer(port) == 8080, "nothing set: the declared default")
+        #expect(try reader([:]).seconds(catalog["limits.admission_wait_seconds"]) == .seconds(10))
+        #expect(try reader([:]).choice(catalog["log.format"], of: Format.self) == .text)
+        #expect(reader([:]).bool(catalog["content.room"]))
+        #expect(try reader([:]).integerIfSet(port) == nil, "an IfSet read leaves the default to the code that computes it")
+        #expect(try reader(["http.port": .int(1)]).integerIfSet(port) == 1)
+    }
+
+    @Test("a computed default is shown but never parsed; a literal one is both")
+    func computedDefaults() {
+        let queue = Setting("limits.queue", .integer(0...100), computed: "16 per worker", "queue")
+        #expect(queue.defaultValue == "16 per worker" && queue.literalDefault == nil)
+        #expect(catalog["http.port"].defaultValue == "8080" && catalog["http.port"].literalDefault == "8080")
+    }
+
+    @Test("a command's setting flags are split from its other arguments, each joined to its value; -- ends them")
+    func splitting() {
+        let (flags, others) = catalog.splittingFlags(["a.jpg", "--port", "9000", "--type", "room", "--log-format=json", "b.jpg", "--", "--port", "1"])
+        #expect(flags == ["--port=9000", "--log-format=json"])
+        #expect(others == ["a.jpg", "--type", "room", "b.jpg", "--", "--port", "1"])
+        let trailing = catalog.splittingFlags(["x", "--port"])
+        #expect(trailing.flags == ["--port"] && trailing.others == ["x"], "a flag without its value is left for values(fromFlags:) to refuse")
+        #expect(throws: ConfigurationError(commandLine: "unknown option '--host'; `photo-validator validate --help` lists its settings")) {
+            try catalog.values(fromFlags: ["--host=a"], listing: "`photo-validator validate --help` lists its settings")
+        }
     }
 
     private enum Format: String, CaseIterable { case text, json }

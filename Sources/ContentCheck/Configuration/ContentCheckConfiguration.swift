@@ -1,59 +1,64 @@
 import PhotoValidation
+import ValidatorConfiguration
 
 /// How the content check runs: provider, model, key, policy, deadlines and resilience limits.
-/// Resolved once from configuration (see `ContentCheckConfiguration+ConfigReader.swift`).
+/// Resolved once from configuration (see `ContentCheckConfiguration+ConfigReader.swift`), whose
+/// settings' declarations (`Setting+ContentCheck.swift`) hold the defaults.
 public struct ContentCheckConfiguration: Sendable {
     /// Anthropic's default model.
     public static let defaultAnthropicModel = "claude-haiku-4-5-20251001"
 
     /// The provider's wire protocol.
-    public var provider: ContentProviderKind = .none
+    public var provider: ContentProviderKind
     /// The provider's base URL (`https://api.anthropic.com`, `https://api.openai.com`,
     /// `http://127.0.0.1:11434` for Ollama...).
-    public var baseURL: String = ""
+    public var baseURL: String
     /// The model asked.
-    public var model: String = ""
+    public var model: String
     /// The API key, when the provider needs one.
     public var apiKey: APIKey?
     /// What an error means for the photo.
-    public var policy: ContentCheckPolicy = .off
+    public var policy: ContentCheckPolicy
     /// Whether room photos are checked.
-    public var roomEnabled = true
+    public var roomEnabled: Bool
     /// Whether inspiration photos are checked.
-    public var inspirationEnabled = true
+    public var inspirationEnabled: Bool
     /// One deadline for the whole check: queueing, every attempt and every backoff.
-    public var timeout: Duration = .seconds(10)
+    public var timeout: Duration
     /// Provider calls in flight at once.
-    public var maximumConcurrentCalls = 8
+    public var maximumConcurrentCalls: Int
     /// How long a check waits for a place among `maximumConcurrentCalls` before the policy applies.
-    public var queueWait: Duration = .seconds(2)
+    public var queueWait: Duration
     /// Attempts per check, the first included.
-    public var maximumAttempts = 4
+    public var maximumAttempts: Int
     /// The first retry delay; it doubles per attempt, with equal jitter (a random point in its upper half).
-    public var retryInitialDelay: Duration = .milliseconds(250)
+    public var retryInitialDelay: Duration
     /// The longest retry delay (a longer `retry-after` gives up instead of waiting past the deadline).
-    public var retryMaximumDelay: Duration = .seconds(4)
+    public var retryMaximumDelay: Duration
     /// Consecutive provider failures that open the circuit breaker.
-    public var breakerFailureThreshold = 5
+    public var breakerFailureThreshold: Int
     /// How long the breaker stays open before one probe is let through.
-    public var breakerOpenDuration: Duration = .seconds(30)
+    public var breakerOpenDuration: Duration
     /// Answers kept in the in-memory cache (0 turns it off).
-    public var cacheEntries = 10_000
+    public var cacheEntries: Int
     /// The most tokens the model may answer with.
-    public var maximumOutputTokens = 300
+    public var maximumOutputTokens: Int
     /// The chat-completions field of that limit (OpenAI-compatible only), or nil for the one the
     /// base URL's server wants (`TokenLimitField.default(forBaseURL:)`).
     public var tokenLimitField: TokenLimitField?
     /// How an OpenAI-compatible request asks for the schema (`json_schema`, or the older
     /// `json_object` with a `schema` that llama-cpp-python's server takes).
-    public var responseFormat: ResponseFormatStyle = .jsonSchema
-    /// US dollars per million input tokens, for cost estimates (Claude Haiku 4.5: 1).
-    public var inputDollarsPerMillionTokens = 1.0
-    /// US dollars per million output tokens, for cost estimates (Claude Haiku 4.5: 5).
-    public var outputDollarsPerMillionTokens = 5.0
+    public var responseFormat: ResponseFormatStyle
+    /// US dollars per million input tokens, for cost estimates.
+    public var inputDollarsPerMillionTokens: Double
+    /// US dollars per million output tokens, for cost estimates.
+    public var outputDollarsPerMillionTokens: Double
 
-    /// The defaults: no provider, policy off.
-    public init() {}
+    /// The defaults of `ContentCheckConfiguration.settings`: no provider, policy off.
+    public init() {
+        // Only a default that is not a value its setting accepts could throw; a test resolves them.
+        try! self.init(reader: ConfigurationSources.nothingSet)
+    }
 
     /// True when photos of `photoType` are sent to the classifier.
     public func isEnabled(for photoType: PhotoType) -> Bool {

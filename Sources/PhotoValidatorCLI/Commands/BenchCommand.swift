@@ -2,10 +2,12 @@ import ArgumentParser
 import DecodeSandbox
 import Foundation
 import PhotoValidation
+import PhotoValidatorServer
+import ValidatorConfiguration
 import VipsDecoder
 
 /// `photo-validator bench`: timings of each stage on the given photos, as JSON.
-struct BenchCommand: AsyncParsableCommand {
+struct BenchCommand: AsyncParsableCommand, SettingsCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Time each stage (header, decode, luma, blur, content_preview with --content-preview, total) on photos, and print JSON.",
@@ -18,9 +20,13 @@ struct BenchCommand: AsyncParsableCommand {
             (the daemon's Swift read of the header that sets the photo's deadline and memory). \
             Photos are decoded in a sandboxed worker process, as the daemon does (the stages are the \
             worker's, total is the caller's, handing over included); --decode-isolation none decodes \
-            in this process.
-            """
+            in this process. A photo may take --validation-timeout seconds, as in the daemon.
+
+            """ + settingsHelp
     )
+
+    /// The checks' settings and the deadline of one photo.
+    static let settingsCatalog = ValidationSettings.settings + SettingsCatalog([.limitsValidationTimeoutSeconds])
 
     @Argument(help: "Photo files to time.")
     var files: [String]
@@ -34,16 +40,15 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(name: .customLong("content-preview"), help: "Also time making the content check's preview JPEG (stage content_preview, part of total).")
     var contentPreview = false
 
-    @OptionGroup(title: "Checks")
-    var checks: CheckOptions
+    @OptionGroup var settingFlags: SettingFlags
 
     mutating func validate() throws {
         guard iterations >= 1 else { throw ValidationError("--iterations must be at least 1") }
     }
 
     mutating func run() async throws {
-        let settings = try checks.resolve(environment: ProcessInfo.processInfo.environment)
-        let validator = try PhotoValidator.configured(settings: settings, threads: 1, photoTimeLimit: .seconds(60))
+        let (settings, deadline) = try await settingFlags.validationAndDeadline(Self.settingsCatalog, command: "bench", environment: ProcessInfo.processInfo.environment)
+        let validator = try PhotoValidator.configured(settings: settings, threads: 1, photoTimeLimit: deadline)
         defer { validator.isolation?.shutdown() }
         let decoder = try ImageDecoder(pixelLimit: settings.pixelLimit, memoryLimit: settings.decodeMemoryBudget, costCaps: settings.decodeCostCaps)
         let previews = contentPreview ? try PreviewEncoder() : nil

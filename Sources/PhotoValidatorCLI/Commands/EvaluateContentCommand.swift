@@ -4,11 +4,12 @@ import Foundation
 import Logging
 import PhotoValidation
 import SwiftCSV
+import ValidatorConfiguration
 import VipsDecoder
 
 /// `photo-validator evaluate-content`: runs the content classifier over a labelled manifest and
 /// prints a confusion matrix per photo type, tokens, estimated cost and latency percentiles.
-struct EvaluateContentCommand: AsyncParsableCommand {
+struct EvaluateContentCommand: AsyncParsableCommand, SettingsCommand {
     static let configuration = CommandConfiguration(
         commandName: "evaluate-content",
         abstract: "Run the content classifier over a labelled CSV manifest and report how it does, what it costs and how fast it is.",
@@ -18,8 +19,12 @@ struct EvaluateContentCommand: AsyncParsableCommand {
             too_many_people (cells that expect low_resolution or blurry are left out: the content \
             check would not run). The provider, model and key come from --content-* flags or \
             PHOTO_VALIDATOR_CONTENT_* variables; nothing is cached, so every photo is a paid call.
-            """
+
+            """ + settingsHelp
     )
+
+    /// The content check's settings.
+    static let settingsCatalog = ContentCheckConfiguration.settings
 
     @Argument(help: "The labelled CSV manifest.")
     var manifest: String
@@ -30,8 +35,7 @@ struct EvaluateContentCommand: AsyncParsableCommand {
     @Option(help: "Photos judged at once.")
     var jobs: Int = 4
 
-    @OptionGroup(title: "Content check")
-    var content: ContentOptions
+    @OptionGroup var settingFlags: SettingFlags
 
     mutating func validate() throws {
         guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be from 1 to 64, got \(jobs)") }
@@ -39,7 +43,7 @@ struct EvaluateContentCommand: AsyncParsableCommand {
 
     mutating func run() async throws {
         let environment = ProcessInfo.processInfo.environment
-        var configuration = try await content.resolveForBatch(environment: environment)
+        var configuration = try await settingFlags.contentCheck(Self.settingsCatalog, command: "evaluate-content", environment: environment)
         // Every photo is asked, so the report's cost and latency are the provider's own.
         configuration.cacheEntries = 0
         configuration.maximumConcurrentCalls = max(configuration.maximumConcurrentCalls, jobs)

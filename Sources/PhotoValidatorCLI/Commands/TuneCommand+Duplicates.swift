@@ -10,7 +10,7 @@ extension TuneCommand {
     /// and with each source left out in turn. Figures count the pairs a daemon can meet: both photos
     /// at least the inspiration minimum side (a smaller one is refused before its duplicates matter);
     /// the others are reported apart.
-    func tuneDuplicates(settings: ValidationSettings) async throws {
+    func tuneDuplicates(settings: ValidationSettings, deadline: Duration) async throws {
         let pairs: [DuplicatePairReader.Pair]
         do {
             pairs = try labelled.flatMap(DuplicatePairReader.read)
@@ -18,10 +18,10 @@ extension TuneCommand {
             throw ValidationError("\(error)")
         }
         let files = Array(Set(pairs.flatMap { [$0.first, $0.second] })).sorted()
-        let validator = try PhotoValidator.configured(settings: settings, threads: jobs, photoTimeLimit: .seconds(30))
+        let validator = try PhotoValidator.configured(settings: settings, threads: jobs, photoTimeLimit: deadline)
         defer { validator.isolation?.shutdown() }
         var fingerprints: [String: PhotoFingerprint] = [:], tooSmall: Set<String> = []
-        for (file, outcome) in zip(files, await outcomes(of: files, as: files.map { _ in .inspiration }, validator: validator)) {
+        for (file, outcome) in zip(files, await outcomes(of: files, as: files.map { _ in .inspiration }, validator: validator, deadline: deadline)) {
             if case .validated(let output) = outcome, let fingerprint = output.details.fingerprint.flatMap(PhotoFingerprint.init(base64:)) {
                 fingerprints[file] = fingerprint
                 if output.failures.contains(.lowResolution) { tooSmall.insert(file) }

@@ -7,17 +7,17 @@ extension TuneCommand {
     /// `tune --check exposure`: measures every photo of the exposure manifests, recommends the
     /// thresholds on the tuning part and reports them beside the current ones and the mean-luma
     /// peer, on the held part and on every source left out in turn.
-    func tuneExposure(settings: ValidationSettings) async throws {
+    func tuneExposure(settings: ValidationSettings, deadline: Duration) async throws {
         let entries: [ExposureSetReader.Entry]
         do {
             entries = try labelled.flatMap(ExposureSetReader.read)
         } catch {
             throw ValidationError("\(error)")
         }
-        let validator = try PhotoValidator.configured(settings: settings, threads: jobs, photoTimeLimit: .seconds(30))
+        let validator = try PhotoValidator.configured(settings: settings, threads: jobs, photoTimeLimit: deadline)
         defer { validator.isolation?.shutdown() }
         var samples: [ExposureSample] = []
-        for (entry, outcome) in zip(entries, await outcomes(of: entries.map(\.path), as: entries.map { _ in .room }, validator: validator)) {
+        for (entry, outcome) in zip(entries, await outcomes(of: entries.map(\.path), as: entries.map { _ in .room }, validator: validator, deadline: deadline)) {
             if case .validated(let output) = outcome, let statistics = output.details.exposure {
                 samples.append(ExposureSample(label: entry.label, held: entry.held, source: entry.source, statistics: statistics))
             } else {

@@ -3,11 +3,13 @@ import DecodeSandbox
 import BlurTuning
 import Foundation
 import PhotoValidation
+import PhotoValidatorServer
+import ValidatorConfiguration
 import ValidationWorkers
 import VipsDecoder
 
 /// `photo-validator tune`: scores labelled photos and recommends blur thresholds.
-struct TuneCommand: AsyncParsableCommand {
+struct TuneCommand: AsyncParsableCommand, SettingsCommand {
     static let configuration = CommandConfiguration(
         commandName: "tune",
         abstract: "Score labelled photos and recommend blur thresholds per photo type.",
@@ -16,9 +18,14 @@ struct TuneCommand: AsyncParsableCommand {
             path,label[,photo_type][,split] (labels sharp or blurry; paths relative to the manifest; split \
             tune or held: thresholds are chosen on the tune part only, and the held part is reported \
             apart); the layout of ../shared/photos/manifest.csv (file,...,blur,...) is accepted too. Writes report.json, \
-            report.svg, report.png and thresholds.json (a configuration snippet) to --output.
-            """
+            report.svg, report.png and thresholds.json (a configuration snippet) to --output. A photo \
+            may take --validation-timeout seconds, as in the daemon.
+
+            """ + settingsHelp
     )
+
+    /// The checks' settings and the deadline of one photo.
+    static let settingsCatalog = ValidationSettings.settings + SettingsCatalog([.limitsValidationTimeoutSeconds])
 
     @Argument(help: "Labelled folders or CSV manifests.")
     var labelled: [String]
@@ -44,8 +51,7 @@ struct TuneCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-progress"), help: "Never draw the progress bar.")
     var noProgress = false
 
-    @OptionGroup(title: "Checks")
-    var checks: CheckOptions
+    @OptionGroup var settingFlags: SettingFlags
 
     mutating func validate() throws {
         guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be from 1 to 256") }
@@ -53,13 +59,13 @@ struct TuneCommand: AsyncParsableCommand {
     }
 
     mutating func run() async throws {
-        let settings = try checks.resolve(environment: ProcessInfo.processInfo.environment)
+        let (settings, deadline) = try await settingFlags.validationAndDeadline(Self.settingsCatalog, command: "tune", environment: ProcessInfo.processInfo.environment)
         switch check {
         case .exposure:
-            try await tuneExposure(settings: settings)
+            try await tuneExposure(settings: settings, deadline: deadline)
             return
         case .duplicates:
-            try await tuneDuplicates(settings: settings)
+            try await tuneDuplicates(settings: settings, deadline: deadline)
             return
         case .blur:
             break
@@ -70,9 +76,9 @@ struct TuneCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
-        let validator = try PhotoValidator.configured(settings: settings, threads: jobs, photoTimeLimit: .seconds(30))
+        let validator = try PhotoValidator.configured(settings: settings, threads: jobs, photoTimeLimit: deadline)
         defer { validator.isolation?.shutdown() }
-        let (scored, unscored) = await score(photos, validator: validator)
+        let (scored, unscored) = await score(photos, validator: validator, deadline: deadline)
         let objective: ThresholdAnalysis.Objective = recall.map { .recall($0) } ?? .balancedAccuracy
         let types = PhotoType.allCases.compactMap { type -> TuningReport.TypeReport? in
             let ofType = scored.filter { $0.type == type }
@@ -92,12 +98,12 @@ struct TuneCommand: AsyncParsableCommand {
     }
 
     /// Scores every photo on the worker pool; photos that are not images, or unreadable, are listed apart.
-    private func score(_ photos: [LabelledPhoto], validator: PhotoValidator) async
+    private func score(_ photos: [LabelledPhoto], validator: PhotoValidator, deadline: Duration) async
         -> ([(photo: ScoredPhoto, type: PhotoType, split: LabelledPhoto.Split)], [String: String])
     {
         var scored: [(photo: ScoredPhoto, type: PhotoType, split: LabelledPhoto.Split)] = []
         var unscored: [String: String] = [:]
-        let outcomes = await outcomes(of: photos.map(\.path), as: photos.map(\.photoType), validator: validator)
+        let outcomes = await outcomes(of: photos.map(\.path), as: photos.map(\.photoType), validator: validator, deadline: deadline)
         for (photo, outcome) in zip(photos, outcomes) {
             switch outcome {
             case .validated(let output):

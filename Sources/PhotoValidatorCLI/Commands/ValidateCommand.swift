@@ -5,10 +5,11 @@ import Foundation
 import Logging
 import PhotoValidation
 import ValidationWorkers
+import ValidatorConfiguration
 import VipsDecoder
 
 /// `photo-validator validate`: checks files and folders in parallel and prints one record each.
-struct ValidateCommand: AsyncParsableCommand {
+struct ValidateCommand: AsyncParsableCommand, SettingsCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Validate photo files and folders (recursively) and print one record per photo.",
@@ -18,8 +19,12 @@ struct ValidateCommand: AsyncParsableCommand {
             bar and the summary go to standard error. In folders only image files are validated (by \
             extension: jpg, jpeg, png, webp, heic, heif, in any case); the summary counts the rest as \
             skipped. A file named on the command line is always validated.
-            """
+
+            """ + settingsHelp
     )
+
+    /// The checks' settings and the content check's (used with --content-check).
+    static let settingsCatalog = ValidationSettings.settings + ContentCheckConfiguration.settings
 
     @Argument(help: "Photo files or folders to validate.")
     var paths: [String]
@@ -57,11 +62,7 @@ struct ValidateCommand: AsyncParsableCommand {
     @Flag(name: .customLong("content-check"), help: "Also ask the configured vision model whether each photo that passed shows what its type needs (costs money; off by default).")
     var contentCheck = false
 
-    @OptionGroup(title: "Content check (with --content-check)")
-    var content: ContentOptions
-
-    @OptionGroup(title: "Checks")
-    var checks: CheckOptions
+    @OptionGroup var settingFlags: SettingFlags
 
     mutating func validate() throws {
         guard (1...256).contains(jobs) else {
@@ -73,7 +74,8 @@ struct ValidateCommand: AsyncParsableCommand {
     }
 
     mutating func run() async throws {
-        let settings = try checks.resolve(environment: ProcessInfo.processInfo.environment)
+        let environment = ProcessInfo.processInfo.environment
+        let settings = try await settingFlags.validation(Self.settingsCatalog, command: "validate", environment: environment)
         let validator: PhotoValidator
         do {
             validator = try PhotoValidator.configured(settings: settings, threads: jobs, photoTimeLimit: .seconds(timeout))
@@ -93,7 +95,7 @@ struct ValidateCommand: AsyncParsableCommand {
                 throw ExitCode(2)
             }
         }
-        let contentConfiguration = contentCheck ? try await content.resolveForBatch(environment: ProcessInfo.processInfo.environment) : nil
+        let contentConfiguration = contentCheck ? try await settingFlags.contentCheck(Self.settingsCatalog, command: "validate", environment: environment) : nil
         let collected = PhotoCollector(include: include, exclude: exclude).collect(paths)
         let scope = settings.duplicateCheck ? duplicates : .off
         if shard.count > 1, scope == .run {

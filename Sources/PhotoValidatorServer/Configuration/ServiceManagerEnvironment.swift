@@ -30,7 +30,7 @@ public struct ServiceManagerEnvironment: Sendable {
         guard let stateDirectory else { return nil }
         let path = URL(fileURLWithPath: stateDirectory).appendingPathComponent(Self.outboxFileName).path
         return InMemoryProvider(name: Self.stateDirectoryVariable, values: [
-            AbsoluteConfigKey(ConfigKey("outbox.path")): ConfigValue(.string(path), isSecret: false),
+            AbsoluteConfigKey(ConfigKey(Setting.outboxPath.key)): ConfigValue(.string(path), isSecret: false),
         ])
     }
 }
