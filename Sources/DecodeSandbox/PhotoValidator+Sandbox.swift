@@ -3,10 +3,13 @@ import PhotoValidation
 extension PhotoValidator {
     /// A validator that decodes where `settings.decodeIsolation` says: in sandboxed workers started
     /// from `settings.decodeWorkerExecutable` (one kept per validating thread, `threads`), or in
-    /// this process.
+    /// this process. `waitingPhotos` tells how many photos wait for a worker (see
+    /// `SandboxOptions.waitingPhotos`).
     ///
     /// - Throws: `DecodeFailure` when libvips cannot start, `SandboxError` when no worker can.
-    public static func configured(settings: ValidationSettings, threads: Int, photoTimeLimit: Duration) throws -> PhotoValidator {
+    public static func configured(
+        settings: ValidationSettings, threads: Int, photoTimeLimit: Duration, waitingPhotos: (@Sendable () -> Int)? = nil
+    ) throws -> PhotoValidator {
         switch settings.decodeIsolation {
         case .none:
             return try PhotoValidator(settings: settings)
@@ -15,6 +18,7 @@ extension PhotoValidator {
             options.allowsTestRequests = settings.decodeWorkerTestRequests
             options.workerUser = try WorkerUser(named: settings.decodeWorkerUser)
             options.cpuLifetime = max(.seconds(1800), options.cpuRetirement * 10)
+            options.waitingPhotos = waitingPhotos
             return try PhotoValidator(settings: settings, isolation: SandboxedDecoding(settings: settings, options: options))
         }
     }

@@ -40,13 +40,14 @@ public struct PhotoValidatorApp: Sendable {
     public init(configuration: ServiceConfiguration, logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger
+        let pool = ValidationWorkerPool(threadCount: configuration.workers, queueLimit: configuration.queueLimit, defaultTimeout: configuration.validationTimeout)
         let validator = try PhotoValidator.configured(
-            settings: configuration.validation, threads: configuration.workers, photoTimeLimit: configuration.validationTimeout
+            settings: configuration.validation, threads: configuration.workers, photoTimeLimit: configuration.validationTimeout,
+            waitingPhotos: { pool.queued }
         )
         if let warning = validator.isolation?.sandboxWarning {
             logger.warning("\(warning)")
         }
-        let pool = ValidationWorkerPool(threadCount: configuration.workers, queueLimit: configuration.queueLimit, defaultTimeout: configuration.validationTimeout)
         let uploads = WeightedSemaphore(capacity: configuration.uploadMemoryBytes)
         let metrics = ServiceMetrics(pool: pool, budget: validator.memoryBudget, uploads: uploads, isolation: validator.isolation)
         let state = ServiceState()
