@@ -139,16 +139,21 @@ enum FastCorners {
 
     /// OpenCV's FAST score plus one for a corner whose 9-pixel arc is darker (`darker`) or brighter than the centre: the largest, over the 16 arcs, of the smallest difference to the centre along the arc. (Only one sign can hold an arc of 9 out of 16.)
     static func cornerScore(_ p: UnsafePointer<UInt8>, _ off: UnsafeBufferPointer<Int>, darker: Bool) -> Int {
-        let v = Int16(p[0])
-        // Branch-free window minima (2, 4, 8, then 9 pixels): corners are too many for mispredicted early exits.
-        return withUnsafeTemporaryAllocation(of: Int16.self, capacity: 2 * 25) { buf -> Int in
-            let d = buf.baseAddress!, m = d + 25
-            if darker { for k in 0..<25 { d[k] = v &- Int16(p[off[k]]) } } else { for k in 0..<25 { d[k] = Int16(p[off[k]]) &- v } }
-            for k in 0..<24 { m[k] = min(d[k], d[k + 1]) }
-            for k in 0..<22 { m[k] = min(m[k], m[k + 2]) }
-            var best: Int16 = 0
-            for k in 0..<16 { best = max(best, min(min(m[k], m[k + 4]), d[k + 8])) }
-            return Int(best)
-        }
+        var ring = SIMD16<UInt8>()
+        for k in 0..<16 { ring[k] = p[off[k]] }
+        let centre = SIMD16<UInt8>(repeating: p[0])
+        // Differences saturate at 0: that leaves every positive arc minimum, and the score starts at 0.
+        let d = darker ? pointwiseMax(centre, ring) &- ring : pointwiseMax(centre, ring) &- centre
+        // Minima of windows of 2, 4, 8, then 9 neighbours around the circle, each lane one arc.
+        let m2 = pointwiseMin(d, rotated(d, 1))
+        let m4 = pointwiseMin(m2, rotated(m2, 2))
+        let m8 = pointwiseMin(m4, rotated(m4, 4))
+        return Int(pointwiseMin(m8, rotated(d, 8)).max())
+    }
+
+    /// `v`'s lanes turned by `k` around the circle (lane i holds lane i + k): one byte shuffle.
+    @inline(__always) private static func rotated(_ v: SIMD16<UInt8>, _ k: Int) -> SIMD16<UInt8> {
+        SIMD16(v[k & 15], v[(k + 1) & 15], v[(k + 2) & 15], v[(k + 3) & 15], v[(k + 4) & 15], v[(k + 5) & 15], v[(k + 6) & 15], v[(k + 7) & 15],
+               v[(k + 8) & 15], v[(k + 9) & 15], v[(k + 10) & 15], v[(k + 11) & 15], v[(k + 12) & 15], v[(k + 13) & 15], v[(k + 14) & 15], v[(k + 15) & 15])
     }
 }
