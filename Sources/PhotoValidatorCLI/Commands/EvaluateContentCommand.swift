@@ -2,9 +2,9 @@ import ArgumentParser
 import ContentCheck
 import Foundation
 import Logging
+import PhotoFormat
 import PhotoValidation
 import SwiftCSV
-import VipsDecoder
 
 /// `photo-validator evaluate-content`: runs the content classifier over a labelled manifest and
 /// prints a confusion matrix per photo type, tokens, estimated cost and latency percentiles.
@@ -46,7 +46,7 @@ struct EvaluateContentCommand: AsyncParsableCommand {
         let rows = try Self.rows(of: manifest)
         let types = photoType.map { [$0.value] } ?? PhotoType.allCases
 
-        let previews = try PreviewEncoder()
+        let previews = PreviewBounds()
         let validator = try PhotoValidator(settings: ValidationSettings())
         let client = ContentClientService(logger: Logger(label: "photo-validator"))
         guard let classifier = ContentClassifier.make(configuration: configuration, previews: previews, client: client.client) else {
@@ -95,7 +95,7 @@ struct EvaluateContentCommand: AsyncParsableCommand {
     }
 
     /// The preview of the photo at `url`, or why it could not be made.
-    static func preview(of url: URL, previews: PreviewEncoder, validator: PhotoValidator) -> Result<PreviewImage, DecodeFailure> {
+    static func preview(of url: URL, previews: PreviewBounds, validator: PhotoValidator) -> Result<PreviewImage, DecodeFailure> {
         guard let data = try? Data(contentsOf: url) else {
             return .failure(DecodeFailure(.emptyInput, "cannot read \(url.path)"))
         }

@@ -5,7 +5,7 @@ extension TuneCommand {
     /// Validates each of `files` as `types[i]` on a worker pool of `jobs` threads, with the progress
     /// bar: what every `--check` measures its photos with. Outcomes are in the order of `files`.
     func outcomes(of files: [String], as types: [PhotoType], validator: PhotoValidator) async -> [PhotoFileCheck.Outcome] {
-        let pool = ValidationWorkerPool(threadCount: jobs, queueLimit: jobs)
+        let pool = ValidationWorkerPool(threadCount: jobs, queueLimit: jobs, threadExit: PhotoValidator.releaseThreadResources)
         pool.start()
         var progress = ProgressBar(total: files.count, enabled: !noProgress)
         var outcomes = [PhotoFileCheck.Outcome?](repeating: nil, count: files.count)

@@ -5,11 +5,11 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import PhotoFormat
 import PhotoValidation
 import ServiceLifecycle
 import SignalForwarding
 import ValidationWorkers
-import VipsDecoder
 
 /// The daemon's parts, built from a resolved configuration by `buildApplication(configuration:logger:)`
 /// for `serve` and for the tests alike; its long-lived resources start when it runs.
@@ -46,7 +46,10 @@ public struct PhotoValidatorApp: Sendable {
         if let warning = validator.isolation?.sandboxWarning {
             logger.warning("\(warning)")
         }
-        let pool = ValidationWorkerPool(threadCount: configuration.workers, queueLimit: configuration.queueLimit, defaultTimeout: configuration.validationTimeout)
+        let pool = ValidationWorkerPool(
+            threadCount: configuration.workers, queueLimit: configuration.queueLimit, defaultTimeout: configuration.validationTimeout,
+            threadExit: PhotoValidator.releaseThreadResources
+        )
         let uploads = WeightedSemaphore(capacity: configuration.uploadMemoryBytes)
         let metrics = ServiceMetrics(pool: pool, budget: validator.memoryBudget, uploads: uploads, isolation: validator.isolation)
         let state = ServiceState()
@@ -60,7 +63,7 @@ public struct PhotoValidatorApp: Sendable {
         }
         // The content check's HTTP client is made on its first call and shut down by its service.
         if configuration.content.policy != .off {
-            let previews = try PreviewEncoder()
+            let previews = PreviewBounds()
             let client = ContentClientService(logger: logger)
             let policy = configuration.content.policy
             service.content = ContentClassifier.make(configuration: configuration.content, previews: previews, client: client.client) { event in
