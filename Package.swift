@@ -74,8 +74,11 @@ let package = Package(
         .target(name: "CLibJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // FFmpeg's HEVC decoder for HEIC tiles: one thread, errors fatal, planes copied out.
         .target(name: "CLibAVCodec", linkerSettings: [.linkedLibrary("avcodec"), .linkedLibrary("avutil")]),
+        // The values that cross the worker wall (formats, headers, decode failures, previews and
+        // their bounds): pure Swift, no C, so the daemon's side need not link a decoder for them.
+        .target(name: "PhotoFormat"),
         // The one module that owns libvips, libjpeg, libavcodec and every C pointer.
-        .target(name: "VipsDecoder", dependencies: ["CVips", "CLibJPEG", "CLibAVCodec"], swiftSettings: decoderSettings),
+        .target(name: "VipsDecoder", dependencies: ["PhotoFormat", "CVips", "CLibJPEG", "CLibAVCodec"], swiftSettings: decoderSettings),
         // The blur kernel: pure Swift, no C, no I/O.
         .target(name: "BlurMetrics", swiftSettings: kernelSettings),
         // Exposure figures and the duplicate fingerprint of the analysis plane: pure Swift, no C, no I/O.
@@ -84,15 +87,15 @@ let package = Package(
         .target(name: "Admission"),
         // The contract (ValidatePhotoOutput, codes, messages), the upload rules and the validator:
         // the public library product.
-        .target(name: "PhotoValidation", dependencies: ["Admission", "VipsDecoder", "BlurMetrics", "LumaAnalysis"]),
+        .target(name: "PhotoValidation", dependencies: ["Admission", "PhotoFormat", "VipsDecoder", "BlurMetrics", "LumaAnalysis"]),
         // Process isolation for decoders: spawning workers, rlimits, seccomp (libseccomp); imported
         // only by DecodeSandbox.
         .target(name: "CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
         // Decoding in sandboxed worker processes: framing, the worker client and set, the worker host.
-        .target(name: "DecodeSandbox", dependencies: ["Admission", "CSandbox", "PhotoValidation", "VipsDecoder", "ValidationWorkers", "BlurMetrics", "LumaAnalysis"]),
+        .target(name: "DecodeSandbox", dependencies: ["Admission", "CSandbox", "PhotoFormat", "PhotoValidation", "VipsDecoder", "ValidationWorkers", "BlurMetrics", "LumaAnalysis"]),
         // The worker threads that run decodes: deadlines that hold while C code runs, stand-ins
         // for stuck threads, bounded admission.
-        .target(name: "ValidationWorkers", dependencies: ["VipsDecoder"]),
+        .target(name: "ValidationWorkers"),
         // How settings are read: flags over environment over file over defaults, with an audit.
         .target(
             name: "ValidatorConfiguration",
@@ -133,7 +136,7 @@ let package = Package(
                 "Admission",
                 "PhotoValidation",
                 "ValidatorConfiguration",
-                "VipsDecoder",
+                "PhotoFormat",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -155,7 +158,7 @@ let package = Package(
                 "SignalForwarding",
                 "MultipartUpload",
                 "ContentCheck",
-                "VipsDecoder",
+                "PhotoFormat",
                 "DecodeSandbox",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -179,6 +182,7 @@ let package = Package(
             name: "PhotoValidatorCLI",
             dependencies: [
                 "CReleaseInfo",
+                "PhotoFormat",
                 "VipsDecoder",
                 "PhotoValidation",
                 "ValidationWorkers",
@@ -245,15 +249,16 @@ let package = Package(
         ),
 
         .testTarget(name: "AdmissionTests", dependencies: ["Admission"]),
-        .testTarget(name: "VipsDecoderTests", dependencies: ["VipsDecoder", "TestFixtures"]),
+        .testTarget(name: "PhotoFormatTests", dependencies: ["PhotoFormat"]),
+        .testTarget(name: "VipsDecoderTests", dependencies: ["PhotoFormat", "VipsDecoder", "TestFixtures"]),
         .testTarget(name: "BlurMetricsTests", dependencies: ["BlurMetrics", "TestFixtures"]),
         .testTarget(name: "LumaAnalysisTests", dependencies: ["LumaAnalysis", "BlurMetrics", "TestFixtures"]),
         .testTarget(
             name: "MultipartUploadTests",
             dependencies: ["MultipartUpload", "TestFixtures", .product(name: "NIOCore", package: "swift-nio")]
         ),
-        .testTarget(name: "PhotoValidationTests", dependencies: ["Admission", "PhotoValidation", "VipsDecoder", "ValidationWorkers", "TestFixtures", "ValidatorHarness"]),
-        .testTarget(name: "DecodeSandboxTests", dependencies: ["CSandbox", "DecodeSandbox", "PhotoValidation", "VipsDecoder", "ValidationWorkers", "TestFixtures"]),
+        .testTarget(name: "PhotoValidationTests", dependencies: ["Admission", "PhotoFormat", "PhotoValidation", "VipsDecoder", "ValidationWorkers", "TestFixtures", "ValidatorHarness"]),
+        .testTarget(name: "DecodeSandboxTests", dependencies: ["CSandbox", "DecodeSandbox", "PhotoFormat", "PhotoValidation", "VipsDecoder", "ValidationWorkers", "TestFixtures"]),
         .testTarget(name: "ValidationWorkersTests", dependencies: ["ValidationWorkers", "TestFixtures"]),
         .testTarget(
             name: "ValidatorConfigurationTests",
@@ -279,6 +284,7 @@ let package = Package(
                 "ContentCheck",
                 "PhotoValidation",
                 "ValidatorConfiguration",
+                "PhotoFormat",
                 "VipsDecoder",
                 "TestFixtures",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -1,5 +1,6 @@
 import CSandbox
 import Foundation
+import PhotoFormat
 import PhotoValidation
 import VipsDecoder
 
@@ -78,7 +79,7 @@ public enum DecodeWorkerHost {
         switch frame.kind {
         case .validate:
             let request = try frame.header(ValidateRequest.self)
-            let previews = request.preview.flatMap { try? PreviewEncoder(maximumLongEdge: $0.maximumLongEdge, maximumPixels: $0.maximumPixels, quality: $0.quality) }
+            let previews = request.preview.flatMap { try? PreviewEncoder(bounds: $0) }
             let run = { (bytes: UnsafeRawBufferPointer) in
                 if setup.allowsTestRequests, bytes.starts(with: Self.crashMarker) { pv_sandbox_crash() }
                 return validator.measuredCheck(
@@ -165,7 +166,7 @@ public enum DecodeWorkerHost {
 
     /// Decodes a tiny photo of each format, and makes its preview, before the sandbox closes `open`.
     private static func warmUp(_ validator: PhotoValidator) {
-        let previews = try? PreviewEncoder()
+        let previews = (try? PreviewEncoder())?.bounds
         for (_, base64) in WarmUpPhotos.all {
             guard let bytes = Data(base64Encoded: base64) else { continue }
             bytes.withUnsafeBytes { bytes in

@@ -1,3 +1,4 @@
+import PhotoFormat
 import VipsDecoder
 
 /// How long one photo may keep a worker, from what its header declares: a fixed start plus a

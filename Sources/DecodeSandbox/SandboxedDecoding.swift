@@ -2,6 +2,7 @@ import Admission
 import BlurMetrics
 import CSandbox
 import Foundation
+import PhotoFormat
 import PhotoValidation
 import Synchronization
 import ValidationWorkers
@@ -79,7 +80,7 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
     public func validate(
         _ bytes: UnsafeRawBufferPointer,
         as photoType: PhotoType,
-        previews: PreviewEncoder?,
+        previews: PreviewBounds?,
         evenIfFailed: Bool = false
     ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?) {
         let answer = validateInWorker(bytes, as: photoType, previews: previews, evenIfFailed: evenIfFailed)
@@ -96,7 +97,7 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
     private func validateInWorker(
         _ bytes: UnsafeRawBufferPointer,
         as photoType: PhotoType,
-        previews: PreviewEncoder?,
+        previews: PreviewBounds?,
         evenIfFailed: Bool
     ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?, measurements: PhotoMeasurements?) {
         let start = ContinuousClock.now
@@ -129,7 +130,7 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
         let exchanged = exchange(.validate, photo: bytes, deadline: deadline) { shared in
             ValidateRequest(
                 photoType: photoType,
-                preview: previews.map(ValidateRequest.PreviewBounds.init),
+                preview: previews,
                 previewEvenIfFailed: evenIfFailed ? true : nil,
                 sharedCount: shared,
                 threads: threads > 1 ? threads : nil

@@ -1,7 +1,6 @@
 import CSandbox
 import Foundation
 import PhotoValidation
-import VipsDecoder
 
 /// One decode worker process, seen from the daemon: started from the daemon's own executable with
 /// `decode-worker`, an empty environment and one end of a socket pair as its only descriptor.

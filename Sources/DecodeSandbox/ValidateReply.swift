@@ -1,5 +1,5 @@
+import PhotoFormat
 import PhotoValidation
-import VipsDecoder
 
 /// A worker's answer for one photo; the preview JPEG, when there is one, follows the header.
 struct ValidateReply: Codable, Sendable {

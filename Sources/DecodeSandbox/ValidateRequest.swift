@@ -1,28 +1,11 @@
+import PhotoFormat
 import PhotoValidation
-import VipsDecoder
 
 /// One photo for a worker to validate; its bytes follow the header.
 struct ValidateRequest: Codable, Sendable {
-    /// The bounds of the preview to make when the photo passes.
-    struct PreviewBounds: Codable, Sendable {
-        /// `PreviewEncoder.maximumLongEdge`.
-        var maximumLongEdge: Int
-        /// `PreviewEncoder.maximumPixels`.
-        var maximumPixels: Int
-        /// `PreviewEncoder.quality`.
-        var quality: Int
-
-        /// The bounds of `encoder`.
-        init(_ encoder: PreviewEncoder) {
-            maximumLongEdge = encoder.maximumLongEdge
-            maximumPixels = encoder.maximumPixels
-            quality = encoder.quality
-        }
-    }
-
     /// The type the photo is checked as.
     var photoType: PhotoType
-    /// The preview wanted, if any.
+    /// The preview wanted, if any: its bounds, coded as `maximumLongEdge`, `maximumPixels`, `quality`.
     var preview: PreviewBounds?
     /// True when the preview is wanted whatever the verdict (`bench`, `evaluate-content`).
     var previewEvenIfFailed: Bool? = nil

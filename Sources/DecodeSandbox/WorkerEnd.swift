@@ -1,5 +1,5 @@
+import PhotoFormat
 import PhotoValidation
-import VipsDecoder
 
 /// How a worker ended while it held a photo.
 public struct WorkerEnd: Error, Sendable, Equatable {

@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import VipsDecoder
 
 /// A set of long-lived threads for libvips and pixel work, with bounded admission and deadlines
 /// that hold while a job runs.
@@ -40,6 +39,9 @@ public final class ValidationWorkerPool: Sendable {
     private let nextJobID = Atomic<Int>(0)
     /// How often the watchdog looks for expired deadlines.
     private let tick: Duration
+    /// Run by each thread as it ends: the decoder's per-thread buffers are freed by whoever owns
+    /// the decoder, so that this module links no C library.
+    private let threadExit: @Sendable () -> Void
 
     /// A pool of `threadCount` threads that admits `queueLimit` waiting jobs; call `start()`.
     ///
@@ -47,13 +49,19 @@ public final class ValidationWorkerPool: Sendable {
     ///   - maximumReplacements: threads that may stand in for overdue ones (default: `threadCount`).
     ///   - defaultTimeout: the deadline of jobs run without one.
     ///   - tick: how often deadlines are checked (their resolution).
-    public init(threadCount: Int, queueLimit: Int, maximumReplacements: Int? = nil, defaultTimeout: Duration = .seconds(30), tick: Duration = .milliseconds(50)) {
+    ///   - threadExit: run on each thread as it ends, such as `PhotoValidator.releaseThreadResources`
+    ///     when jobs decode in this process.
+    public init(
+        threadCount: Int, queueLimit: Int, maximumReplacements: Int? = nil, defaultTimeout: Duration = .seconds(30), tick: Duration = .milliseconds(50),
+        threadExit: @escaping @Sendable () -> Void = {}
+    ) {
         precondition(threadCount >= 1 && queueLimit >= 0, "a worker pool needs at least one thread")
         self.threadCount = threadCount
         self.queueLimit = queueLimit
         self.maximumReplacements = max(0, maximumReplacements ?? threadCount)
         self.defaultTimeout = defaultTimeout
         self.tick = tick
+        self.threadExit = threadExit
     }
 
     /// Starts the threads and the watchdog (once; not after `shutdown()`).
@@ -157,8 +165,8 @@ public final class ValidationWorkerPool: Sendable {
     }
 
     /// Stops admitting, finishes the queued and running jobs (overdue ones excepted) unless the
-    /// calling task is cancelled first, then lets the threads go, releasing libvips' per-thread
-    /// state. Threads held by overdue jobs are left to the process's exit.
+    /// calling task is cancelled first, then lets the threads go, each running `threadExit` (which frees
+    /// the decoder's per-thread state). Threads held by overdue jobs are left to the process's exit.
     public func shutdown() async {
         stopped.store(true, ordering: .releasing)
         let stranded: [Job] = condition.withLock {
@@ -224,7 +232,7 @@ public final class ValidationWorkerPool: Sendable {
     }
 
     private func work() {
-        defer { VipsRuntime.releaseThreadResources() }
+        defer { threadExit() }
         condition.lock()
         while true {
             while state.queue.isEmpty && !state.stopping && !state.surplus {

@@ -1,4 +1,5 @@
 import CVips
+import PhotoFormat
 
 /// A photo whose header has been read; its pixels are decoded on demand, strip by strip.
 ///

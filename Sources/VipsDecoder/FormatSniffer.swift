@@ -1,3 +1,5 @@
+import PhotoFormat
+
 /// Decides an upload's format from its magic bytes, before any C library sees them.
 ///
 /// Only the loader named here is ever called on the bytes: libvips' own loader search runs every

@@ -1,3 +1,5 @@
+import PhotoFormat
+
 extension ImageDecoder {
     /// Decodes only the luma of a JPEG at DCT scale 1/8 and discards the rows: the cost of
     /// entropy decoding, below which no JPEG pipeline can go. `bench` times it beside the pipeline.

@@ -1,4 +1,5 @@
 import CVips
+import PhotoFormat
 
 /// Opens photos from bytes in memory, refusing anything outside the allowed formats before any C
 /// library parses it.

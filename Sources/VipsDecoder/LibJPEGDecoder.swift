@@ -1,4 +1,5 @@
 import CLibJPEG
+import PhotoFormat
 
 /// A JPEG decode through libjpeg-turbo directly: luma only (or RGB) at DCT scale M/8, with corrupt
 /// data, memory and scan caps turned into `DecodeFailure`s. Owns its `pv_jpeg` pointer; use it on

@@ -1,4 +1,5 @@
 import CVips
+import PhotoFormat
 
 extension PreviewEncoder {
     /// The preview made from pixels the blur check's decode kept: cropped, resized within the

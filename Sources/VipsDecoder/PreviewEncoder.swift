@@ -1,4 +1,5 @@
 import CVips
+import PhotoFormat
 
 /// Makes the JPEG a content classifier sees: decoded with the format's own libvips loader (with
 /// shrink-on-load where the format has it), resized so the long edge and the pixel count stay
@@ -8,9 +9,9 @@ import CVips
 /// Synchronous and CPU-bound: call it on a worker thread, after the header has been checked.
 public struct PreviewEncoder: Sendable {
     /// Anthropic's vision models downscale anything with a longer edge than this.
-    public static let defaultMaximumLongEdge = 1568
+    public static let defaultMaximumLongEdge = PreviewBounds.defaultMaximumLongEdge
     /// About 1.15 megapixels, the largest image the models look at without downscaling.
-    public static let defaultMaximumPixels = 1_150_000
+    public static let defaultMaximumPixels = PreviewBounds.defaultMaximumPixels
 
     /// The longest edge of the preview, in pixels.
     public let maximumLongEdge: Int
@@ -22,12 +23,22 @@ public struct PreviewEncoder: Sendable {
     /// Creates an encoder; starts libvips if it is not running yet.
     public init(maximumLongEdge: Int = PreviewEncoder.defaultMaximumLongEdge,
                 maximumPixels: Int = PreviewEncoder.defaultMaximumPixels,
-                quality: Int = 85) throws(DecodeFailure) {
+                quality: Int = PreviewBounds.defaultQuality) throws(DecodeFailure) {
         precondition(maximumLongEdge >= 16 && maximumPixels >= 256 && (1...100).contains(quality), "a preview needs a sensible size and quality")
         try VipsRuntime.start()
         self.maximumLongEdge = maximumLongEdge
         self.maximumPixels = maximumPixels
         self.quality = quality
+    }
+
+    /// Creates an encoder for `bounds` (what a validation asks for); starts libvips if it is not running yet.
+    public init(bounds: PreviewBounds) throws(DecodeFailure) {
+        try self.init(maximumLongEdge: bounds.maximumLongEdge, maximumPixels: bounds.maximumPixels, quality: bounds.quality)
+    }
+
+    /// The encoder's size and quality as a value without libvips.
+    public var bounds: PreviewBounds {
+        PreviewBounds(maximumLongEdge: maximumLongEdge, maximumPixels: maximumPixels, quality: quality)
     }
 
     /// The preview of the photo in `bytes`, whose format is already known from its header.

@@ -1,5 +1,6 @@
 import CVips
 import Foundation
+import PhotoFormat
 
 /// Renders SVG documents that photo-validator writes itself (report charts) to PNG with libvips.
 ///

@@ -1,5 +1,6 @@
 import CVips
 import Foundation
+import PhotoFormat
 import Synchronization
 
 /// Process-wide libvips set-up: one initialisation, only the allowed loaders, no operation cache.

@@ -1,9 +1,9 @@
 import ContentCheck
 import Foundation
+import PhotoFormat
 import PhotoValidation
 import TestFixtures
 import Testing
-import VipsDecoder
 
 /// docs/content-check.md's cost per photo against what the stand-in reports, as the provider bills
 /// (about width x height / 750 image tokens), for the previews of real photos at both bounds.
@@ -16,7 +16,7 @@ struct CostTableTests {
         let imageTokens = try #require(document.firstMatch(of: #/\*\*about ([0-9,]+) image tokens\*\*/#)).output.1.replacingOccurrences(of: ",", with: "")
         let dollars = try #require(document.firstMatch(of: #/\*\*about \$([0-9.]+) per photo\*\*/#)).output.1
         let stated = (tokens: try #require(Int(imageTokens)), cost: try #require(Double(dollars)))
-        let previews = try PreviewEncoder()
+        let previews = PreviewBounds()
         for name in ["photos/room-bathroom-1.jpg", "photos/room-couch-pug.heic"] {
             let url = try #require(Fixtures.sharedFile(name))
             let data = try Data(contentsOf: url)

@@ -1,9 +1,9 @@
 import ContentCheck
 import Foundation
+import PhotoFormat
 import PhotoValidation
 import TestFixtures
 import Testing
-import VipsDecoder
 
 @Suite("Provider wire formats against a loopback stand-in", .timeLimit(.minutes(10)))
 struct ProviderWireTests {

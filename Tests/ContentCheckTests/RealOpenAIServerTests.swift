@@ -1,9 +1,9 @@
 import ContentCheck
 import Foundation
+import PhotoFormat
 import PhotoValidation
 import TestFixtures
 import Testing
-import VipsDecoder
 
 /// The OpenAI-compatible provider against a real server, not only the stand-in: llama-cpp-python's
 /// server (llama.cpp underneath) with a tiny model whose grammar-constrained answers follow the
@@ -24,7 +24,7 @@ struct RealOpenAIServerTests {
             configuration.responseFormat = style
             configuration.maximumAttempts = 1
             let http = ContentClientService.makeClient()
-            let classifier = try #require(ContentClassifier.make(configuration: configuration, previews: try PreviewEncoder(), client: http))
+            let classifier = try #require(ContentClassifier.make(configuration: configuration, previews: PreviewBounds(), client: http))
             let result = await check(classifier)
             try await http.shutdown()
             switch style {

@@ -1,10 +1,10 @@
 import AsyncHTTPClient
 import ContentCheck
 import Foundation
+import PhotoFormat
 import PhotoValidation
 import TestFixtures
 import Testing
-import VipsDecoder
 
 @Suite("Retries, deadline, breaker, concurrency cap, cache and policies", .serialized, .timeLimit(.minutes(10)))
 struct ResilienceTests {
@@ -65,7 +65,7 @@ struct ResilienceTests {
         configuration.maximumAttempts = 3
         let http = ContentClientService.makeClient()
         let events = EventLog()
-        let classifier = try #require(ContentClassifier.make(configuration: configuration, previews: try PreviewEncoder(), client: http) { events.record($0) })
+        let classifier = try #require(ContentClassifier.make(configuration: configuration, previews: PreviewBounds(), client: http) { events.record($0) })
         let result = await check(classifier)
         try await http.shutdown()
         #expect(result.details.error == "connection")

@@ -3,6 +3,7 @@ import ContentCheck
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import PhotoFormat
 import PhotoValidation
 import Synchronization
 import TestFixtures
@@ -51,7 +52,7 @@ func withStandIn(
         configure(&configuration)
         let events = EventLog()
         let http = ContentClientService.makeClient()
-        let classifier = try #require(ContentClassifier.make(configuration: configuration, previews: try PreviewEncoder(), client: http) { events.record($0) })
+        let classifier = try #require(ContentClassifier.make(configuration: configuration, previews: PreviewBounds(), client: http) { events.record($0) })
         do {
             try await body(classifier, standIn, events)
         } catch {

@@ -1,11 +1,11 @@
 import CSandbox
 import DecodeSandbox
 import Foundation
+import PhotoFormat
 import PhotoValidation
 import TestFixtures
 import Testing
 import ValidationWorkers
-import VipsDecoder
 
 /// Real worker processes, started from the built `photo-validator`, with the test requests on.
 private func makeDecoding(_ configure: (inout SandboxOptions) -> Void = { _ in }) throws -> SandboxedDecoding {
@@ -27,7 +27,7 @@ struct SandboxedDecodingTests {
         let decoding = try makeDecoding { $0.sharedBytes = sharedBytes }
         defer { decoding.shutdown() }
         let inProcess = try PhotoValidator(settings: ValidationSettings())
-        let previews = try PreviewEncoder()
+        let previews = PreviewBounds()
         for path in ["photos/cups.jpg", "variants/same-room.heic", "variants/same-room.webp", "variants/rgba.png", "variants/truncated-room.jpg"] {
             let bytes = try photo(path)
             let (isolated, isolatedPreview) = bytes.withUnsafeBytes { decoding.validate($0, as: .inspiration, previews: previews) }

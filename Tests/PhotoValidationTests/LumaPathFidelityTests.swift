@@ -1,4 +1,5 @@
 import Foundation
+import PhotoFormat
 import PhotoValidation
 import TestFixtures
 import Testing

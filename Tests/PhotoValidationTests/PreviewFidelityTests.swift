@@ -1,4 +1,5 @@
 import Foundation
+import PhotoFormat
 import PhotoValidation
 import TestFixtures
 import Testing
@@ -54,7 +55,7 @@ struct PreviewFidelityTests {
                 let isHEIC = url.pathExtension.lowercased() == "heic"
                 guard let source = isHEIC ? references[url.path] : url else { continue }
                 let data = try Data(contentsOf: url), sourceData = try Data(contentsOf: source)
-                let made = data.withUnsafeBytes { validator.validateAndPreview($0, as: .inspiration, previews: encoder) }
+                let made = data.withUnsafeBytes { validator.validateAndPreview($0, as: .inspiration, previews: encoder.bounds) }
                 // A photo refused as invalid gets no preview at all (libvips would preview a corrupt JPEG).
                 if made.output.failures == [.invalidImage] { continue }
                 guard let preview = try made.preview?.get() else {

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoFormat
 import TestFixtures
 import Testing
 @testable import VipsDecoder

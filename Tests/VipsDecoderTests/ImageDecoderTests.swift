@@ -1,4 +1,5 @@
 import Foundation
+import PhotoFormat
 import Synchronization
 import TestFixtures
 import Testing

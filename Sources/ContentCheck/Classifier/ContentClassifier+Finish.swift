@@ -1,10 +1,10 @@
+import PhotoFormat
 import PhotoValidation
-import VipsDecoder
 
 extension ContentClassifier {
-    /// The encoder a validation of a `photoType` photo hands its decode, so that a photo which
-    /// passes comes back with its preview from the same decode; nil when this type is not checked.
-    public func previewEncoder(for photoType: PhotoType) -> PreviewEncoder? {
+    /// The preview bounds a validation of a `photoType` photo hands its decode, so that a photo
+    /// which passes comes back with its preview from the same decode; nil when this type is not checked.
+    public func previewBounds(for photoType: PhotoType) -> PreviewBounds? {
         isEnabled(for: photoType) ? previews : nil
     }
 

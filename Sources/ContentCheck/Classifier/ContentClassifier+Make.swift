@@ -1,14 +1,14 @@
 import AsyncHTTPClient
+import PhotoFormat
 import PhotoValidation
-import VipsDecoder
 
 extension ContentClassifier {
-    /// The classifier `configuration` describes, making previews with `previews` and calling its
+    /// The classifier `configuration` describes, asking for previews within `previews` and calling its
     /// provider over `client` (asked for at each call, so a lazily made one is made only when
     /// needed), or nil when the content check is off.
     public static func make(
         configuration: ContentCheckConfiguration,
-        previews: PreviewEncoder,
+        previews: PreviewBounds,
         client: @escaping @Sendable @autoclosure () -> HTTPClient,
         events: @escaping @Sendable (ContentCheckEvent) -> Void = { _ in }
     ) -> ContentClassifier? {

@@ -1,9 +1,9 @@
 import Admission
 import Logging
 import NIOCore
-import Synchronization
+import PhotoFormat
 import PhotoValidation
-import VipsDecoder
+import Synchronization
 
 /// Runs the content check of one photo under the configured policy: cache, circuit breaker,
 /// concurrency cap, attempts with backoff, all inside one deadline; then maps the answer (or the
@@ -19,8 +19,8 @@ public final class ContentClassifier: Sendable {
     public let limiter: WeightedSemaphore
     /// Answers already paid for.
     public let cache: ContentCache
-    /// Makes the preview JPEG on the worker thread.
-    public let previews: PreviewEncoder
+    /// The size and quality of the preview JPEG the validation's decode makes.
+    public let previews: PreviewBounds
     private let backoff: RetryBackoff
     private let events: @Sendable (ContentCheckEvent) -> Void
     /// The provider's last refusal of the request as configured, until it answers again.
@@ -34,7 +34,7 @@ public final class ContentClassifier: Sendable {
     public init(
         configuration: ContentCheckConfiguration,
         provider: any ContentProvider,
-        previews: PreviewEncoder,
+        previews: PreviewBounds,
         events: @escaping @Sendable (ContentCheckEvent) -> Void = { _ in }
     ) {
         self.configuration = configuration

@@ -1,10 +1,10 @@
+import PhotoFormat
 import PhotoValidation
-import VipsDecoder
 
 /// What the worker thread hands to the request's task: the answer of the synchronous checks and,
 /// when the content check is to run, the preview (or why it could not be made) and the digest.
-/// Made on the worker from `PhotoValidator.validate(_:as:previews:)`'s answer, with the encoder
-/// from `ContentClassifier.previewEncoder(for:)`; `ContentClassifier.finish(_:)` completes it.
+/// Made on the worker from `PhotoValidator.validate(_:as:previews:)`'s answer, with the bounds
+/// from `ContentClassifier.previewBounds(for:)`; `ContentClassifier.finish(_:)` completes it.
 public struct PreparedPhoto: Sendable {
     /// The answer of decode, resolution and blur (with the preview's time).
     public let output: ValidatePhotoOutput

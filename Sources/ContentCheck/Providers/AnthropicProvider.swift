@@ -1,8 +1,8 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import PhotoFormat
 import PhotoValidation
-import VipsDecoder
 
 /// Anthropic's Messages API: the preview as a base64 image block before the question, and forced
 /// tool use, so the answer is a `tool_use` block whose `input` follows the schema.

@@ -1,6 +1,6 @@
 import NIOCore
+import PhotoFormat
 import PhotoValidation
-import VipsDecoder
 
 /// A vision model behind some wire protocol that labels one preview JPEG.
 public protocol ContentProvider: Sendable {

@@ -1,8 +1,8 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import PhotoFormat
 import PhotoValidation
-import VipsDecoder
 
 /// Any OpenAI-compatible chat-completions server (OpenAI, vLLM, Ollama, llama.cpp's server): the
 /// preview as an `image_url` data URL, and a strict `json_schema` response format, so the message

@@ -1,5 +1,6 @@
 import BlurMetrics
 import LumaAnalysis
+import PhotoFormat
 import VipsDecoder
 
 /// The blur figures of one photo and the time each stage took.

@@ -1,5 +1,5 @@
 import Admission
-import VipsDecoder
+import PhotoFormat
 
 /// Runs a validator's decodes somewhere other than the calling thread's process: a sandboxed
 /// worker process (`DecodeSandbox`) whose crash, runaway allocation or stuck loop costs only the
@@ -13,7 +13,7 @@ public protocol PhotoDecodeIsolation: Sendable {
     func validate(
         _ bytes: UnsafeRawBufferPointer,
         as photoType: PhotoType,
-        previews: PreviewEncoder?,
+        previews: PreviewBounds?,
         evenIfFailed: Bool
     ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?)
 

@@ -1,4 +1,4 @@
-import VipsDecoder
+import PhotoFormat
 
 /// What the checks measured on one photo, before any threshold judged it: the header, why it did
 /// not decode, and the figures of each decode. `PhotoValidator.judge(_:as:)` turns them into the

@@ -1,5 +1,4 @@
 import BlurMetrics
-import VipsDecoder
 
 extension PhotoValidator {
     /// The answer for a photo of `photoType` from its `measurements`, judged by this validator's

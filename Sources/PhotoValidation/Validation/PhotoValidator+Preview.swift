@@ -1,8 +1,8 @@
-import VipsDecoder
+import PhotoFormat
 
 extension PhotoValidator {
     /// Validates the photo and, when it passed every check and `previews` is given, encodes a
-    /// preview JPEG with it, on the same (worker) thread, from the same decode for JPEG and HEIC.
+    /// preview JPEG within those bounds, on the same (worker) thread, from the same decode for JPEG and HEIC.
     /// The validator does not know what the preview is for (the content check asks for it).
     ///
     /// The preview's cost is `details.timings_ms.content_preview` and is part of the total. A
@@ -11,7 +11,7 @@ extension PhotoValidator {
     public func validate(
         _ bytes: UnsafeRawBufferPointer,
         as photoType: PhotoType,
-        previews: PreviewEncoder?
+        previews: PreviewBounds?
     ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?) {
         if let isolation {
             return isolation.validate(bytes, as: photoType, previews: previews, evenIfFailed: false)
@@ -24,7 +24,7 @@ extension PhotoValidator {
     public func validateAndPreview(
         _ bytes: UnsafeRawBufferPointer,
         as photoType: PhotoType,
-        previews: PreviewEncoder
+        previews: PreviewBounds
     ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?) {
         if let isolation {
             return isolation.validate(bytes, as: photoType, previews: previews, evenIfFailed: true)

@@ -1,6 +1,7 @@
 import Admission
 import BlurMetrics
 import LumaAnalysis
+import PhotoFormat
 import VipsDecoder
 
 /// Runs the checks of the contract on one photo: decode, resolution, blur and exposure, in that order.
@@ -82,9 +83,12 @@ public struct PhotoValidator: Sendable {
     /// (or decoded at all, with `evenIfFailed`), makes its preview from the same decode (JPEG,
     /// HEIC) or a second one (PNG, WebP).
     func check(
-        _ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, previews: PreviewEncoder?, evenIfFailed: Bool = false
+        _ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, previews: PreviewBounds?, evenIfFailed: Bool = false
     ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?) {
-        let checked = measuredCheck(bytes, as: photoType, previews: previews, evenIfFailed: evenIfFailed)
+        // The decoder started libvips when this validator was made, so the encoder cannot fail
+        // here; if it did, the photo would get no preview, as in a decode worker.
+        let encoder = previews.flatMap { try? PreviewEncoder(bounds: $0) }
+        let checked = measuredCheck(bytes, as: photoType, previews: encoder, evenIfFailed: evenIfFailed)
         return (checked.output, checked.preview)
     }
 

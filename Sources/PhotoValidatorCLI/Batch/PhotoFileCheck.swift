@@ -55,7 +55,7 @@ struct PhotoFileCheck: Sendable {
                     return .judged(bytes.withUnsafeBytes { scoresCache.validate($0, as: photoType, with: validator) })
                 }
                 return .prepared(bytes.withUnsafeBytes { bytes in
-                    PreparedPhoto(validator.validate(bytes, as: photoType, previews: classifier?.previewEncoder(for: photoType)), of: bytes)
+                    PreparedPhoto(validator.validate(bytes, as: photoType, previews: classifier?.previewBounds(for: photoType)), of: bytes)
                 })
             }
             switch prepared {

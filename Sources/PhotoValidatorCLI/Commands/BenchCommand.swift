@@ -1,6 +1,7 @@
 import ArgumentParser
 import DecodeSandbox
 import Foundation
+import PhotoFormat
 import PhotoValidation
 import PhotoValidatorServer
 import ValidatorConfiguration
@@ -51,7 +52,7 @@ struct BenchCommand: AsyncParsableCommand, SettingsCommand {
         let validator = try PhotoValidator.configured(settings: settings, threads: 1, photoTimeLimit: deadline)
         defer { validator.isolation?.shutdown() }
         let decoder = try ImageDecoder(pixelLimit: settings.pixelLimit, memoryLimit: settings.decodeMemoryBudget, costCaps: settings.decodeCostCaps)
-        let previews = contentPreview ? try PreviewEncoder() : nil
+        let previews = contentPreview ? PreviewBounds() : nil
         var photos: [BenchReport.Photo] = []
         for file in files {
             let bytes: Data

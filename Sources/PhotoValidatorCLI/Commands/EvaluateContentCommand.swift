@@ -2,10 +2,10 @@ import ArgumentParser
 import ContentCheck
 import Foundation
 import Logging
+import PhotoFormat
 import PhotoValidation
 import SwiftCSV
 import ValidatorConfiguration
-import VipsDecoder
 
 /// `photo-validator evaluate-content`: runs the content classifier over a labelled manifest and
 /// prints a confusion matrix per photo type, tokens, estimated cost and latency percentiles.
@@ -50,7 +50,7 @@ struct EvaluateContentCommand: AsyncParsableCommand, SettingsCommand {
         let rows = try Self.rows(of: manifest)
         let types = photoType.map { [$0.value] } ?? PhotoType.allCases
 
-        let previews = try PreviewEncoder()
+        let previews = PreviewBounds()
         let validator = try PhotoValidator(settings: ValidationSettings())
         let client = ContentClientService(logger: Logger(label: "photo-validator"))
         guard let classifier = ContentClassifier.make(configuration: configuration, previews: previews, client: client.client) else {
@@ -99,7 +99,7 @@ struct EvaluateContentCommand: AsyncParsableCommand, SettingsCommand {
     }
 
     /// The preview of the photo at `url`, or why it could not be made.
-    static func preview(of url: URL, previews: PreviewEncoder, validator: PhotoValidator) -> Result<PreviewImage, DecodeFailure> {
+    static func preview(of url: URL, previews: PreviewBounds, validator: PhotoValidator) -> Result<PreviewImage, DecodeFailure> {
         guard let data = try? Data(contentsOf: url) else {
             return .failure(DecodeFailure(.emptyInput, "cannot read \(url.path)"))
         }

@@ -3,10 +3,10 @@ import ContentCheck
 import DecodeSandbox
 import Foundation
 import Logging
+import PhotoFormat
 import PhotoValidation
 import ValidationWorkers
 import ValidatorConfiguration
-import VipsDecoder
 
 /// `photo-validator validate`: checks files and folders in parallel and prints one record each.
 struct ValidateCommand: AsyncParsableCommand, SettingsCommand {
@@ -111,11 +111,11 @@ struct ValidateCommand: AsyncParsableCommand, SettingsCommand {
             summary.addError()
         }
 
-        let pool = ValidationWorkerPool(threadCount: jobs, queueLimit: jobs, defaultTimeout: .seconds(timeout))
+        let pool = ValidationWorkerPool(threadCount: jobs, queueLimit: jobs, defaultTimeout: .seconds(timeout), threadExit: PhotoValidator.releaseThreadResources)
         pool.start()
         let contentClient = contentConfiguration.map { _ in ContentClientService(logger: .init(label: "photo-validator")) }
-        let classifier = try contentConfiguration.flatMap { configuration in
-            ContentClassifier.make(configuration: configuration, previews: try PreviewEncoder(), client: contentClient!.client)
+        let classifier = contentConfiguration.flatMap { configuration in
+            ContentClassifier.make(configuration: configuration, previews: PreviewBounds(), client: contentClient!.client)
         }
         var progress = ProgressBar(total: entries.count, enabled: !noProgress)
         let writer = RecordWriter(format: format)

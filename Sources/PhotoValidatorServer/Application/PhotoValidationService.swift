@@ -159,7 +159,7 @@ public struct PhotoValidationService: Sendable {
             // from this task, so no worker thread waits on the network.
             prepared = try await slot.run(deadline: deadline) {
                 body.withUnsafeReadableBytes { bytes in
-                    PreparedPhoto(validator.validate(bytes, as: photoType, previews: content?.previewEncoder(for: photoType)),
+                    PreparedPhoto(validator.validate(bytes, as: photoType, previews: content?.previewBounds(for: photoType)),
                                   of: bytes, knownDigest: digest)
                 }
             }

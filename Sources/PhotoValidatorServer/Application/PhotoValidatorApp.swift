@@ -5,11 +5,11 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import PhotoFormat
 import PhotoValidation
 import ServiceLifecycle
 import SignalForwarding
 import ValidationWorkers
-import VipsDecoder
 
 /// The daemon's parts, built from a resolved configuration by `buildApplication(configuration:logger:)`
 /// for `serve` and for the tests alike; its long-lived resources start when it runs.
@@ -40,7 +40,10 @@ public struct PhotoValidatorApp: Sendable {
     public init(configuration: ServiceConfiguration, logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger
-        let pool = ValidationWorkerPool(threadCount: configuration.workers, queueLimit: configuration.queueLimit, defaultTimeout: configuration.validationTimeout)
+        let pool = ValidationWorkerPool(
+            threadCount: configuration.workers, queueLimit: configuration.queueLimit, defaultTimeout: configuration.validationTimeout,
+            threadExit: PhotoValidator.releaseThreadResources
+        )
         let validator = try PhotoValidator.configured(
             settings: configuration.validation, threads: configuration.workers, photoTimeLimit: configuration.validationTimeout,
             waitingPhotos: { pool.queued }
@@ -61,7 +64,7 @@ public struct PhotoValidatorApp: Sendable {
         }
         // The content check's HTTP client is made on its first call and shut down by its service.
         if configuration.content.policy != .off {
-            let previews = try PreviewEncoder()
+            let previews = PreviewBounds()
             let client = ContentClientService(logger: logger)
             let policy = configuration.content.policy
             service.content = ContentClassifier.make(configuration: configuration.content, previews: previews, client: client.client) { event in

@@ -1,3 +1,5 @@
+import PhotoFormat
+
 /// A photo's format and the pixel size its header declares, read in Swift from the bytes alone
 /// (no C library): what the daemon needs to give the photo a deadline and a share of the decode
 /// memory before a worker sees it.

@@ -1,3 +1,5 @@
+import PhotoFormat
+
 extension DecodeCostCaps {
     /// Refuses `bytes`, sniffed as `format`, when their structure is past a cap; HEIC's caps are
     /// checked by its container reader, which walks its NAL units anyway.

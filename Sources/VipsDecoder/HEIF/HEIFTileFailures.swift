@@ -1,3 +1,4 @@
+import PhotoFormat
 import Synchronization
 
 /// The first failing tile (in file order) of a decode whose tiles run on several threads: a run
