@@ -122,9 +122,10 @@ struct HEIFReaderTests {
         let plan = image.plan(targetShortSide: 1024, preview: try PreviewEncoder(), threads: threads)
         #expect(plan.threads == threads)
         var samples: [UInt8] = []
+        var width = 0
         do {
-            try image.decodeStrips(plan: plan) { _ in } body: { strip, _, count, stride in
-                for row in 0..<count { samples += UnsafeBufferPointer(start: strip + row * stride, count: stride) }
+            try image.decodeStrips(plan: plan) { width = $0.width } body: { strip, _, count, stride in
+                for row in 0..<count { samples += UnsafeBufferPointer(start: strip + row * stride, count: width) }
             }
         } catch let failure as DecodeFailure {
             return .failure(failure)

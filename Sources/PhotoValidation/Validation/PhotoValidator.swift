@@ -80,8 +80,8 @@ public struct PhotoValidator: Sendable {
     }
 
     /// Runs the checks in this process and, when `previews` is given and the photo passed them
-    /// (or decoded at all, with `evenIfFailed`), makes its preview from the same decode (JPEG,
-    /// HEIC) or a second one (PNG, WebP).
+    /// (or decoded at all, with `evenIfFailed`), makes its preview from the same decode (a second
+    /// one only for a CMYK JPEG or a nearly square JPEG whose analysis scale is too small for it).
     func check(
         _ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, previews: PreviewBounds?, evenIfFailed: Bool = false
     ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?) {

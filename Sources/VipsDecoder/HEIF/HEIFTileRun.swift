@@ -54,6 +54,7 @@ final class HEIFTileRun: @unchecked Sendable {
 
     /// Decodes tile `index` with the range and matrix the file (or an earlier tile) gave.
     func decode(_ index: Int, fullRange: Bool) throws(DecodeFailure) {
+        // The first tile settled the matrix; only the range matters for the planes.
         var colour: (fullRange: Bool?, matrix: Int?) = (fullRange, 0)
         try decode(index, colour: &colour)
     }
