@@ -233,7 +233,7 @@ struct ShardTests {
 
 @Suite("photo-validator bench", .integration, .timeLimit(.minutes(10)))
 struct BenchCommandTests {
-    @Test("prints per-stage medians and p90s as JSON, the decoder, and for a JPEG the luma-at-1/8 floor")
+    @Test("prints per-stage medians and p90s as JSON, the decoder, and for a JPEG the luma floor at the analysis DCT scale")
     func benchJSON() async throws {
         let outcome = try await photoValidator([
             "bench", Fixtures.testdataFile("photos/cups.jpg").path, Fixtures.testdataFile("variants/same-room.heic").path, "--iterations", "2",

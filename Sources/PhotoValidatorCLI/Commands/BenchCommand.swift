@@ -14,8 +14,9 @@ struct BenchCommand: AsyncParsableCommand, SettingsCommand {
         abstract: "Time each stage (header, decode, luma, blur, content_preview with --content-preview, total) on photos, and print JSON.",
         discussion: """
             Runs on one thread, after one untimed warm-up per photo; reports median and p90 in milliseconds. \
-            For a JPEG it also times libjpeg-turbo decoding only luma at scale 1/8 (stage jpeg_luma_floor, \
-            not part of total): the entropy-decoding cost no JPEG pipeline can go below. \
+            For a JPEG it also times libjpeg-turbo decoding only luma at the DCT scale the analysis plane \
+            needs (stage jpeg_luma_floor, not part of total): the least any pipeline judging at that size \
+            must decode. \
             Two checks on the bytes alone are timed apart too (part of total, shown on their own): \
             cost_caps (the structure scan every photo gets before any decoder) and declared_size \
             (the daemon's Swift read of the header that sets the photo's deadline and memory). \
@@ -66,11 +67,16 @@ struct BenchCommand: AsyncParsableCommand, SettingsCommand {
             var scans: [Double] = []
             var declared: [Double] = []
             var last: ValidatePhotoOutput?
-            let isJPEG = bytes.withUnsafeBytes { FormatSniffer.sniff($0) == .format(.jpeg) }
+            let plan = bytes.withUnsafeBytes { bytes in
+                try? decoder.open(bytes).plan(targetShortSide: settings.analysisScale.targetShortestSide)
+            }
+            let floorScale = bytes.withUnsafeBytes { FormatSniffer.sniff($0) == .format(.jpeg) } ? plan?.scaleNumerator : nil
             for iteration in 0...iterations {
-                if isJPEG {
+                if let floorScale {
                     let start = ContinuousClock.now
-                    let floor = try? bytes.withUnsafeBytes { bytes throws(DecodeFailure) in try decoder.decodeJPEGLumaFloor(bytes) }
+                    let floor = try? bytes.withUnsafeBytes { bytes throws(DecodeFailure) in
+                        try decoder.decodeJPEGLumaFloor(bytes, scaleNumerator: floorScale)
+                    }
                     if floor != nil, iteration > 0 { floors.append((ContinuousClock.now - start).milliseconds) }
                 }
                 // With the preview, made whether or not the photo passed so every photo gets the
@@ -97,9 +103,6 @@ struct BenchCommand: AsyncParsableCommand, SettingsCommand {
                     }
                 }
                 last = output
-            }
-            let plan = bytes.withUnsafeBytes { bytes in
-                try? decoder.open(bytes).plan(targetShortSide: settings.analysisScale.targetShortestSide)
             }
             var photo = BenchReport.Photo(path: file, bytes: bytes.count, output: last!, runs: runs, decoder: plan?.decoder.rawValue)
             if !floors.isEmpty {
