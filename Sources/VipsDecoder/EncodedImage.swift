@@ -123,7 +123,7 @@ public final class EncodedImage {
     private func reducedPreview(_ plan: DecodePlan, preview: PreviewEncoder?, bands: Int) -> DecodePlan {
         guard let preview else { return plan }
         let scale = preview.fittingScale(width: header.storedWidth, height: header.storedHeight)
-        let factor = max(1, Int((1 / scale).rounded(.down)))
+        let factor = min(max(1, Int((1 / scale).rounded(.down))), PreviewReducer.maximumFactor)
         let kept = PreviewReducer.estimatedBytes(width: header.storedWidth, height: header.storedHeight, bands: min(max(bands, 1), 4), factor: factor)
         var reduced = DecodePlan(decoder: plan.decoder, scaleNumerator: plan.scaleNumerator, luma: plan.luma, estimatedBytes: plan.estimatedBytes + kept, keepsPreview: true)
         reduced.previewReduction = factor
