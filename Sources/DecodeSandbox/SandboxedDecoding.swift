@@ -3,10 +3,10 @@ import BlurMetrics
 import CSandbox
 import Foundation
 import PhotoFormat
+import PhotoStructure
 import PhotoValidation
 import Synchronization
 import ValidationWorkers
-import VipsDecoder
 
 /// Decodes photos in sandboxed worker processes: the `PhotoDecodeIsolation` of `serve`, `validate`,
 /// `tune` and `bench`.

@@ -1,5 +1,6 @@
 import CVips
 import PhotoFormat
+import PhotoStructure
 
 /// Opens photos from bytes in memory, refusing anything outside the allowed formats before any C
 /// library parses it.

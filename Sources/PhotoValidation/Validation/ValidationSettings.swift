@@ -1,5 +1,6 @@
 import BlurMetrics
 import LumaAnalysis
+import PhotoStructure
 import VipsDecoder
 
 /// The thresholds and limits the checks apply; resolved once, then immutable.

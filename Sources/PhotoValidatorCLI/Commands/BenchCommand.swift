@@ -5,6 +5,7 @@ import PhotoFormat
 import PhotoValidation
 import PhotoValidatorServer
 import ValidatorConfiguration
+import PhotoStructure
 import VipsDecoder
 
 /// `photo-validator bench`: timings of each stage on the given photos, as JSON.

@@ -1,4 +1,5 @@
 import CSandbox
+import DecodeSandbox
 import Foundation
 import PhotoFormat
 import PhotoValidation
