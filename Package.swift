@@ -92,7 +92,10 @@ let package = Package(
         .target(name: "Admission"),
         // The contract (ValidatePhotoOutput, codes, messages), the upload rules and the validator:
         // the public library product.
-        .target(name: "PhotoValidation", dependencies: ["Admission", "PhotoFormat", "PhotoStructure", "VipsDecoder", "BlurMetrics", "LumaAnalysis"]),
+        .target(name: "PhotoValidation", dependencies: ["Admission", "PhotoFormat", "PhotoStructure", "BlurMetrics", "LumaAnalysis"]),
+        // The checks run in this process: decode, measure, judge, preview. The worker's side of the
+        // wall: what a decode worker runs, `PhotoValidator(settings:)` and `decode_isolation = none`.
+        .target(name: "PhotoChecks", dependencies: ["Admission", "PhotoFormat", "PhotoValidation", "VipsDecoder", "BlurMetrics", "LumaAnalysis"]),
         // Process isolation for decoders: spawning workers, rlimits, seccomp (libseccomp); imported
         // only by DecodeSandbox.
         .target(name: "CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
@@ -100,7 +103,7 @@ let package = Package(
         // set, each photo's deadline and memory share from its declared size. Links no decoder.
         .target(name: "DecodeSandbox", dependencies: ["Admission", "CSandbox", "PhotoFormat", "PhotoStructure", "PhotoValidation", "ValidationWorkers", "BlurMetrics", "LumaAnalysis"]),
         // The worker host: what `decode-worker` runs inside the sandbox, on the worker's side of the wall.
-        .target(name: "DecodeWorker", dependencies: ["CSandbox", "DecodeSandbox", "PhotoFormat", "PhotoValidation", "VipsDecoder"]),
+        .target(name: "DecodeWorker", dependencies: ["CSandbox", "DecodeSandbox", "PhotoChecks", "PhotoFormat", "PhotoValidation"]),
         // The worker threads that run decodes: deadlines that hold while C code runs, stand-ins
         // for stuck threads, bounded admission.
         .target(name: "ValidationWorkers"),
@@ -168,6 +171,7 @@ let package = Package(
                 "ContentCheck",
                 "PhotoFormat",
                 "DecodeSandbox",
+                "PhotoChecks",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -190,6 +194,7 @@ let package = Package(
             name: "PhotoValidatorCLI",
             dependencies: [
                 "CReleaseInfo",
+                "PhotoChecks",
                 "PhotoFormat",
                 "PhotoStructure",
                 "VipsDecoder",
@@ -216,7 +221,7 @@ let package = Package(
         // libFuzzer targets (scripts/fuzz builds them with -sanitize=fuzzer); built normally they
         // replay files, so the corpus and every finding run as plain regression inputs too.
         .target(name: "FuzzDriver", path: "Fuzz/Driver"),
-        .executableTarget(name: "fuzz-decode", dependencies: ["FuzzDriver", "PhotoValidation"], path: "Fuzz/Decode"),
+        .executableTarget(name: "fuzz-decode", dependencies: ["FuzzDriver", "PhotoChecks", "PhotoValidation"], path: "Fuzz/Decode"),
         .executableTarget(name: "fuzz-heif", dependencies: ["FuzzDriver", "PhotoStructure", "VipsDecoder"], path: "Fuzz/HEIF"),
         .executableTarget(
             name: "fuzz-multipart",
@@ -267,8 +272,8 @@ let package = Package(
             name: "MultipartUploadTests",
             dependencies: ["MultipartUpload", "TestFixtures", .product(name: "NIOCore", package: "swift-nio")]
         ),
-        .testTarget(name: "PhotoValidationTests", dependencies: ["Admission", "PhotoFormat", "PhotoValidation", "VipsDecoder", "ValidationWorkers", "TestFixtures", "ValidatorHarness"]),
-        .testTarget(name: "DecodeSandboxTests", dependencies: ["CSandbox", "DecodeSandbox", "PhotoFormat", "PhotoStructure", "PhotoValidation", "ValidationWorkers", "TestFixtures"]),
+        .testTarget(name: "PhotoValidationTests", dependencies: ["Admission", "PhotoChecks", "PhotoFormat", "PhotoValidation", "VipsDecoder", "ValidationWorkers", "TestFixtures", "ValidatorHarness"]),
+        .testTarget(name: "DecodeSandboxTests", dependencies: ["CSandbox", "DecodeSandbox", "PhotoChecks", "PhotoFormat", "PhotoStructure", "PhotoValidation", "ValidationWorkers", "TestFixtures"]),
         .testTarget(name: "ValidationWorkersTests", dependencies: ["ValidationWorkers", "TestFixtures"]),
         .testTarget(
             name: "ValidatorConfigurationTests",
@@ -279,6 +284,7 @@ let package = Package(
             name: "PhotoValidatorCLITests",
             dependencies: [
                 "PhotoValidatorCLI",
+                "PhotoChecks",
                 "PhotoValidation",
                 "PhotoValidatorServer",
                 "ValidatorConfiguration",
@@ -292,6 +298,7 @@ let package = Package(
             name: "ContentCheckTests",
             dependencies: [
                 "ContentCheck",
+                "PhotoChecks",
                 "PhotoValidation",
                 "ValidatorConfiguration",
                 "PhotoFormat",
