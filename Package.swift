@@ -197,7 +197,6 @@ let package = Package(
                 "PhotoChecks",
                 "PhotoFormat",
                 "PhotoStructure",
-                "VipsDecoder",
                 "PhotoValidation",
                 "ValidationWorkers",
                 "ValidatorConfiguration",

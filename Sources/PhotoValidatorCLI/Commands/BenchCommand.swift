@@ -1,12 +1,12 @@
 import ArgumentParser
 import DecodeSandbox
 import Foundation
+import PhotoChecks
 import PhotoFormat
+import PhotoStructure
 import PhotoValidation
 import PhotoValidatorServer
 import ValidatorConfiguration
-import PhotoStructure
-import VipsDecoder
 
 /// `photo-validator bench`: timings of each stage on the given photos, as JSON.
 struct BenchCommand: AsyncParsableCommand, SettingsCommand {
@@ -52,7 +52,8 @@ struct BenchCommand: AsyncParsableCommand, SettingsCommand {
         let (settings, deadline) = try await settingFlags.validationAndDeadline(Self.settingsCatalog, command: "bench", environment: ProcessInfo.processInfo.environment)
         let validator = try PhotoValidator.configured(settings: settings, threads: 1, photoTimeLimit: deadline)
         defer { validator.isolation?.shutdown() }
-        let decoder = try ImageDecoder(pixelLimit: settings.pixelLimit, memoryLimit: settings.decodeMemoryBudget, costCaps: settings.decodeCostCaps)
+        // The decoder in this process, for the stages timed beside the checks (the JPEG floor, the plan).
+        let decoder = try InProcessChecks(settings: settings)
         let previews = contentPreview ? PreviewBounds() : nil
         var photos: [BenchReport.Photo] = []
         for file in files {
@@ -99,9 +100,7 @@ struct BenchCommand: AsyncParsableCommand, SettingsCommand {
                 }
                 last = output
             }
-            let plan = bytes.withUnsafeBytes { bytes in
-                try? decoder.open(bytes).plan(targetShortSide: settings.analysisScale.targetShortestSide)
-            }
+            let plan = bytes.withUnsafeBytes { decoder.plan(for: $0) }
             var photo = BenchReport.Photo(path: file, bytes: bytes.count, output: last!, runs: runs, decoder: plan?.decoder.rawValue)
             if !floors.isEmpty {
                 photo.stagesMs["jpeg_luma_floor"] = BenchReport.Figures(floors)
@@ -111,7 +110,7 @@ struct BenchCommand: AsyncParsableCommand, SettingsCommand {
             photos.append(photo)
         }
         let report = BenchReport(
-            libvips: VipsRuntime.version,
+            libvips: DecoderRuntime.libvipsVersion,
             analysisSize: settings.analysisScale.description,
             iterations: iterations,
             photos: photos
