@@ -330,6 +330,7 @@ let package = Package(
             dependencies: [
                 "PhotoValidatorServer",
                 "ContentCheck",
+                "PhotoChecks",
                 "PhotoValidation",
                 "ValidationWorkers",
                 "ValidatorConfiguration",
