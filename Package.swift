@@ -41,7 +41,7 @@ let package = Package(
     products: [
         .executable(name: "photo-validator", targets: ["photo-validator"]),
         .executable(name: "photo-validator-harness", targets: ["photo-validator-harness"]),
-        .library(name: "PhotoValidation", targets: ["PhotoValidation"]),
+        .library(name: "PhotoValidation", targets: ["PhotoValidation", "PhotoChecks"]),
     ],
     // Pinned to the minor versions the tests prove; every resolved package and its version is in
     // dependencies.txt, which scripts/check-dependencies compares with the build's.
@@ -90,8 +90,9 @@ let package = Package(
         .target(name: "LumaAnalysis", dependencies: ["BlurMetrics"], swiftSettings: kernelSettings),
         // The one weighted semaphore behind every budget: upload bytes, decode memory, provider calls.
         .target(name: "Admission"),
-        // The contract (ValidatePhotoOutput, codes, messages), the upload rules and the validator:
-        // the public library product.
+        // The contract (ValidatePhotoOutput, codes, messages), the upload rules and the validator,
+        // which checks photos through the decoding it is handed and links no decoder: the public
+        // library product, with PhotoChecks for decoding in the caller's process.
         .target(name: "PhotoValidation", dependencies: ["Admission", "PhotoFormat", "PhotoStructure", "BlurMetrics", "LumaAnalysis"]),
         // The checks run in this process: decode, measure, judge, preview. The worker's side of the
         // wall: what a decode worker runs, `PhotoValidator(settings:)` and `decode_isolation = none`.
