@@ -41,7 +41,7 @@ let package = Package(
     products: [
         .executable(name: "photo-validator", targets: ["photo-validator"]),
         .executable(name: "photo-validator-harness", targets: ["photo-validator-harness"]),
-        .library(name: "PhotoValidation", targets: ["PhotoValidation"]),
+        .library(name: "PhotoValidation", targets: ["PhotoValidation", "PhotoChecks"]),
     ],
     // Pinned to the minor versions the tests prove; every resolved package and its version is in
     // dependencies.txt, which scripts/check-dependencies compares with the build's.
@@ -77,22 +77,34 @@ let package = Package(
         // The values that cross the worker wall (formats, headers, decode failures, previews and
         // their bounds): pure Swift, no C, so the daemon's side need not link a decoder for them.
         .target(name: "PhotoFormat"),
+        // A photo's structure read from its bytes in Swift alone, before any C library sees them:
+        // the format sniff, the declared size, the cost caps, the HEIF container. No C, so the
+        // daemon gives each photo its deadline and memory share without linking a decoder. Its
+        // pixel loops (the HEIC plane's rotation) are optimised in debug builds as the decoder's are.
+        .target(name: "PhotoStructure", dependencies: ["PhotoFormat"], swiftSettings: decoderSettings),
         // The one module that owns libvips, libjpeg, libavcodec and every C pointer.
-        .target(name: "VipsDecoder", dependencies: ["PhotoFormat", "CVips", "CLibJPEG", "CLibAVCodec"], swiftSettings: decoderSettings),
+        .target(name: "VipsDecoder", dependencies: ["PhotoFormat", "PhotoStructure", "CVips", "CLibJPEG", "CLibAVCodec"], swiftSettings: decoderSettings),
         // The blur kernel: pure Swift, no C, no I/O.
         .target(name: "BlurMetrics", swiftSettings: kernelSettings),
         // Exposure figures and the duplicate fingerprint of the analysis plane: pure Swift, no C, no I/O.
         .target(name: "LumaAnalysis", dependencies: ["BlurMetrics"], swiftSettings: kernelSettings),
         // The one weighted semaphore behind every budget: upload bytes, decode memory, provider calls.
         .target(name: "Admission"),
-        // The contract (ValidatePhotoOutput, codes, messages), the upload rules and the validator:
-        // the public library product.
-        .target(name: "PhotoValidation", dependencies: ["Admission", "PhotoFormat", "VipsDecoder", "BlurMetrics", "LumaAnalysis"]),
+        // The contract (ValidatePhotoOutput, codes, messages), the upload rules and the validator,
+        // which checks photos through the decoding it is handed and links no decoder: the public
+        // library product, with PhotoChecks for decoding in the caller's process.
+        .target(name: "PhotoValidation", dependencies: ["Admission", "PhotoFormat", "PhotoStructure", "BlurMetrics", "LumaAnalysis"]),
+        // The checks run in this process: decode, measure, judge, preview. The worker's side of the
+        // wall: what a decode worker runs, `PhotoValidator(settings:)` and `decode_isolation = none`.
+        .target(name: "PhotoChecks", dependencies: ["Admission", "PhotoFormat", "PhotoValidation", "VipsDecoder", "BlurMetrics", "LumaAnalysis"]),
         // Process isolation for decoders: spawning workers, rlimits, seccomp (libseccomp); imported
         // only by DecodeSandbox.
         .target(name: "CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
-        // Decoding in sandboxed worker processes: framing, the worker client and set, the worker host.
-        .target(name: "DecodeSandbox", dependencies: ["Admission", "CSandbox", "PhotoFormat", "PhotoValidation", "VipsDecoder", "ValidationWorkers", "BlurMetrics", "LumaAnalysis"]),
+        // Decoding in sandboxed worker processes, the daemon's side: framing, the worker client and
+        // set, each photo's deadline and memory share from its declared size. Links no decoder.
+        .target(name: "DecodeSandbox", dependencies: ["Admission", "CSandbox", "PhotoFormat", "PhotoStructure", "PhotoValidation", "ValidationWorkers", "BlurMetrics", "LumaAnalysis"]),
+        // The worker host: what `decode-worker` runs inside the sandbox, on the worker's side of the wall.
+        .target(name: "DecodeWorker", dependencies: ["CSandbox", "DecodeSandbox", "PhotoChecks", "PhotoFormat", "PhotoValidation"]),
         // The worker threads that run decodes: deadlines that hold while C code runs, stand-ins
         // for stuck threads, bounded admission.
         .target(name: "ValidationWorkers"),
@@ -160,6 +172,7 @@ let package = Package(
                 "ContentCheck",
                 "PhotoFormat",
                 "DecodeSandbox",
+                "PhotoChecks",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -182,8 +195,9 @@ let package = Package(
             name: "PhotoValidatorCLI",
             dependencies: [
                 "CReleaseInfo",
+                "PhotoChecks",
                 "PhotoFormat",
-                "VipsDecoder",
+                "PhotoStructure",
                 "PhotoValidation",
                 "ValidationWorkers",
                 "ValidatorConfiguration",
@@ -193,6 +207,7 @@ let package = Package(
                 "ContentCheck",
                 "PhotoValidatorServer",
                 "DecodeSandbox",
+                "DecodeWorker",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -206,8 +221,8 @@ let package = Package(
         // libFuzzer targets (scripts/fuzz builds them with -sanitize=fuzzer); built normally they
         // replay files, so the corpus and every finding run as plain regression inputs too.
         .target(name: "FuzzDriver", path: "Fuzz/Driver"),
-        .executableTarget(name: "fuzz-decode", dependencies: ["FuzzDriver", "PhotoValidation"], path: "Fuzz/Decode"),
-        .executableTarget(name: "fuzz-heif", dependencies: ["FuzzDriver", "VipsDecoder"], path: "Fuzz/HEIF"),
+        .executableTarget(name: "fuzz-decode", dependencies: ["FuzzDriver", "PhotoChecks", "PhotoValidation"], path: "Fuzz/Decode"),
+        .executableTarget(name: "fuzz-heif", dependencies: ["FuzzDriver", "PhotoStructure", "VipsDecoder"], path: "Fuzz/HEIF"),
         .executableTarget(
             name: "fuzz-multipart",
             dependencies: ["FuzzDriver", "MultipartUpload", .product(name: "NIOCore", package: "swift-nio")],
@@ -250,15 +265,15 @@ let package = Package(
 
         .testTarget(name: "AdmissionTests", dependencies: ["Admission"]),
         .testTarget(name: "PhotoFormatTests", dependencies: ["PhotoFormat"]),
-        .testTarget(name: "VipsDecoderTests", dependencies: ["PhotoFormat", "VipsDecoder", "TestFixtures"]),
+        .testTarget(name: "VipsDecoderTests", dependencies: ["PhotoFormat", "PhotoStructure", "VipsDecoder", "TestFixtures"]),
         .testTarget(name: "BlurMetricsTests", dependencies: ["BlurMetrics", "TestFixtures"]),
         .testTarget(name: "LumaAnalysisTests", dependencies: ["LumaAnalysis", "BlurMetrics", "TestFixtures"]),
         .testTarget(
             name: "MultipartUploadTests",
             dependencies: ["MultipartUpload", "TestFixtures", .product(name: "NIOCore", package: "swift-nio")]
         ),
-        .testTarget(name: "PhotoValidationTests", dependencies: ["Admission", "PhotoFormat", "PhotoValidation", "VipsDecoder", "ValidationWorkers", "TestFixtures", "ValidatorHarness"]),
-        .testTarget(name: "DecodeSandboxTests", dependencies: ["CSandbox", "DecodeSandbox", "PhotoFormat", "PhotoValidation", "VipsDecoder", "ValidationWorkers", "TestFixtures"]),
+        .testTarget(name: "PhotoValidationTests", dependencies: ["Admission", "PhotoChecks", "PhotoFormat", "PhotoValidation", "VipsDecoder", "ValidationWorkers", "TestFixtures", "ValidatorHarness"]),
+        .testTarget(name: "DecodeSandboxTests", dependencies: ["CSandbox", "DecodeSandbox", "PhotoChecks", "PhotoFormat", "PhotoStructure", "PhotoValidation", "ValidationWorkers", "TestFixtures"]),
         .testTarget(name: "ValidationWorkersTests", dependencies: ["ValidationWorkers", "TestFixtures"]),
         .testTarget(
             name: "ValidatorConfigurationTests",
@@ -269,6 +284,7 @@ let package = Package(
             name: "PhotoValidatorCLITests",
             dependencies: [
                 "PhotoValidatorCLI",
+                "PhotoChecks",
                 "PhotoValidation",
                 "PhotoValidatorServer",
                 "ValidatorConfiguration",
@@ -282,6 +298,7 @@ let package = Package(
             name: "ContentCheckTests",
             dependencies: [
                 "ContentCheck",
+                "PhotoChecks",
                 "PhotoValidation",
                 "ValidatorConfiguration",
                 "PhotoFormat",
@@ -314,6 +331,7 @@ let package = Package(
             dependencies: [
                 "PhotoValidatorServer",
                 "ContentCheck",
+                "PhotoChecks",
                 "PhotoValidation",
                 "ValidationWorkers",
                 "ValidatorConfiguration",

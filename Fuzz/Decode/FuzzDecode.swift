@@ -1,4 +1,5 @@
 import FuzzDriver
+import PhotoChecks
 import PhotoValidation
 
 /// The validator every input goes through: the sniff, the one loader, libjpeg, the blur kernel.

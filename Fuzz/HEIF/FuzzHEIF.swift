@@ -1,4 +1,5 @@
 import FuzzDriver
+import PhotoStructure
 import VipsDecoder
 
 /// The HEIC path alone: the Swift HEIF reader and FFmpeg's HEVC decoder, with the preview planes

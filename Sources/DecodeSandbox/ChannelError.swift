@@ -1,5 +1,5 @@
 /// Why a frame could not be sent or received.
-enum ChannelError: Error, Sendable, CustomStringConvertible {
+package enum ChannelError: Error, Sendable, CustomStringConvertible {
     /// Nothing complete arrived before the deadline.
     case timedOut
     /// The other end closed the socket (it died); `prefix` holds bytes of an unfinished length.
@@ -12,7 +12,7 @@ enum ChannelError: Error, Sendable, CustomStringConvertible {
     case malformed(String)
 
     /// What went wrong, for logs.
-    var description: String {
+    package var description: String {
         switch self {
         case .timedOut: "no answer before the deadline"
         case .closed: "the worker closed its socket"

@@ -1,16 +1,16 @@
 import Foundation
 
 /// One received frame: its kind, its JSON header and its raw bytes.
-struct Frame: Sendable {
+package struct Frame: Sendable {
     /// What the frame carries.
-    let kind: FrameKind
+    package let kind: FrameKind
     /// The frame after its length: kind byte, header length, header, body.
-    let payload: [UInt8]
+    package let payload: [UInt8]
     /// Where the JSON header lies in `payload`.
-    let headerRange: Range<Int>
+    package let headerRange: Range<Int>
 
     /// The header decoded as `Header`.
-    func header<Header: Decodable>(_ type: Header.Type) throws(ChannelError) -> Header {
+    package func header<Header: Decodable>(_ type: Header.Type) throws(ChannelError) -> Header {
         do {
             return try payload[headerRange].withUnsafeBytes { bytes in
                 try JSONDecoder().decode(Header.self, from: Data(bytes))
@@ -21,12 +21,12 @@ struct Frame: Sendable {
     }
 
     /// Runs `body` with the raw bytes after the header.
-    func withBody<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    package func withBody<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try payload.withUnsafeBytes { bytes in
             try body(UnsafeRawBufferPointer(rebasing: bytes[headerRange.upperBound...]))
         }
     }
 
     /// The raw bytes after the header.
-    var body: [UInt8] { Array(payload[headerRange.upperBound...]) }
+    package var body: [UInt8] { Array(payload[headerRange.upperBound...]) }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 extension FrameChannel {
     /// Sends `header` as JSON with `body` after it.
-    func send<Header: Encodable>(_ kind: FrameKind, _ header: Header, body: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0)) throws(ChannelError) {
+    package func send<Header: Encodable>(_ kind: FrameKind, _ header: Header, body: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0)) throws(ChannelError) {
         let encoded: [UInt8]
         do {
             encoded = Array(try JSONEncoder().encode(header))

@@ -6,15 +6,20 @@ import Foundation
 ///
 /// Written by hand: the frames are few and simple, and the worker side must run under seccomp with
 /// nothing but blocking reads and writes on one descriptor.
-struct FrameChannel: Sendable {
+package struct FrameChannel: Sendable {
     /// The socket.
-    let descriptor: Int32
+    package let descriptor: Int32
+
+    /// The channel over `descriptor`.
+    package init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
 
     /// The largest frame either side accepts (a photo is at most `limits.body_mib`, 1 GiB).
-    static let maximumFrame = 1 << 30 + 1 << 20
+    package static let maximumFrame = 1 << 30 + 1 << 20
 
     /// Sends one frame.
-    func send(_ kind: FrameKind, header: [UInt8], body: UnsafeRawBufferPointer) throws(ChannelError) {
+    package func send(_ kind: FrameKind, header: [UInt8], body: UnsafeRawBufferPointer) throws(ChannelError) {
         let length = 1 + 4 + header.count + body.count
         guard length <= Self.maximumFrame else { throw .tooLarge(length) }
         var prefix: [UInt8] = []
@@ -33,7 +38,7 @@ struct FrameChannel: Sendable {
     }
 
     /// Receives one frame within `timeoutMilliseconds` (-1: no limit).
-    func receive(timeoutMilliseconds: Int32) throws(ChannelError) -> Frame {
+    package func receive(timeoutMilliseconds: Int32) throws(ChannelError) -> Frame {
         let started = ContinuousClock.now
         var lengthBytes = [UInt8](repeating: 0, count: 4)
         try read(into: &lengthBytes, timeoutMilliseconds: timeoutMilliseconds)

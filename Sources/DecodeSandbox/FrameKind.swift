@@ -1,5 +1,5 @@
 /// What a frame between the daemon and a decode worker carries.
-enum FrameKind: UInt8, Sendable {
+package enum FrameKind: UInt8, Sendable {
     /// Daemon to worker, once: `WorkerSetup`.
     case setup = 1
     /// Daemon to worker: `ValidateRequest`, then the photo's bytes.

@@ -1,5 +1,5 @@
 import PhotoFormat
-import VipsDecoder
+import PhotoStructure
 
 /// How long one photo may keep a worker, from what its header declares: a fixed start plus a
 /// cost per megapixel of its format and per megabyte of its file, times the margin that the

@@ -31,4 +31,25 @@ public struct ProbeReply: Codable, Sendable, Equatable {
     public var addressSpaceHardLimit: Int64
     /// The errno of an attempt to lift RLIMIT_CPU, 0 when it was lifted.
     public var raiseCPULimitErrno: Int32
+
+    /// A report of these findings (made by the worker host).
+    package init(
+        openErrno: Int32, socketErrno: Int32, environmentNames: [String], seccomp: Bool, statErrno: Int32, accessErrno: Int32, uid: UInt32, effectiveUID: UInt32, gid: UInt32, effectiveCapabilities: UInt64, permittedCapabilities: UInt64, cpuSoftLimit: Int64, cpuHardLimit: Int64, addressSpaceHardLimit: Int64, raiseCPULimitErrno: Int32
+    ) {
+        self.openErrno = openErrno
+        self.socketErrno = socketErrno
+        self.environmentNames = environmentNames
+        self.seccomp = seccomp
+        self.statErrno = statErrno
+        self.accessErrno = accessErrno
+        self.uid = uid
+        self.effectiveUID = effectiveUID
+        self.gid = gid
+        self.effectiveCapabilities = effectiveCapabilities
+        self.permittedCapabilities = permittedCapabilities
+        self.cpuSoftLimit = cpuSoftLimit
+        self.cpuHardLimit = cpuHardLimit
+        self.addressSpaceHardLimit = addressSpaceHardLimit
+        self.raiseCPULimitErrno = raiseCPULimitErrno
+    }
 }

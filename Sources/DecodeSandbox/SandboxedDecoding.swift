@@ -3,10 +3,10 @@ import BlurMetrics
 import CSandbox
 import Foundation
 import PhotoFormat
+import PhotoStructure
 import PhotoValidation
 import Synchronization
 import ValidationWorkers
-import VipsDecoder
 
 /// Decodes photos in sandboxed worker processes: the `PhotoDecodeIsolation` of `serve`, `validate`,
 /// `tune` and `bench`.
@@ -24,7 +24,8 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
     /// What the first worker reported: whether seccomp is in force, its start-up size and limit.
     public let firstWorker: (seccomp: Bool, sandboxError: String?, baselineKiB: Int, addressSpaceLimit: Int)
     private let setup: WorkerSetup
-    private let answers: PhotoValidator
+    /// The settings the workers check with, which also word the answers of photos no worker judged.
+    private let settings: ValidationSettings
     /// Where blur is measured: part of every photo's memory need.
     private let analysisScale: AnalysisScale
     /// The pixel limit the workers apply.
@@ -50,7 +51,7 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
         setup.cpuLifetimeSeconds = Int(options.cpuLifetime.components.seconds)
         setup.cpuRetirementSeconds = Int(options.cpuRetirement.components.seconds) + 1
         self.setup = setup
-        self.answers = try PhotoValidator(settings: settings)
+        self.settings = settings
         self.analysisScale = settings.analysisScale
         self.pixelLimit = settings.pixelLimit
         self.memoryBudget = WeightedSemaphore(capacity: settings.decodeMemoryBudget)
@@ -116,7 +117,7 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
                     "decoding and measuring this \(declared.width)x\(declared.height) \(declared.format.rawValue) needs at least \(need >> 20) MiB, "
                         + "over the whole decode memory budget of \(memoryBudget.capacity >> 20) MiB (decode_memory_mib)"
                 )
-                return (answers.failed(as: photoType, failure, after: ContinuousClock.now - start), nil, nil)
+                return (settings.answer(for: failure, as: photoType, after: ContinuousClock.now - start), nil, nil)
             }
         }
         defer { reservation?.release() }
@@ -139,11 +140,11 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
         switch exchanged {
         case .failure(let end):
             let failure = end.failure(limit: deadline - start)
-            return (answers.failed(as: photoType, failure, after: ContinuousClock.now - start), nil, nil)
+            return (settings.answer(for: failure, as: photoType, after: ContinuousClock.now - start), nil, nil)
         case .success(let frame):
             guard frame.kind == .result, let reply = try? frame.header(ValidateReply.self) else {
                 let failure = DecodeFailure(.libraryFailure, "the decode worker answered a \(frame.kind) frame that is not a result")
-                return (answers.failed(as: photoType, failure, after: ContinuousClock.now - start), nil, nil)
+                return (settings.answer(for: failure, as: photoType, after: ContinuousClock.now - start), nil, nil)
             }
             var details = reply.output.details
             // The total is the caller's: the worker's own time plus the handing over.

@@ -2,15 +2,15 @@ import PhotoFormat
 import PhotoValidation
 
 /// One photo for a worker to validate; its bytes follow the header.
-struct ValidateRequest: Codable, Sendable {
+package struct ValidateRequest: Codable, Sendable {
     /// The type the photo is checked as.
-    var photoType: PhotoType
+    package var photoType: PhotoType
     /// The preview wanted, if any: its bounds, coded as `maximumLongEdge`, `maximumPixels`, `quality`.
-    var preview: PreviewBounds?
+    package var preview: PreviewBounds?
     /// True when the preview is wanted whatever the verdict (`bench`, `evaluate-content`).
-    var previewEvenIfFailed: Bool? = nil
+    package var previewEvenIfFailed: Bool? = nil
     /// When set, the photo is this many bytes at the start of the shared memory, not in the frame.
-    var sharedCount: Int?
+    package var sharedCount: Int?
     /// The threads the photo's decode may use: more than one only while other cores are idle.
-    var threads: Int? = nil
+    package var threads: Int? = nil
 }

@@ -1,5 +1,10 @@
 /// A request a worker refused (malformed, or a test request it does not take).
-struct WorkerComplaint: Codable, Sendable {
+package struct WorkerComplaint: Codable, Sendable {
     /// What was wrong.
-    var message: String
+    package var message: String
+
+    /// A complaint saying `message`.
+    package init(message: String) {
+        self.message = message
+    }
 }

@@ -1,49 +1,49 @@
 import BlurMetrics
 import LumaAnalysis
+import PhotoStructure
 import PhotoValidation
-import VipsDecoder
 
 /// What a decode worker is told once, before its first photo: the checks' settings and its limits.
-struct WorkerSetup: Codable, Sendable {
+package struct WorkerSetup: Codable, Sendable {
     /// `ValidationSettings` field by field (the type itself is not `Codable`).
-    struct Settings: Codable, Sendable {
+    package struct Settings: Codable, Sendable {
         /// `roomMinimumShortSide`.
-        var roomMinimumShortSide: Int
+        package var roomMinimumShortSide: Int
         /// `inspirationMinimumShortSide`.
-        var inspirationMinimumShortSide: Int
+        package var inspirationMinimumShortSide: Int
         /// `roomBlurThreshold`.
-        var roomBlurThreshold: Double
+        package var roomBlurThreshold: Double
         /// `inspirationBlurThreshold`.
-        var inspirationBlurThreshold: Double
+        package var inspirationBlurThreshold: Double
         /// `pixelLimit`.
-        var pixelLimit: Int
+        package var pixelLimit: Int
         /// `analysisScale`'s shortest side, 0 for native.
-        var analysisShortestSide: Int
+        package var analysisShortestSide: Int
         /// `decodeMemoryBudget`, in bytes.
-        var decodeMemoryBudget: Int
+        package var decodeMemoryBudget: Int
         /// `decodeCostCaps`.
-        var decodeCostCaps: DecodeCostCaps
+        package var decodeCostCaps: DecodeCostCaps
         /// `exposure`.
-        var exposure: ExposureRule
+        package var exposure: ExposureRule
     }
 
     /// The checks' settings.
-    var settings: Settings
+    package var settings: Settings
     /// Address space allowed on top of the worker's start-up size and the decode budget.
-    var addressSpaceSlack: Int
+    package var addressSpaceSlack: Int
     /// Whether the worker answers the test-only requests (crash, spin, exhaust memory, probe).
-    var allowsTestRequests: Bool
+    package var allowsTestRequests: Bool
     /// Bytes of shared memory on descriptor 4 that photos up to this size are passed in (0: none).
-    var sharedBytes: Int = 0
+    package var sharedBytes: Int = 0
     /// Who the worker becomes when started as root.
-    var user = WorkerUser(uid: 65534, gid: 65534)
+    package var user = WorkerUser(uid: 65534, gid: 65534)
     /// CPU seconds the worker may use in its life (RLIMIT_CPU, soft and hard).
-    var cpuLifetimeSeconds = 1800
+    package var cpuLifetimeSeconds = 1800
     /// The worker retires after a photo that leaves it fewer CPU seconds than this.
-    var cpuRetirementSeconds = 62
+    package var cpuRetirementSeconds = 62
 
     /// The setup for `settings`.
-    init(_ settings: ValidationSettings, addressSpaceSlack: Int, allowsTestRequests: Bool) {
+    package init(_ settings: ValidationSettings, addressSpaceSlack: Int, allowsTestRequests: Bool) {
         self.settings = Settings(
             roomMinimumShortSide: settings.roomMinimumShortSide,
             inspirationMinimumShortSide: settings.inspirationMinimumShortSide,
@@ -60,7 +60,7 @@ struct WorkerSetup: Codable, Sendable {
     }
 
     /// The settings as the in-process validator takes them (decoding in this process).
-    var validationSettings: ValidationSettings {
+    package var validationSettings: ValidationSettings {
         var result = ValidationSettings()
         result.roomMinimumShortSide = settings.roomMinimumShortSide
         result.inspirationMinimumShortSide = settings.inspirationMinimumShortSide

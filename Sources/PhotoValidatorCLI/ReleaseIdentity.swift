@@ -1,5 +1,5 @@
 import CReleaseInfo
-import VipsDecoder
+import PhotoChecks
 
 /// What `photo-validator --version` prints: the release version, the git revision the binary was
 /// built from, and the libvips it runs with.
@@ -13,14 +13,14 @@ public enum ReleaseIdentity {
 
     /// One line, such as `photo-validator 1.0.0 (git 1a2b3c4, libvips 8.14.1)`.
     public static var description: String {
-        "photo-validator \(version) (git \(gitRevision), libvips \(VipsRuntime.version))"
+        "photo-validator \(version) (git \(gitRevision), libvips \(DecoderRuntime.libvipsVersion))"
     }
 
     /// `--version --verbose`: the line above, then the decoder libraries and the Swift packages
     /// the build resolved, one per line.
     public static var verboseDescription: String {
         var lines = [description, "decoders:"]
-        lines += DecoderLibraries.versions.map { "  \($0.name) \($0.version)" }
+        lines += DecoderRuntime.libraryVersions.map { "  \($0.name) \($0.version)" }
         lines.append("swift packages:")
         lines += String(cString: photo_validator_packages()).split(separator: ";").map { "  " + $0.replacingOccurrences(of: "=", with: " ") }
         return lines.joined(separator: "\n")

@@ -1,5 +1,6 @@
 import CVips
 import PhotoFormat
+import PhotoStructure
 
 /// A photo whose header has been read; its pixels are decoded on demand, strip by strip.
 ///

@@ -1,4 +1,5 @@
 import PhotoFormat
+import PhotoStructure
 
 extension ImageDecoder {
     /// Decodes only the luma of a JPEG at DCT scale `scaleNumerator`/8 and discards the rows: at the

@@ -1,11 +1,12 @@
 import CVips
 import PhotoFormat
+import PhotoStructure
 
 /// Opens photos from bytes in memory, refusing anything outside the allowed formats before any C
 /// library parses it.
 public struct ImageDecoder: Sendable {
     /// The default limit on declared pixels: 100 megapixels.
-    public static let defaultPixelLimit = 100_000_000
+    public static let defaultPixelLimit = DeclaredSize.defaultPixelLimit
     /// The default cap on one decoder's own allocations: 128 MiB.
     public static let defaultMemoryLimit = 128 << 20
 

@@ -1,5 +1,6 @@
 import CLibJPEG
 import PhotoFormat
+import PhotoStructure
 
 /// A JPEG decode through libjpeg-turbo directly: luma only (or RGB) at DCT scale M/8, with corrupt
 /// data, memory and scan caps turned into `DecodeFailure`s. Owns its `pv_jpeg` pointer; use it on

@@ -38,6 +38,9 @@ public enum VipsRuntime {
         try initialization.get()
     }
 
+    /// True once `start()` has set libvips up in this process.
+    public static var isStarted: Bool { started.load(ordering: .acquiring) }
+
     /// The libvips version, such as `8.14.1`.
     public static var version: String {
         "\(vips_version(0)).\(vips_version(1)).\(vips_version(2))"

@@ -1,5 +1,6 @@
 import ContentCheck
 import Foundation
+import PhotoChecks
 import PhotoFormat
 import PhotoValidation
 import TestFixtures

@@ -1,6 +1,6 @@
 import DecodeSandbox
+import PhotoStructure
 import Testing
-import VipsDecoder
 
 @Suite("A photo's time limit follows its declared size and format")
 struct PhotoTimeLimitTests {

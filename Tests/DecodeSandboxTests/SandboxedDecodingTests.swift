@@ -1,6 +1,7 @@
 import CSandbox
 import DecodeSandbox
 import Foundation
+import PhotoChecks
 import PhotoFormat
 import PhotoValidation
 import TestFixtures
@@ -215,7 +216,7 @@ struct SandboxedDecodingTests {
         #expect(end?.reason == .timedOut, "the job answered instead of the pool timing out")
         #expect(ContinuousClock.now - start < .seconds(2))
         #expect(pool.health.overdueJobs == 0)
-        let validator = try PhotoValidator(settings: ValidationSettings(), isolation: decoding)
+        let validator = PhotoValidator(settings: ValidationSettings(), decoding: decoding)
         let bytes = try photo("photos/cups.jpg")
         // A fresh worker starts (and warms up) within this photo's time: give it room on a busy machine.
         let output = try await pool.run(runLimit: .seconds(30)) { bytes.withUnsafeBytes { validator.validate($0, as: .room) } }
@@ -241,8 +242,7 @@ struct SandboxedDecodingTests {
 
     @Test("through the seam, a failed worker is the photo's invalid_image with its code and a message saying what to do")
     func seamAnswer() throws {
-        let validator = try PhotoValidator(settings: ValidationSettings())
-        let output = validator.failed(as: .room, DecodeFailure(.decoderCrashed, "x"), after: .milliseconds(3))
+        let output = ValidationSettings().answer(for: DecodeFailure(.decoderCrashed, "x"), as: .room, after: .milliseconds(3))
         #expect(output.failures == [.invalidImage])
         #expect(output.details.error == "decoder_crashed")
         for reason in WorkerEnd.Reason.allCases {

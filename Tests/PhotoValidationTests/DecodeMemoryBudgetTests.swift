@@ -1,5 +1,6 @@
 import Admission
 import Foundation
+import PhotoChecks
 @testable import PhotoValidation
 import TestFixtures
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoChecks
 import TestFixtures
 import Testing
 @testable import PhotoValidation

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoChecks
 import PhotoFormat
 import PhotoValidation
 import TestFixtures

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoChecks
 import PhotoValidation
 import TestFixtures
 

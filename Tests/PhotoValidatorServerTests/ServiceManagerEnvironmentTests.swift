@@ -94,7 +94,7 @@ struct ServiceManagerEnvironmentTests {
             let text = try String(contentsOf: url, encoding: .utf8)
             let relative = url.path.replacingOccurrences(of: sources.path + "/", with: "")
             if text.contains("processInfo.environment"), !relative.hasPrefix("PhotoValidatorCLI/Commands/"), !relative.hasPrefix("TestFixtures/"),
-               !relative.hasPrefix("ValidatorHarness/"), relative != "DecodeSandbox/DecodeWorkerHost.swift" {
+               !relative.hasPrefix("ValidatorHarness/"), relative != "DecodeWorker/DecodeWorkerHost.swift" {
                 readers.append(relative)
             }
         }

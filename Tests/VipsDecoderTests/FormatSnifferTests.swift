@@ -1,5 +1,6 @@
 import Foundation
 import PhotoFormat
+@testable import PhotoStructure
 import Testing
 @testable import VipsDecoder
 

@@ -1,7 +1,5 @@
 import BlurMetrics
 import LumaAnalysis
-import PhotoFormat
-import VipsDecoder
 
 /// The blur figures of one photo and the time each stage took.
 public struct BlurMeasurement: Sendable, Equatable {
@@ -36,6 +34,28 @@ public struct BlurMeasurement: Sendable, Equatable {
     /// to compare it with.
     public let hasFinerPlane: Bool
 
+    /// The figures as measured (by `measure`, in `PhotoChecks`, which decodes).
+    package init(
+        statistics: LaplacianStatistics, blurScore: Double, scales: ScaleAwareBlurScore, analysisWidth: Int, analysisHeight: Int,
+        decodeScale: Double, decodeSeconds: Double, lumaSeconds: Double, blurSeconds: Double, exposure: ExposureStatistics,
+        fingerprint: PhotoFingerprint, exposureSeconds: Double, fingerprintSeconds: Double, hasFinerPlane: Bool
+    ) {
+        self.statistics = statistics
+        self.blurScore = blurScore
+        self.scales = scales
+        self.analysisWidth = analysisWidth
+        self.analysisHeight = analysisHeight
+        self.decodeScale = decodeScale
+        self.decodeSeconds = decodeSeconds
+        self.lumaSeconds = lumaSeconds
+        self.blurSeconds = blurSeconds
+        self.exposure = exposure
+        self.fingerprint = fingerprint
+        self.exposureSeconds = exposureSeconds
+        self.fingerprintSeconds = fingerprintSeconds
+        self.hasFinerPlane = hasFinerPlane
+    }
+
     /// This measurement with the decode, luma and blur time of `other` added: the figures of a
     /// photo measured twice, once at each decode scale.
     public func addingTime(of other: BlurMeasurement) -> BlurMeasurement {
@@ -59,74 +79,5 @@ public struct BlurMeasurement: Sendable, Equatable {
         let finer = size == (width, height) ? (width: 0, height: 0)
             : AnalysisPlaneBuilder.finerSize(sourceWidth: width, sourceHeight: height, targetWidth: size.width, targetHeight: size.height)
         return size.width * size.height * 3 + finer.width * finer.height + max(width, height) * 64
-    }
-
-    /// Decodes `image` strip by strip as `plan` says into the analysis plane at `scale` and
-    /// measures its blur, judging the `strongestShare` of tiles with most detail, and at half scale
-    /// too with `coarseWeight` > 0. When the analysis-plane score is under `finerBelow` (the
-    /// threshold) and the decoded pixels are finer than the plane, the finer plane is judged
-    /// instead where the analysis plane lost its detail (`ScaleAwareBlurScore`). `crossingCorrected`
-    /// judges each tile by the directions of its own edges (`OrientedDetail.crossingCorrectedScore`).
-    ///
-    /// - Throws: `DecodeFailure` when the pixels are truncated or corrupt.
-    public static func measure(_ image: EncodedImage, plan: DecodePlan, scale: AnalysisScale, strongestShare: Double, coarseWeight: Double = 0,
-                               finerBelow: Double = .infinity, crossingCorrected: Bool = false) throws(DecodeFailure) -> BlurMeasurement {
-        let clock = ContinuousClock()
-        let target = scale.analysisSize(width: image.header.storedWidth, height: image.header.storedHeight)
-        var builder: AnalysisPlaneBuilder?
-        var lumaTime = Duration.zero
-        let decodeStart = clock.now
-        do {
-            try image.decodeStrips(plan: plan) { geometry in
-                guard (1...4).contains(geometry.bands) else {
-                    throw DecodeFailure(.corruptPixels, "the decoder produced \(geometry.bands) samples per pixel; 1 to 4 are measured")
-                }
-                builder = AnalysisPlaneBuilder(
-                    sourceWidth: geometry.width, sourceHeight: geometry.height,
-                    bands: geometry.bands, targetWidth: target.width, targetHeight: target.height, keepsFinerPlane: true
-                )
-            } body: { strip, _, rowCount, rowStride in
-                let start = clock.now
-                builder!.append(rows: strip, count: rowCount, rowStride: rowStride)
-                lumaTime += clock.now - start
-            }
-        } catch let failure as DecodeFailure {
-            throw failure
-        } catch {
-            throw DecodeFailure(.corruptPixels, "decoding stopped: \(error)")
-        }
-        let decodeAndLuma = clock.now - decodeStart
-        guard let builder else {
-            throw DecodeFailure(.corruptPixels, "the decoder produced no pixels")
-        }
-        let plane = builder.finish()
-        let blurStart = clock.now
-        let statistics = LaplacianVariance.statistics(of: plane)
-        let finer = builder.finishFiner()
-        let scales = ScaleAwareBlurScore.measure(analysis: plane, finer: finer, strongestShare: strongestShare,
-                                                 coarseWeight: coarseWeight, finerBelow: finerBelow, crossingCorrected: crossingCorrected)
-        let blurTime = clock.now - blurStart
-        let exposureStart = clock.now
-        let exposure = ExposureStatistics(of: plane)
-        let fingerprintStart = clock.now
-        let fingerprint = PhotoFingerprint(of: plane)
-        let fingerprintTime = clock.now - fingerprintStart
-        let exposureTime = fingerprintStart - exposureStart
-        return BlurMeasurement(
-            statistics: statistics,
-            blurScore: scales.score,
-            scales: scales,
-            analysisWidth: plane.width,
-            analysisHeight: plane.height,
-            decodeScale: plan.scale,
-            decodeSeconds: (decodeAndLuma - lumaTime).seconds,
-            lumaSeconds: lumaTime.seconds,
-            blurSeconds: blurTime.seconds,
-            exposure: exposure,
-            fingerprint: fingerprint,
-            exposureSeconds: exposureTime.seconds,
-            fingerprintSeconds: fingerprintTime.seconds,
-            hasFinerPlane: finer != nil
-        )
     }
 }

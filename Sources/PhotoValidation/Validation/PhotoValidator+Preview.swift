@@ -13,10 +13,7 @@ extension PhotoValidator {
         as photoType: PhotoType,
         previews: PreviewBounds?
     ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?) {
-        if let isolation {
-            return isolation.validate(bytes, as: photoType, previews: previews, evenIfFailed: false)
-        }
-        return check(bytes, as: photoType, previews: previews)
+        decoding.validate(bytes, as: photoType, previews: previews, evenIfFailed: false)
     }
 
     /// Validates the photo and makes its preview whether or not it passed (unless it did not
@@ -26,9 +23,6 @@ extension PhotoValidator {
         as photoType: PhotoType,
         previews: PreviewBounds
     ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?) {
-        if let isolation {
-            return isolation.validate(bytes, as: photoType, previews: previews, evenIfFailed: true)
-        }
-        return check(bytes, as: photoType, previews: previews, evenIfFailed: true)
+        decoding.validate(bytes, as: photoType, previews: previews, evenIfFailed: true)
     }
 }

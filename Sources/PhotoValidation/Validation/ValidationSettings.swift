@@ -1,6 +1,6 @@
 import BlurMetrics
 import LumaAnalysis
-import VipsDecoder
+import PhotoStructure
 
 /// The thresholds and limits the checks apply; resolved once, then immutable.
 public struct ValidationSettings: Sendable, Equatable {
@@ -46,7 +46,7 @@ public struct ValidationSettings: Sendable, Equatable {
     /// When two photos of a project are one photo (`duplicates.max_distance`, `duplicates.min_matches`, `duplicates.min_correlation`).
     public var duplicateRule = DuplicateRule.default
     /// Photos that declare more pixels than this are refused from the header.
-    public var pixelLimit: Int = ImageDecoder.defaultPixelLimit
+    public var pixelLimit: Int = DeclaredSize.defaultPixelLimit
     /// The scale blur is measured at.
     public var analysisScale: AnalysisScale = .default
     /// What a file's structure may ask of a decoder (segments, scans, frames, NAL units, metadata).
@@ -54,7 +54,7 @@ public struct ValidationSettings: Sendable, Equatable {
     /// Bytes that decodes in flight may hold at once (estimated from headers); larger decodes wait.
     public var decodeMemoryBudget: Int = 128 << 20
     /// Where decoders run: in sandboxed worker processes (the default) or in this process. Only
-    /// the commands and the daemon read it; `PhotoValidator(settings:)` always decodes in-process.
+    /// the commands and the daemon read it; `PhotoValidator(settings:)` (`PhotoChecks`) always decodes in-process.
     public var decodeIsolation: DecodeIsolationMode = .process
     /// The user decode workers become when the daemon runs as root (`decode_worker_user`): a
     /// name, or `uid[:gid]`.

@@ -1,11 +1,12 @@
 import ArgumentParser
 import DecodeSandbox
 import Foundation
+import PhotoChecks
 import PhotoFormat
+import PhotoStructure
 import PhotoValidation
 import PhotoValidatorServer
 import ValidatorConfiguration
-import VipsDecoder
 
 /// `photo-validator bench`: timings of each stage on the given photos, as JSON.
 struct BenchCommand: AsyncParsableCommand, SettingsCommand {
@@ -52,7 +53,8 @@ struct BenchCommand: AsyncParsableCommand, SettingsCommand {
         let (settings, deadline) = try await settingFlags.validationAndDeadline(Self.settingsCatalog, command: "bench", environment: ProcessInfo.processInfo.environment)
         let validator = try PhotoValidator.configured(settings: settings, threads: 1, photoTimeLimit: deadline)
         defer { validator.isolation?.shutdown() }
-        let decoder = try ImageDecoder(pixelLimit: settings.pixelLimit, memoryLimit: settings.decodeMemoryBudget, costCaps: settings.decodeCostCaps)
+        // The decoder in this process, for the stages timed beside the checks (the JPEG floor, the plan).
+        let decoder = try InProcessChecks(settings: settings)
         let previews = contentPreview ? PreviewBounds() : nil
         var photos: [BenchReport.Photo] = []
         for file in files {
@@ -67,9 +69,7 @@ struct BenchCommand: AsyncParsableCommand, SettingsCommand {
             var scans: [Double] = []
             var declared: [Double] = []
             var last: ValidatePhotoOutput?
-            let plan = bytes.withUnsafeBytes { bytes in
-                try? decoder.open(bytes).plan(targetShortSide: settings.analysisScale.targetShortestSide)
-            }
+            let plan = bytes.withUnsafeBytes { decoder.plan(for: $0) }
             let floorScale = bytes.withUnsafeBytes { FormatSniffer.sniff($0) == .format(.jpeg) } ? plan?.scaleNumerator : nil
             for iteration in 0...iterations {
                 if let floorScale {
@@ -113,7 +113,7 @@ struct BenchCommand: AsyncParsableCommand, SettingsCommand {
             photos.append(photo)
         }
         let report = BenchReport(
-            libvips: VipsRuntime.version,
+            libvips: DecoderRuntime.libvipsVersion,
             analysisSize: settings.analysisScale.description,
             iterations: iterations,
             photos: photos

@@ -1,5 +1,5 @@
 import ArgumentParser
-import DecodeSandbox
+import DecodeWorker
 
 /// `photo-validator decode-worker`, hidden: a sandboxed decode worker, started by the daemon or
 /// `validate` with its socket on descriptor 3 (see `DecodeSandbox`). Not for people.

@@ -2,6 +2,7 @@ import ArgumentParser
 import ContentCheck
 import Foundation
 import Logging
+import PhotoChecks
 import PhotoFormat
 import PhotoValidation
 import SwiftCSV

@@ -1,3 +1,4 @@
+import PhotoChecks
 import PhotoValidation
 import ValidationWorkers
 

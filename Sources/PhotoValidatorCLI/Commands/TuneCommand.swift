@@ -2,11 +2,11 @@ import ArgumentParser
 import DecodeSandbox
 import BlurTuning
 import Foundation
+import PhotoChecks
 import PhotoValidation
 import PhotoValidatorServer
 import ValidatorConfiguration
 import ValidationWorkers
-import VipsDecoder
 
 /// `photo-validator tune`: scores labelled photos and recommends blur thresholds.
 struct TuneCommand: AsyncParsableCommand, SettingsCommand {
@@ -131,7 +131,7 @@ struct TuneCommand: AsyncParsableCommand, SettingsCommand {
         let svg = TuningChart.svg(report)
         try Data(svg.utf8).write(to: folder.appendingPathComponent("report.svg"))
         do {
-            try SVGRasterizer.png(fromSVG: svg).write(to: folder.appendingPathComponent("report.png"))
+            try DecoderRuntime.png(fromSVG: svg).write(to: folder.appendingPathComponent("report.png"))
         } catch {
             StandardStreams.error("photo-validator: report.png not written: \(error)")
         }

@@ -3,6 +3,7 @@ import ContentCheck
 import DecodeSandbox
 import Foundation
 import Logging
+import PhotoChecks
 import PhotoFormat
 import PhotoValidation
 import ValidationWorkers

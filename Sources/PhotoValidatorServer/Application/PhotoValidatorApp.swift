@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import PhotoChecks
 import PhotoFormat
 import PhotoValidation
 import ServiceLifecycle
@@ -30,13 +31,13 @@ public struct PhotoValidatorApp: Sendable {
     public let routes: RouteTable
     private let responder: RouterResponder<ValidationRequestContext>
 
-    /// Builds the daemon: libvips, metrics, the outbox, the content check, the worker pool and the
-    /// router. Nothing is started: the pool's threads start in `WorkerPoolService.run`, so a
-    /// failure here (the outbox cannot be opened) leaves nothing running.
+    /// Builds the daemon: the decode workers (or, with `decode_isolation = none`, libvips in this
+    /// process), metrics, the outbox, the content check, the worker pool and the router. Nothing
+    /// else is started: the pool's threads start in `WorkerPoolService.run`, so a failure here
+    /// (the outbox cannot be opened) leaves nothing running.
     ///
-    /// - Throws: `DecodeFailure` when libvips cannot be initialised, `SandboxError` when no decode
-    ///   worker can be started, `OutboxError` when the
-    ///   outbox cannot be opened.
+    /// - Throws: `DecodeFailure` when libvips cannot be initialised in this process, `SandboxError`
+    ///   when no decode worker can be started, `OutboxError` when the outbox cannot be opened.
     public init(configuration: ServiceConfiguration, logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger

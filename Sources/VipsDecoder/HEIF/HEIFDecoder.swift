@@ -1,6 +1,7 @@
 import CLibAVCodec
 import Dispatch
 import PhotoFormat
+import PhotoStructure
 
 /// Decodes a HEIC photo's primary image with FFmpeg's HEVC decoder, one tile after another into
 /// one luma plane (and, when a preview is wanted, Cb and Cr planes), then hands the luma out in

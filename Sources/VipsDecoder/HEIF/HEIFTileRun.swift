@@ -1,5 +1,6 @@
 import CLibAVCodec
 import PhotoFormat
+import PhotoStructure
 
 /// One FFmpeg HEVC decoder and its tile buffer, decoding tiles of one HEIC image one after another
 /// into the assembled planes (`Target`). Tiles that share a configuration share the decoder, as a

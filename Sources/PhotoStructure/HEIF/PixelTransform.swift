@@ -1,24 +1,24 @@
 /// Where each displayed pixel of a HEIC picture comes from in the assembled (stored) picture: the
 /// file's `clap` crops, `irot` quarter turns and `imir` mirrors, applied in the order the file
 /// lists them, folded into one map `source = A * displayed + b` with `A` a signed permutation.
-struct PixelTransform: Equatable {
+package struct PixelTransform: Equatable {
     /// Width of the displayed picture.
-    private(set) var width: Int
+    package private(set) var width: Int
     /// Height of the displayed picture.
-    private(set) var height: Int
+    package private(set) var height: Int
     /// The map's matrix, row-major: source x = a * x + b * y + c, source y = d * x + e * y + f.
     private(set) var a = 1, b = 0, c = 0, d = 0, e = 1, f = 0
 
     /// The identity on a `width` x `height` picture.
-    init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         self.width = width
         self.height = height
     }
 
     /// True when rows of the displayed picture are columns of the stored one.
-    var isTransposed: Bool { a == 0 }
+    package var isTransposed: Bool { a == 0 }
     /// True when nothing is cropped, turned or mirrored.
-    var isIdentity: Bool { a == 1 && b == 0 && c == 0 && d == 0 && e == 1 && f == 0 }
+    package var isIdentity: Bool { a == 1 && b == 0 && c == 0 && d == 0 && e == 1 && f == 0 }
 
     /// Composes `displayed = op(current)` where `current(x, y)` is read at `m * (x, y) + t`.
     private mutating func compose(_ m00: Int, _ m01: Int, _ m10: Int, _ m11: Int, _ t0: Int, _ t1: Int, width: Int, height: Int) {
@@ -54,13 +54,13 @@ struct PixelTransform: Equatable {
     }
 
     /// The stored coordinates of displayed pixel (`x`, `y`).
-    func source(x: Int, y: Int) -> (x: Int, y: Int) {
+    package func source(x: Int, y: Int) -> (x: Int, y: Int) {
         (a * x + b * y + c, d * x + e * y + f)
     }
 
     /// Writes displayed rows `rows` into `strip` (rows `width * bands` bytes apart), reading a stored
     /// picture of `storedWidth` pixels per row of `bands` interleaved samples at `plane`.
-    func copyRows(
+    package func copyRows(
         _ rows: Range<Int>, from plane: UnsafePointer<UInt8>, storedWidth: Int, bands: Int,
         into strip: UnsafeMutablePointer<UInt8>
     ) {

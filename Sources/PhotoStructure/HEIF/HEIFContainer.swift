@@ -8,11 +8,11 @@
 /// refuses is refused: `malformed` when it contradicts itself (reference cycles, missing items,
 /// more tiles than cells, a bitstream larger than its `ispe`), `unsupported` when it uses a
 /// construct no phone or camera writes (overlays, protected items, data in other files).
-struct HEIFContainer: Equatable {
+package struct HEIFContainer: Equatable {
     /// Why a file is refused.
-    struct Unsupported: Error, Equatable {
+    package struct Unsupported: Error, Equatable {
         /// Whether the file lies about itself or only uses a construct this reader does not read.
-        enum Kind: Equatable {
+        package enum Kind: Equatable {
             /// The container or bitstream contradicts itself or is cut short.
             case malformed
             /// A construct this reader does not take.
@@ -22,65 +22,65 @@ struct HEIFContainer: Equatable {
         }
 
         /// What this reader found.
-        let reason: String
+        package let reason: String
         /// Which kind of refusal.
-        let kind: Kind
+        package let kind: Kind
 
-        init(_ reason: String, kind: Kind = .malformed) {
+        package init(_ reason: String, kind: Kind = .malformed) {
             self.reason = reason
             self.kind = kind
         }
     }
 
     /// The colour description of an `nclx` box.
-    struct Colour: Equatable {
+    package struct Colour: Equatable {
         /// ITU-T H.273 matrix coefficients (1 BT.709, 5 and 6 BT.601, 9 BT.2020).
-        let matrix: Int
+        package let matrix: Int
         /// True for full-range samples.
-        let fullRange: Bool
+        package let fullRange: Bool
     }
 
     /// More tiles than this are left to libvips: a real 100 MP photo has a few hundred, while
     /// tiny tiles would make the per-tile overhead the cost.
-    static let maximumTiles = 4096
+    package static let maximumTiles = 4096
 
     /// More extents than this for one item are refused: a camera writes one per item.
-    static let maximumExtents = 64
+    package static let maximumExtents = 64
 
     /// The largest tile side accepted: above HEVC's largest picture (level 6.2 allows about
     /// 8,444 x 4,222 luma samples, or 16,888 on a side for a narrow picture).
-    static let maximumTileSide = 16_888
+    package static let maximumTileSide = 16_888
 
     /// Width of the picture the tiles form (cropped to the grid's output size), before any `clap`,
     /// `irot` or `imir`.
-    let width: Int
+    package let width: Int
     /// Height of the picture the tiles form, before any `clap`, `irot` or `imir`.
-    let height: Int
+    package let height: Int
     /// Tiles per row.
-    let columns: Int
+    package let columns: Int
     /// Rows of tiles.
-    let rows: Int
+    package let rows: Int
     /// Every tile's width as declared (`ispe`); each tile must decode to exactly this.
-    let tileWidth: Int
+    package let tileWidth: Int
     /// Every tile's height as declared.
-    let tileHeight: Int
+    package let tileHeight: Int
     /// Each tile's coded data, row by row: the byte ranges of its extents in the file.
-    let tiles: [[Range<Int>]]
+    package let tiles: [[Range<Int>]]
     /// Each tile's `hvcC` payload (FFmpeg's decoder configuration), row by row.
-    let configurations: [Range<Int>]
+    package let configurations: [Range<Int>]
     /// The crop, turns and mirrors from the assembled picture to the displayed one.
-    let transform: PixelTransform
+    package let transform: PixelTransform
     /// The file's `nclx` colour description; nil leaves it to the bitstream, as libheif does.
-    var colour: Colour?
+    package var colour: Colour?
     /// 0 monochrome, 1 4:2:0, 2 4:2:2, 3 4:4:4, as the sequence parameter sets declare.
-    var chromaFormat = 1
+    package var chromaFormat = 1
 
     /// The displayed width, after crop and rotation.
-    var displayedWidth: Int { transform.width }
+    package var displayedWidth: Int { transform.width }
     /// The displayed height, after crop and rotation.
-    var displayedHeight: Int { transform.height }
+    package var displayedHeight: Int { transform.height }
     /// The largest tile's coded size in bytes.
-    var largestTileBytes: Int { tiles.map { $0.reduce(0) { $0 + $1.count } }.max() ?? 0 }
+    package var largestTileBytes: Int { tiles.map { $0.reduce(0) { $0 + $1.count } }.max() ?? 0 }
 
     /// A property of an item: its box type and payload, and whether the file marks it essential.
     private struct Property {
@@ -95,7 +95,7 @@ struct HEIFContainer: Equatable {
     private static let understood: Set<String> = ["hvcC", "ispe", "colr", "pixi", "irot", "imir", "clap"]
 
     /// Reads the container of `bytes`, a file already sniffed as HEIF.
-    static func read(_ bytes: UnsafeRawBufferPointer, caps: DecodeCostCaps = DecodeCostCaps()) throws(Unsupported) -> HEIFContainer {
+    package static func read(_ bytes: UnsafeRawBufferPointer, caps: DecodeCostCaps = DecodeCostCaps()) throws(Unsupported) -> HEIFContainer {
         var parser = Parser(bytes: bytes, caps: caps)
         return try parser.container()
     }

@@ -11,6 +11,10 @@ public struct DeclaredSize: Sendable, Equatable {
     /// The declared height, px.
     public let height: Int
 
+    /// The default limit on declared pixels (`pixel_limit`): 100 megapixels. Photos that declare
+    /// more are refused from the header.
+    public static let defaultPixelLimit = 100_000_000
+
     /// Declared pixels.
     public var pixels: Int { width * height }
 

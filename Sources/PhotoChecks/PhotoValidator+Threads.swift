@@ -1,3 +1,4 @@
+import PhotoValidation
 import VipsDecoder
 
 extension PhotoValidator {

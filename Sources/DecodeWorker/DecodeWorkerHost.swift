@@ -1,13 +1,14 @@
 import CSandbox
+import DecodeSandbox
 import Foundation
+import PhotoChecks
 import PhotoFormat
 import PhotoValidation
-import VipsDecoder
 
 /// The worker side: what `photo-validator decode-worker` runs. It reads its setup, starts libvips
 /// and decodes one photo of each format (so every loader, plugin and thread it needs exists),
 /// enters the sandbox, reports ready, then validates photos one at a time with the in-process
-/// `PhotoValidator` until its socket closes.
+/// checks (`InProcessChecks`) until its socket closes.
 public enum DecodeWorkerHost {
     /// The exit status of a worker whose start-up failed (its parent reads the reason, if any,
     /// from a complaint frame).
@@ -22,17 +23,17 @@ public enum DecodeWorkerHost {
         pv_sandbox_die_with_parent()
         let channel = FrameChannel(descriptor: PV_SANDBOX_CHANNEL_FD)
         let setup: WorkerSetup
-        let validator: PhotoValidator
+        let checks: InProcessChecks
         do {
             let frame = try channel.receive(timeoutMilliseconds: -1)
             guard frame.kind == .setup else { throw ChannelError.malformed("a \(frame.kind) frame before the setup") }
             setup = try frame.header(WorkerSetup.self)
-            validator = try PhotoValidator(settings: setup.validationSettings)
+            checks = try InProcessChecks(settings: setup.validationSettings)
         } catch {
             try? channel.send(.complaint, WorkerComplaint(message: "the worker could not start: \(error)"))
             exit(startFailure)
         }
-        warmUp(validator)
+        warmUp(checks)
         // The shared photo memory is mapped before the sandbox closes its descriptor.
         let shared = setup.sharedBytes > 0
             ? pv_sandbox_shared_map(PV_SANDBOX_SHARED_FD, setup.sharedBytes).map { UnsafeRawBufferPointer(start: $0, count: setup.sharedBytes) }
@@ -58,7 +59,7 @@ public enum DecodeWorkerHost {
                 } catch .closed {
                     exit(0)
                 }
-                try serve(frame, validator: validator, setup: setup, ready: ready, channel: channel, shared: shared)
+                try serve(frame, checks: checks, setup: setup, ready: ready, channel: channel, shared: shared)
             }
         } catch {
             exit(0)
@@ -70,7 +71,7 @@ public enum DecodeWorkerHost {
     static let maximumThreads = 4
 
     private static func serve(
-        _ frame: Frame, validator: PhotoValidator, setup: WorkerSetup, ready: WorkerReady, channel: FrameChannel, shared: UnsafeRawBufferPointer?
+        _ frame: Frame, checks: InProcessChecks, setup: WorkerSetup, ready: WorkerReady, channel: FrameChannel, shared: UnsafeRawBufferPointer?
     ) throws(ChannelError) {
         if frame.kind != .validate && !setup.allowsTestRequests {
             try channel.send(.complaint, WorkerComplaint(message: "a \(frame.kind) request is for tests only"))
@@ -79,11 +80,10 @@ public enum DecodeWorkerHost {
         switch frame.kind {
         case .validate:
             let request = try frame.header(ValidateRequest.self)
-            let previews = request.preview.flatMap { try? PreviewEncoder(bounds: $0) }
             let run = { (bytes: UnsafeRawBufferPointer) in
                 if setup.allowsTestRequests, bytes.starts(with: Self.crashMarker) { pv_sandbox_crash() }
-                return validator.measuredCheck(
-                    bytes, as: request.photoType, previews: previews, evenIfFailed: request.previewEvenIfFailed == true && previews != nil,
+                return checks.measuredCheck(
+                    bytes, as: request.photoType, previews: request.preview, evenIfFailed: request.previewEvenIfFailed == true,
                     threads: min(max(request.threads ?? 1, 1), Self.maximumThreads)
                 )
             }
@@ -165,17 +165,12 @@ public enum DecodeWorkerHost {
     }
 
     /// Decodes a tiny photo of each format, and makes its preview, before the sandbox closes `open`.
-    private static func warmUp(_ validator: PhotoValidator) {
-        let previews = (try? PreviewEncoder())?.bounds
+    private static func warmUp(_ checks: InProcessChecks) {
         for (_, base64) in WarmUpPhotos.all {
             guard let bytes = Data(base64Encoded: base64) else { continue }
             bytes.withUnsafeBytes { bytes in
                 // The preview path too: the one decode's kept colour, libvips' reduce and JPEG writer.
-                if let previews {
-                    _ = validator.validateAndPreview(bytes, as: .inspiration, previews: previews)
-                } else {
-                    _ = validator.validate(bytes, as: .inspiration)
-                }
+                _ = checks.validate(bytes, as: .inspiration, previews: PreviewBounds(), evenIfFailed: true)
             }
         }
     }

@@ -1,12 +1,15 @@
+import DecodeSandbox
+import PhotoChecks
 import PhotoValidation
 
 extension PhotoValidator {
     /// A validator that decodes where `settings.decodeIsolation` says: in sandboxed workers started
     /// from `settings.decodeWorkerExecutable` (one kept per validating thread, `threads`), or in
     /// this process. `waitingPhotos` tells how many photos wait for a worker (see
-    /// `SandboxOptions.waitingPhotos`).
+    /// `SandboxOptions.waitingPhotos`). With workers, this process sets up no decoder: only
+    /// `decode_isolation = none` starts libvips here.
     ///
-    /// - Throws: `DecodeFailure` when libvips cannot start, `SandboxError` when no worker can.
+    /// - Throws: `DecodeFailure` when libvips cannot start (in this process), `SandboxError` when no worker can.
     public static func configured(
         settings: ValidationSettings, threads: Int, photoTimeLimit: Duration, waitingPhotos: (@Sendable () -> Int)? = nil
     ) throws -> PhotoValidator {
@@ -19,7 +22,7 @@ extension PhotoValidator {
             options.workerUser = try WorkerUser(named: settings.decodeWorkerUser)
             options.cpuLifetime = max(.seconds(1800), options.cpuRetirement * 10)
             options.waitingPhotos = waitingPhotos
-            return try PhotoValidator(settings: settings, isolation: SandboxedDecoding(settings: settings, options: options))
+            return PhotoValidator(settings: settings, decoding: try SandboxedDecoding(settings: settings, options: options))
         }
     }
 }

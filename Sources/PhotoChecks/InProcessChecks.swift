@@ -1,0 +1,189 @@
+import Admission
+import PhotoFormat
+import PhotoValidation
+import VipsDecoder
+
+/// The checks of the contract run in this process: decode, resolution, blur and exposure, in
+/// that order, with the decoder (libvips, libjpeg, FFmpeg) started when this is made. What a
+/// decode worker runs (`DecodeWorkerHost`), and what `PhotoValidator(settings:)` decodes with.
+///
+/// Synchronous and CPU-bound: call it on a long-lived worker thread, never on a cooperative
+/// thread pool.
+public struct InProcessChecks: PhotoDecoding {
+    /// The thresholds and limits in force.
+    public let settings: ValidationSettings
+    /// Bounds the memory of decodes in flight across every thread using these checks, in bytes:
+    /// a decode waits, on its worker thread, until its estimate fits beside the others.
+    public let budget: WeightedSemaphore
+    // Internal, not private: `InProcessChecks+Bench` times parts of the same decoder.
+    let decoder: ImageDecoder
+
+    /// Checks with `settings`; starts libvips when it is not running yet.
+    ///
+    /// - Throws: `DecodeFailure` when libvips cannot be initialised.
+    public init(settings: ValidationSettings) throws(DecodeFailure) {
+        self.settings = settings
+        self.budget = WeightedSemaphore(capacity: settings.decodeMemoryBudget)
+        self.decoder = try ImageDecoder(pixelLimit: settings.pixelLimit, memoryLimit: settings.decodeMemoryBudget, costCaps: settings.decodeCostCaps)
+    }
+
+    /// The budget every decode of these checks reserves from.
+    public var memoryBudget: WeightedSemaphore? { budget }
+
+    /// Runs the checks and, when `previews` is given and the photo passed them (or decoded at all,
+    /// with `evenIfFailed`), makes its preview from the same decode (a second one only for a CMYK
+    /// JPEG or a nearly square JPEG whose analysis scale is too small for it).
+    public func validate(
+        _ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, previews: PreviewBounds?, evenIfFailed: Bool
+    ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?) {
+        let checked = measuredCheck(bytes, as: photoType, previews: previews, evenIfFailed: evenIfFailed)
+        return (checked.output, checked.preview)
+    }
+
+    /// Runs the checks and returns what was measured too (nil when not deterministic).
+    public func measure(_ bytes: UnsafeRawBufferPointer, as photoType: PhotoType) -> (output: ValidatePhotoOutput, measurements: PhotoMeasurements?) {
+        let checked = measuredCheck(bytes, as: photoType, previews: nil)
+        return (checked.output, checked.measurements)
+    }
+
+    /// The checks with the measurements they judged (nil when they are not deterministic) and the
+    /// preview within `previews`: what a decode worker runs. The photo is measured first, with
+    /// the blur threshold of `settings`, then judged by `ValidationSettings.judgement`, the code
+    /// that judges measurements read back from the scores cache. The decode may use `threads`
+    /// threads (a HEIC's tiles) when they fit the memory budget.
+    public func measuredCheck(
+        _ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, previews: PreviewBounds?, evenIfFailed: Bool = false, threads: Int = 1
+    ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?, measurements: PhotoMeasurements?) {
+        // The decoder started libvips when these checks were made, so the encoder cannot fail
+        // here; if it did, the photo would get no preview.
+        let encoder = previews.flatMap { try? PreviewEncoder(bounds: $0) }
+        return measuredCheck(bytes, as: photoType, encoder: encoder, evenIfFailed: evenIfFailed, threads: threads)
+    }
+
+    private func measuredCheck(
+        _ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, encoder previews: PreviewEncoder?, evenIfFailed: Bool, threads: Int
+    ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?, measurements: PhotoMeasurements?) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let minimumShortSide = settings.minimumShortSide(for: photoType)
+        let threshold = settings.blurThreshold(for: photoType)
+        var measurements = PhotoMeasurements(measuredBelow: threshold)
+        var timings = StageTimings()
+
+        // `image` and `secondImage` are the decodes a preview may be made from.
+        func finish(_ image: EncodedImage?, _ secondImage: EncodedImage?)
+            -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?, measurements: PhotoMeasurements?) {
+            timings.total = (clock.now - start).milliseconds
+            let kept = measurements.isDeterministic ? measurements : nil
+            // Measured with this threshold, the measurements always decide (`judge(_:as:)`).
+            guard let judged = settings.judgement(measurements, as: photoType, timings: timings) else {
+                let failure = DecodeFailure(.libraryFailure, "the photo's measurements could not be judged (a bug: please report it)")
+                return (settings.answer(for: failure, as: photoType, after: clock.now - start), nil, nil)
+            }
+            var details = judged.details
+            guard let previews, let chosen = judged.usedSecond ? secondImage : image, judged.failures.isEmpty || evenIfFailed else {
+                return (ValidatePhotoOutput(failures: judged.failures, photoType: photoType, minimumShortSide: minimumShortSide, details: details), nil, kept)
+            }
+            // Only a photo that passed is shown to the content check.
+            let previewStart = clock.now
+            let preview = Result { () throws(DecodeFailure) in try chosen.preview(using: previews) }
+            details.timingsMs.contentPreview = (clock.now - previewStart).milliseconds
+            details.timingsMs.total = (clock.now - start).milliseconds
+            return (ValidatePhotoOutput(failures: judged.failures, photoType: photoType, minimumShortSide: minimumShortSide, details: details), preview, kept)
+        }
+        func invalid(_ failure: DecodeFailure) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?, measurements: PhotoMeasurements?) {
+            measurements.error = failure.reason.rawValue
+            measurements.errorDetail = failure.message
+            return finish(nil, nil)
+        }
+
+        let image: EncodedImage
+        do {
+            image = try decoder.open(bytes)
+        } catch {
+            timings.header = (clock.now - start).milliseconds
+            return invalid(error)
+        }
+        timings.header = (clock.now - start).milliseconds
+        let header = image.header
+        measurements.format = header.format.rawValue
+        measurements.width = header.width
+        measurements.height = header.height
+        measurements.orientation = header.orientation
+        measurements.shortestSide = header.shortestSide
+
+        // Pixels are decoded even for a low-resolution photo: a truncated file must be
+        // `invalid_image` alone, and one answer may carry both resolution and blur failures.
+        // Colour is kept only when a preview may be made: a photo already too small gets none.
+        let keeping = header.shortestSide >= minimumShortSide || evenIfFailed ? previews : nil
+        var plan = image.plan(targetShortSide: settings.analysisScale.targetShortestSide, preview: keeping, threads: threads)
+        let measuring = BlurMeasurement.estimatedBytes(width: header.storedWidth, height: header.storedHeight, scale: settings.analysisScale)
+        // Extra threads are a convenience: a decode they would push over the budget runs on one.
+        if plan.threads > 1, plan.estimatedBytes + measuring > budget.capacity {
+            plan = image.plan(targetShortSide: settings.analysisScale.targetShortestSide, preview: keeping)
+        }
+        let needed = plan.estimatedBytes + measuring
+        // A decode that can never fit is refused rather than queued.
+        guard let firstReservation = try? budget.acquireBlocking(needed) else {
+            return invalid(DecodeFailure(
+                .memoryLimitExceeded,
+                "decoding and measuring this \(header.storedWidth)x\(header.storedHeight) \(header.format.rawValue) needs about \(needed >> 20) MiB, "
+                    + "over the decode memory budget of \(budget.capacity >> 20) MiB (decode_memory_mib)"
+            ))
+        }
+        var reservation: WeightedSemaphore.Permit? = firstReservation
+        defer { reservation?.release() }
+        let blurOptions = (strongestShare: settings.blurStrongestShare(for: photoType), coarseWeight: settings.blurCoarseWeight(for: photoType),
+                           crossingCorrected: settings.blurCrossingCorrected(for: photoType))
+        let first: BlurMeasurement
+        do {
+            first = try BlurMeasurement.measure(
+                image, plan: plan, scale: settings.analysisScale, strongestShare: blurOptions.strongestShare,
+                coarseWeight: blurOptions.coarseWeight, finerBelow: threshold,
+                crossingCorrected: blurOptions.crossingCorrected
+            )
+        } catch {
+            return invalid(error)
+        }
+        measurements.first = BlurFigures(first, measuredBelow: threshold)
+        var timed = first
+        var secondImage: EncodedImage?
+        // A JPEG decoded at a DCT scale down to the analysis size may have lost a pattern of a few
+        // pixels' period there (4/8 turns a 4 px grid into a flat 2 px one): one that fails is
+        // decoded again at twice the analysis size, whose finer plane holds it
+        // (`AnalysisScale.decodeShortestSide`), and passes when either decode finds it sharp
+        // (`judgement`). Photos that pass the first time pay nothing.
+        if first.blurScore < threshold {
+            measurements.secondSettled = true
+            if let finerSide = settings.analysisScale.decodeShortestSide, let again = try? decoder.open(bytes) {
+                let finerPlan = again.plan(targetShortSide: finerSide, preview: keeping)
+                if finerPlan.scaleNumerator > plan.scaleNumerator {
+                    let neededAgain = finerPlan.estimatedBytes
+                        + BlurMeasurement.estimatedBytes(width: header.storedWidth, height: header.storedHeight, scale: settings.analysisScale)
+                    // The first decode's memory is given back before the second is waited for, so
+                    // no decode holds a reservation while it waits for another.
+                    reservation?.release()
+                    reservation = nil
+                    if let permit = try? budget.acquireBlocking(neededAgain) {
+                        reservation = permit
+                        if let second = try? BlurMeasurement.measure(
+                            again, plan: finerPlan, scale: settings.analysisScale, strongestShare: blurOptions.strongestShare,
+                            coarseWeight: blurOptions.coarseWeight, finerBelow: threshold,
+                            crossingCorrected: blurOptions.crossingCorrected
+                        ) {
+                            measurements.second = BlurFigures(second, measuredBelow: threshold)
+                            timed = second.addingTime(of: first)
+                            secondImage = again
+                        }
+                    }
+                }
+            }
+        }
+        timings.decode = timed.decodeSeconds * 1000
+        timings.luma = timed.lumaSeconds * 1000
+        timings.blur = timed.blurSeconds * 1000
+        timings.exposure = timed.exposureSeconds * 1000
+        timings.fingerprint = timed.fingerprintSeconds * 1000
+        return finish(image, secondImage)
+    }
+}

@@ -1,0 +1,34 @@
+import Admission
+import PhotoFormat
+
+/// Where and how a validator's photos are decoded and measured: in this process
+/// (`InProcessChecks`, in `PhotoChecks`) or behind an isolation (`PhotoDecodeIsolation`).
+/// `PhotoValidation` links no decoder: whoever builds a validator hands it one of these.
+public protocol PhotoDecoding: Sendable {
+    /// Validates the photo in `bytes` as `photoType` and, when it passed (or decoded at all, with
+    /// `evenIfFailed`) and `previews` is given, makes its preview with those bounds.
+    func validate(
+        _ bytes: UnsafeRawBufferPointer,
+        as photoType: PhotoType,
+        previews: PreviewBounds?,
+        evenIfFailed: Bool
+    ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?)
+
+    /// Validates the photo in `bytes` as `photoType` and returns what was measured too (nil when
+    /// the answer is not the photo's own: a crash, a time limit): `PhotoValidator.measure(_:as:)`.
+    func measure(_ bytes: UnsafeRawBufferPointer, as photoType: PhotoType) -> (output: ValidatePhotoOutput, measurements: PhotoMeasurements?)
+
+    /// The one decode memory budget each photo's need is reserved from, shared by every thread
+    /// (and worker); nil when each decode reserves its own.
+    var memoryBudget: WeightedSemaphore? { get }
+}
+
+extension PhotoDecoding {
+    /// The answer without measurements: a decoding that cannot return them is never cached.
+    public func measure(_ bytes: UnsafeRawBufferPointer, as photoType: PhotoType) -> (output: ValidatePhotoOutput, measurements: PhotoMeasurements?) {
+        (validate(bytes, as: photoType, previews: nil, evenIfFailed: false).output, nil)
+    }
+
+    /// No shared budget.
+    public var memoryBudget: WeightedSemaphore? { nil }
+}
