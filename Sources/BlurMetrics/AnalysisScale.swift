@@ -1,5 +1,5 @@
 /// The scale at which blur is measured: the score only means something at one fixed scale.
-public enum AnalysisScale: Sendable, Equatable, Hashable, CustomStringConvertible {
+public enum AnalysisScale: Sendable, Equatable, Hashable, Codable, CustomStringConvertible {
     /// Measure the pixels as decoded, with no resampling (for parity with OpenCV).
     case native
     /// Resample so the shortest side is this many pixels; smaller images are measured as they are.

@@ -3,7 +3,7 @@
 /// copy correlates at least `minimumCorrelation`, another shot from nearly the same spot does not
 /// (parallax, a moved chair). When they cannot be aligned (a flat or tiny picture), the global
 /// hashes decide, within `maximumDistance` bits.
-public struct DuplicateRule: Sendable, Equatable, Hashable {
+public struct DuplicateRule: Sendable, Equatable, Hashable, Codable {
     /// Differing hash bits up to which two photos the features cannot align are one photo (`duplicates.max_distance`).
     public var maximumDistance: Int
     /// Feature matches one transform must explain to align two photos (`duplicates.min_matches`).

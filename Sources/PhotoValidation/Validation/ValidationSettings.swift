@@ -2,8 +2,9 @@ import BlurMetrics
 import LumaAnalysis
 import PhotoStructure
 
-/// The thresholds and limits the checks apply; resolved once, then immutable.
-public struct ValidationSettings: Sendable, Equatable {
+/// The thresholds and limits the checks apply; resolved once, then immutable. Codable, so it
+/// crosses the worker wall whole (`WorkerSetup`).
+public struct ValidationSettings: Sendable, Equatable, Codable {
     /// Minimum shortest side of a room photo, in pixels.
     public var roomMinimumShortSide: Int = 1024
     /// Minimum shortest side of an inspiration photo, in pixels.
