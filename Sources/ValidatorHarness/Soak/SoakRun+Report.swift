@@ -106,8 +106,9 @@ extension SoakRun {
         let excused = activeWindows.filter { ["disk-full", "daemon-kill"].contains($0.name) }
         // Readiness comes back with the next outbox write that succeeds, queued behind the writes
         // held back while the volume was full: 4 to 8 s after the filler goes on a loaded 2-core
-        // debug daemon, so the disk-full window gets 10 s of grace.
-        let readyOutside = readiness.filter { change in !excused.contains { $0.contains(change.t, grace: $0.name == "disk-full" ? 10 : 5) } }
+        // debug daemon, 10.5 s once with two other builds on the machine, so the disk-full window
+        // gets 15 s of grace.
+        let readyOutside = readiness.filter { change in !excused.contains { $0.contains(change.t, grace: $0.name == "disk-full" ? 15 : 5) } }
         if !readyOutside.isEmpty { warnings.append("/readyz changed \(readyOutside.count) time(s) outside the disk-full and daemon-kill windows") }
         let healthBad = samples.filter { $0.health != nil && $0.health != 200 && !daemonKill.contains($0.healthAt ?? $0.t, grace: 2) }
         if !healthBad.isEmpty { warnings.append("/healthz was not 200 in \(healthBad.count) sample(s)") }
