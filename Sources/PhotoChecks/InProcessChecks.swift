@@ -140,7 +140,7 @@ public struct InProcessChecks: PhotoDecoding {
             first = try BlurMeasurement.measure(
                 image, plan: plan, scale: settings.analysisScale, strongestShare: blurOptions.strongestShare,
                 coarseWeight: blurOptions.coarseWeight, finerBelow: threshold,
-                crossingCorrected: blurOptions.crossingCorrected
+                crossingCorrected: blurOptions.crossingCorrected, threads: threads
             )
         } catch {
             return invalid(error)
@@ -169,7 +169,7 @@ public struct InProcessChecks: PhotoDecoding {
                         if let second = try? BlurMeasurement.measure(
                             again, plan: finerPlan, scale: settings.analysisScale, strongestShare: blurOptions.strongestShare,
                             coarseWeight: blurOptions.coarseWeight, finerBelow: threshold,
-                            crossingCorrected: blurOptions.crossingCorrected
+                            crossingCorrected: blurOptions.crossingCorrected, threads: threads
                         ) {
                             measurements.second = BlurFigures(second, measuredBelow: threshold)
                             timed = second.addingTime(of: first)
