@@ -56,6 +56,7 @@ enum OrbExtractor {
         var out = Output()
         var level = image
         var layerScale: Float = 1
+        var guess = firstGuess
         for l in 0..<levelCount {
             if l > 0 {
                 layerScale = Float(pow13(l))
@@ -64,7 +65,9 @@ enum OrbExtractor {
                 guard w > 2 * edge, h > 2 * edge else { break }
                 level = PlaneResampling.resizedBilinear(level, width: w, height: h)
             }
-            let points = keypoints(in: level, quota: quotas[l])
+            let (points, cut) = keypoints(in: level, quota: quotas[l], guess: guess)
+            // A coarser level's cut is rarely below two thirds of a finer one's.
+            guess = cut * 2 / 3
             guard !points.isEmpty else { continue }
             let blurred = PlaneResampling.gaussianBlurred7(level)
             describe(points, level: level, blurred: blurred, scale: layerScale, into: &out)
@@ -101,9 +104,34 @@ enum OrbExtractor {
 
     private struct Candidate { var x: Int; var y: Int; var response: Float; var order: Int }
 
-    private static func keypoints(in level: LumaPlane, quota: Int) -> [Candidate] {
-        let corners = FastCorners.detect(in: level, threshold: fastThreshold, border: edge)
-        let strong = retainBestScores(corners, 2 * quota)
+    // The FAST threshold the finest level is first tried at: most photos' 2·quota strongest corners score above it.
+    private static let firstGuess = 40
+
+    /// The `2 * quota` strongest FAST corners of `level` (ties at the cut kept), as `retainBestScores`
+    /// keeps them from every corner above `fastThreshold`, and the lowest score kept.
+    ///
+    /// FAST at a raised threshold t finds exactly the corners scoring t or more (suppression only
+    /// compares a corner with neighbours, and one scoring t or more beats any neighbour under t either
+    /// way), so when there are already `2 * quota` of them the strongest are the same and the many weak
+    /// corners are never scored; otherwise the threshold is lowered (down to `fastThreshold`) by as much as the
+    /// shortfall suggests.
+    static func strongestCorners(in level: LumaPlane, count n: Int, guess: Int) -> (corners: [FastCorners.Corner], cut: Int) {
+        var threshold = max(guess, fastThreshold)
+        while true {
+            let corners = FastCorners.detect(in: level, threshold: threshold, border: edge)
+            if corners.count >= n || threshold == fastThreshold {
+                let strong = retainBestScores(corners, n)
+                return (strong, strong.lazy.map(\.score).min() ?? fastThreshold)
+            }
+            // Corner counts about double for every 10 the threshold drops; one step more for a margin.
+            var expected = max(corners.count, 1)
+            repeat { threshold -= 10; expected *= 2 } while expected < n && threshold > fastThreshold
+            threshold = max(threshold - 10, fastThreshold)
+        }
+    }
+
+    private static func keypoints(in level: LumaPlane, quota: Int, guess: Int) -> ([Candidate], Int) {
+        let (strong, cut) = strongestCorners(in: level, count: 2 * quota, guess: guess)
         var cands: [Candidate] = []
         cands.reserveCapacity(strong.count)
         level.pixels.withUnsafeBufferPointer { px in
@@ -113,7 +141,7 @@ enum OrbExtractor {
         }
         var best = retainBest(cands, quota) { $0.response }
         best.sort { $0.response != $1.response ? $0.response > $1.response : $0.order < $1.order }
-        return best
+        return (best, cut)
     }
 
     // Harris response over a 7x7 block of 3x3 Sobel gradients, in OpenCV's arithmetic (its positive scale factor omitted).
