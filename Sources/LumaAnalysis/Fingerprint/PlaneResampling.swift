@@ -39,29 +39,20 @@ enum PlaneResampling {
             taps[2 * x] = Int32(i); taps[2 * x + 1] = Int32((f * 128).rounded())
         }
         var out = [UInt8](repeating: 0, count: width * height)
-        var rows = [UInt16](repeating: 0, count: 2 * width)
+        var blended = [UInt16](repeating: 0, count: sw)
         plane.pixels.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
                 taps.withUnsafeBufferPointer { tp in
-                    rows.withUnsafeMutableBufferPointer { rb in
-                        let s = src.baseAddress!, t = tp.baseAddress!
-                        var upper = rb.baseAddress!, lower = upper + width
-                        var haveUpper = -1, haveLower = -1
+                    blended.withUnsafeMutableBufferPointer { vb in
+                        let s = src.baseAddress!, t = tp.baseAddress!, v = vb.baseAddress!
                         for y in 0..<height {
                             let (sy, fy) = tap(Double(y), scale: yScale, size: sh)
-                            let sy1 = min(sy + 1, sh - 1)
-                            // Source rows are interpolated horizontally once; the buffers swap roles as y advances.
-                            if haveUpper != sy {
-                                if haveLower == sy { swap(&upper, &lower); swap(&haveUpper, &haveLower) }
-                                else { horizontal(s + sy * sw, t, into: upper, count: width); haveUpper = sy }
-                            }
-                            if haveLower != sy1 { horizontal(s + sy1 * sw, t, into: lower, count: width); haveLower = sy1 }
-                            let wb = UInt32((fy * 128).rounded()), wa = 128 - wb
-                            let o = dst.baseAddress! + y * width
-                            // Exact sums with one final rounding keep the result the same for a transposed image.
-                            for x in 0..<width {
-                                o[x] = UInt8(truncatingIfNeeded: (UInt32(upper[x]) &* wa &+ UInt32(lower[x]) &* wb &+ 8192) &>> 14)
-                            }
+                            let wb = UInt16((fy * 128).rounded()), wa = 128 - wb
+                            // The two source rows blended first, across the whole row (the loop vectorises), then
+                            // each output sample reads its pair: one gather per output sample instead of one per
+                            // sample of every source row. The sums are the same exact integers either way.
+                            verticalBlend(s + sy * sw, s + min(sy + 1, sh - 1) * sw, wa, wb, into: v, count: sw)
+                            horizontalBlend(v, t, into: dst.baseAddress! + y * width, count: width)
                         }
                     }
                 }
@@ -70,25 +61,33 @@ enum PlaneResampling {
         return LumaPlane(width: width, height: height, pixels: out)
     }
 
-    /// The plane blurred with OpenCV's 7x7 Gaussian of sigma 2 (8-bit fixed-point weights); the 3-pixel frame, never sampled by descriptors, is copied unblurred.
+    /// The plane blurred with OpenCV's 7x7 Gaussian of sigma 2 (8-bit fixed-point weights): each row filtered and
+    /// rounded, then each column; the 3-pixel frame, never sampled by descriptors, is copied unblurred.
     static func gaussianBlurred7(_ plane: LumaPlane) -> LumaPlane {
         let w = plane.width, h = plane.height
         guard w > 6, h > 6 else { return plane }
-        var tmp = plane.pixels
-        var out = plane.pixels
-        plane.pixels.withUnsafeBufferPointer { src in
-            tmp.withUnsafeMutableBufferPointer { t in
-                let s = UnsafeRawPointer(src.baseAddress!), d = UnsafeMutableRawPointer(t.baseAddress!)
-                for y in 0..<h { filterRun(s + y * w - 3, step: 1, into: d + y * w, from: 3, to: w - 3) }
-            }
-            out.withUnsafeMutableBufferPointer { o in
-                tmp.withUnsafeBufferPointer { t in
-                    let s = UnsafeRawPointer(t.baseAddress!), d = UnsafeMutableRawPointer(o.baseAddress!)
-                    for y in 3..<(h - 3) { filterRun(s + (y - 3) * w, step: w, into: d + y * w, from: 3, to: w - 3) }
+        // Row-filtered rows are kept for the seven rows a column tap reads, not for the whole plane.
+        var ring = [UInt8](repeating: 0, count: 7 * w)
+        let pixels = plane.pixels.withUnsafeBufferPointer { src in
+            ring.withUnsafeMutableBufferPointer { rb in
+                [UInt8](unsafeUninitializedCapacity: w * h) { dst, initialized in
+                    let s = src.baseAddress!, d = dst.baseAddress!, r = rb.baseAddress!
+                    d.update(from: s, count: 3 * w)
+                    (d + (h - 3) * w).update(from: s + (h - 3) * w, count: 3 * w)
+                    for y in 0..<6 { filterRun(s + y * w - 3, step: 1, into: r + y * w, from: 3, to: w - 3) }
+                    for y in 3..<(h - 3) {
+                        filterRun(s + (y + 3) * w - 3, step: 1, into: r + (y + 3) % 7 * w, from: 3, to: w - 3)
+                        let o = d + y * w, row = s + y * w
+                        o.update(from: row, count: 3)
+                        (o + w - 3).update(from: row + w - 3, count: 3)
+                        filterColumns(r + (y - 3) % 7 * w, r + (y - 2) % 7 * w, r + (y - 1) % 7 * w, r + y % 7 * w,
+                                      r + (y + 1) % 7 * w, r + (y + 2) % 7 * w, r + (y + 3) % 7 * w, into: o, from: 3, to: w - 3)
+                    }
+                    initialized = w * h
                 }
             }
         }
-        return LumaPlane(width: w, height: h, pixels: out)
+        return LumaPlane(width: w, height: h, pixels: pixels)
     }
 
     private static func tap(_ d: Double, scale: Double, size: Int) -> (Int, Double) {
@@ -100,19 +99,29 @@ enum PlaneResampling {
         return (i, frac)
     }
 
-    private static func horizontal(_ row: UnsafePointer<UInt8>, _ taps: UnsafePointer<Int32>, into r: UnsafeMutablePointer<UInt16>, count: Int) {
+    private static func verticalBlend(_ upper: UnsafePointer<UInt8>, _ lower: UnsafePointer<UInt8>, _ wa: UInt16, _ wb: UInt16,
+                                      into v: UnsafeMutablePointer<UInt16>, count: Int) {
+        for j in 0..<count { v[j] = UInt16(upper[j]) &* wa &+ UInt16(lower[j]) &* wb }
+    }
+
+    private static func horizontalBlend(_ v: UnsafePointer<UInt16>, _ taps: UnsafePointer<Int32>, into o: UnsafeMutablePointer<UInt8>, count: Int) {
         for x in 0..<count {
-            let i = Int(taps[2 * x]), b = UInt16(truncatingIfNeeded: taps[2 * x + 1])
-            let p0 = UInt16(row[i]), p1 = UInt16(row[i + 1])
-            r[x] = p0 &* (128 &- b) &+ p1 &* b
+            let i = Int(taps[2 &* x]), b = UInt32(truncatingIfNeeded: taps[2 &* x &+ 1])
+            // Exact sums with one final rounding keep the result the same for a transposed image.
+            o[x] = UInt8(truncatingIfNeeded: (UInt32(v[i]) &* (128 &- b) &+ UInt32(v[i &+ 1]) &* b &+ 8192) &>> 14)
         }
     }
 
     // Weights 18, 33, 49, 56 are exp(-i²/8) normalised to a sum of 256.
     // Plain wrapping arithmetic on pointers so the optimiser vectorises the loop.
-    private static func filterRun(_ s: UnsafeRawPointer, step: Int, into d: UnsafeMutableRawPointer, from x0: Int, to x1: Int) {
-        let b = s.assumingMemoryBound(to: UInt8.self), o = d.assumingMemoryBound(to: UInt8.self)
-        let r0 = b, r1 = b + step, r2 = b + 2 * step, r3 = b + 3 * step, r4 = b + 4 * step, r5 = b + 5 * step, r6 = b + 6 * step
+    private static func filterRun(_ s: UnsafePointer<UInt8>, step: Int, into o: UnsafeMutablePointer<UInt8>, from x0: Int, to x1: Int) {
+        filterColumns(s, s + step, s + 2 * step, s + 3 * step, s + 4 * step, s + 5 * step, s + 6 * step, into: o, from: x0, to: x1)
+    }
+
+    // The seven taps of the filter, each read from its own row.
+    private static func filterColumns(_ r0: UnsafePointer<UInt8>, _ r1: UnsafePointer<UInt8>, _ r2: UnsafePointer<UInt8>, _ r3: UnsafePointer<UInt8>,
+                                      _ r4: UnsafePointer<UInt8>, _ r5: UnsafePointer<UInt8>, _ r6: UnsafePointer<UInt8>,
+                                      into o: UnsafeMutablePointer<UInt8>, from x0: Int, to x1: Int) {
         for x in x0..<x1 {
             var acc = (UInt16(r0[x]) &+ UInt16(r6[x])) &* 18
             acc = acc &+ (UInt16(r1[x]) &+ UInt16(r5[x])) &* 33
