@@ -31,20 +31,21 @@ enum PlaneResampling {
         precondition(plane.width > 1)
         let sw = plane.width, sh = plane.height
         let xScale = Double(sw) / Double(width), yScale = Double(sh) / Double(height)
-        var taps = [Int32](repeating: 0, count: 2 * width)
+        // Per output column: the left source column and the right one's weight (of 128).
+        var columns = [Int32](repeating: 0, count: width), weights = [UInt32](repeating: 0, count: width)
         for x in 0..<width {
             var (i, f) = tap(Double(x), scale: xScale, size: sw)
             // The last column reads its right neighbour at full weight instead, so every tap has two valid pixels.
             if i == sw - 1 && sw > 1 { i = sw - 2; f = 1 }
-            taps[2 * x] = Int32(i); taps[2 * x + 1] = Int32((f * 128).rounded())
+            columns[x] = Int32(i); weights[x] = UInt32((f * 128).rounded())
         }
         var out = [UInt8](repeating: 0, count: width * height)
         var blended = [UInt16](repeating: 0, count: sw)
         plane.pixels.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
-                taps.withUnsafeBufferPointer { tp in
+                columns.withUnsafeBufferPointer { cp in weights.withUnsafeBufferPointer { wp in
                     blended.withUnsafeMutableBufferPointer { vb in
-                        let s = src.baseAddress!, t = tp.baseAddress!, v = vb.baseAddress!
+                        let s = src.baseAddress!, v = vb.baseAddress!
                         for y in 0..<height {
                             let (sy, fy) = tap(Double(y), scale: yScale, size: sh)
                             let wb = UInt16((fy * 128).rounded()), wa = 128 - wb
@@ -52,10 +53,10 @@ enum PlaneResampling {
                             // each output sample reads its pair: one gather per output sample instead of one per
                             // sample of every source row. The sums are the same exact integers either way.
                             verticalBlend(s + sy * sw, s + min(sy + 1, sh - 1) * sw, wa, wb, into: v, count: sw)
-                            horizontalBlend(v, t, into: dst.baseAddress! + y * width, count: width)
+                            horizontalBlend(v, cp.baseAddress!, wp.baseAddress!, into: dst.baseAddress! + y * width, count: width)
                         }
                     }
-                }
+                } }
             }
         }
         return LumaPlane(width: width, height: height, pixels: out)
@@ -104,11 +105,27 @@ enum PlaneResampling {
         for j in 0..<count { v[j] = UInt16(upper[j]) &* wa &+ UInt16(lower[j]) &* wb }
     }
 
-    private static func horizontalBlend(_ v: UnsafePointer<UInt16>, _ taps: UnsafePointer<Int32>, into o: UnsafeMutablePointer<UInt8>, count: Int) {
-        for x in 0..<count {
-            let i = Int(taps[2 &* x]), b = UInt32(truncatingIfNeeded: taps[2 &* x &+ 1])
+    private static func horizontalBlend(_ v: UnsafePointer<UInt16>, _ columns: UnsafePointer<Int32>, _ weights: UnsafePointer<UInt32>,
+                                        into o: UnsafeMutablePointer<UInt8>, count: Int) {
+        let pairs = UnsafeRawPointer(v)
+        @inline(__always) func pair(_ i: Int32) -> UInt32 {
+            UInt32(littleEndian: pairs.loadUnaligned(fromByteOffset: 2 &* Int(i), as: UInt32.self))
+        }
+        var x = 0
+        // Four outputs per step: each 32-bit lane holds one output's two blended samples, read with one load.
+        while x &+ 4 <= count {
+            let c = UnsafeRawPointer(columns + x).loadUnaligned(as: SIMD4<Int32>.self)
+            let b = UnsafeRawPointer(weights + x).loadUnaligned(as: SIMD4<UInt32>.self)
+            let p = SIMD4<UInt32>(pair(c[0]), pair(c[1]), pair(c[2]), pair(c[3]))
             // Exact sums with one final rounding keep the result the same for a transposed image.
-            o[x] = UInt8(truncatingIfNeeded: (UInt32(v[i]) &* (128 &- b) &+ UInt32(v[i &+ 1]) &* b &+ 8192) &>> 14)
+            let r = ((p & 0xFFFF) &* (128 &- b) &+ (p &>> 16) &* b &+ 8192) &>> 14
+            for lane in 0..<4 { o[x &+ lane] = UInt8(truncatingIfNeeded: r[lane]) }
+            x &+= 4
+        }
+        while x < count {
+            let p = pair(columns[x]), b = weights[x]
+            o[x] = UInt8(truncatingIfNeeded: ((p & 0xFFFF) &* (128 &- b) &+ (p &>> 16) &* b &+ 8192) &>> 14)
+            x &+= 1
         }
     }
 
