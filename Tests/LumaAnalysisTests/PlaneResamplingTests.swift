@@ -68,4 +68,18 @@ struct PlaneResamplingTests {
         let plane = TestScenes.noise(width: 6, height: 20, seed: 5)
         #expect(PlaneResampling.gaussianBlurred7(plane) == plane)
     }
+
+    @Test("one pass gives the halved plane and the quarter plane, whole chunks, tails and a last halved row alike",
+          arguments: [(64, 64), (37, 23), (70, 18), (33, 10), (4, 4), (16, 7)])
+    func halvedAndQuarteredMatchApart(size: (Int, Int)) throws {
+        let plane = TestScenes.noise(width: size.0, height: size.1, seed: UInt64(size.0 &* 31 &+ size.1))
+        let both = try #require(PlaneResampling.halvedAndQuartered(plane))
+        #expect(both.half == PlaneResampling.halved(plane))
+        #expect(both.quarter == QuarterPlane.of(plane))
+    }
+
+    @Test("a plane with a side under 4 has no quarter plane to share a pass with")
+    func tinyPlaneIsNotQuartered() {
+        #expect(PlaneResampling.halvedAndQuartered(TestScenes.noise(width: 40, height: 3, seed: 1)) == nil)
+    }
 }

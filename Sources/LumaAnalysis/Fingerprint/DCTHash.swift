@@ -11,7 +11,11 @@ enum DCTHash {
 
     /// The hash of `plane` rotated by 0, 90, 180 and 270 degrees.
     static func rotationHashes(of plane: LumaPlane) -> [UInt64] {
-        let quarter = QuarterPlane.of(plane)
+        rotationHashes(ofQuarter: QuarterPlane.of(plane))
+    }
+
+    /// The four rotations' hashes from the plane's `QuarterPlane` (`quarter`).
+    static func rotationHashes(ofQuarter quarter: LumaPlane) -> [UInt64] {
         let small = averaged(quarter, within: ContentBounds(of: quarter))
         let coefficients = transform(small)
         // Rotating a square by 90 degrees transposes its DCT and flips the sign of odd rows or

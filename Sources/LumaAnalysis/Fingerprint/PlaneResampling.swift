@@ -26,6 +26,65 @@ enum PlaneResampling {
         return LumaPlane(width: w, height: h, pixels: out)
     }
 
+    /// `halved(plane)` and `QuarterPlane.of(plane)` from one pass over the plane (a quarter block is
+    /// two by two halved blocks, each summed before its rounding); nil when a side is under 4.
+    static func halvedAndQuartered(_ plane: LumaPlane) -> (half: LumaPlane, quarter: LumaPlane)? {
+        let hw = plane.width / 2, hh = plane.height / 2, qw = plane.width / 4, qh = plane.height / 4
+        guard qw > 0, qh > 0 else { return nil }
+        let sw = plane.width, chunks = plane.width / 16
+        var quarter = [UInt8](repeating: 0, count: qw * qh)
+        let half = plane.pixels.withUnsafeBufferPointer { src in
+            quarter.withUnsafeMutableBufferPointer { qb in
+                [UInt8](unsafeUninitializedCapacity: hw * hh) { hb, initialized in
+                    let s = UnsafeRawPointer(src.baseAddress!), h = hb.baseAddress!, q = qb.baseAddress!
+                    // The 2x2 sums of source rows `top` and `top + 1` at half column x.
+                    @inline(__always) func pairSum(_ top: Int, _ x: Int) -> UInt16 {
+                        let a = s.load(fromByteOffset: top &* sw &+ 2 &* x, as: UInt8.self), b = s.load(fromByteOffset: top &* sw &+ 2 &* x &+ 1, as: UInt8.self)
+                        let c = s.load(fromByteOffset: (top &+ 1) &* sw &+ 2 &* x, as: UInt8.self), d = s.load(fromByteOffset: (top &+ 1) &* sw &+ 2 &* x &+ 1, as: UInt8.self)
+                        return UInt16(a) &+ UInt16(b) &+ UInt16(c) &+ UInt16(d)
+                    }
+                    // Sixteen source samples of two rows: their eight 2x2 sums, one per 16-bit lane.
+                    @inline(__always) func pairSums(_ top: Int, _ chunk: Int) -> SIMD8<UInt16> {
+                        let a = s.loadUnaligned(fromByteOffset: top &* sw &+ 16 &* chunk, as: SIMD8<UInt16>.self)
+                        let b = s.loadUnaligned(fromByteOffset: (top &+ 1) &* sw &+ 16 &* chunk, as: SIMD8<UInt16>.self)
+                        return (a & 0xFF) &+ (a &>> 8) &+ (b & 0xFF) &+ (b &>> 8)
+                    }
+                    @inline(__always) func store(_ v: SIMD8<UInt16>, _ o: UnsafeMutablePointer<UInt8>) {
+                        let r = (v &+ 2) &>> 2
+                        for lane in 0..<8 { o[lane] = UInt8(truncatingIfNeeded: r[lane]) }
+                    }
+                    for qy in 0..<qh {
+                        let top = 4 &* qy, upper = h + 2 &* qy &* hw, lower = upper + hw, qo = q + qy &* qw
+                        for chunk in 0..<chunks {
+                            let s0 = pairSums(top, chunk), s1 = pairSums(top &+ 2, chunk)
+                            store(s0, upper + 8 &* chunk)
+                            store(s1, lower + 8 &* chunk)
+                            // Neighbouring 2x2 sums of both row pairs add up to the 4x4 sums, one per 32-bit lane.
+                            let w = unsafeBitCast(s0 &+ s1, to: SIMD4<UInt32>.self)
+                            let means = (((w & 0xFFFF) &+ (w &>> 16)) &+ 8) &>> 4
+                            for lane in 0..<4 { qo[4 &* chunk &+ lane] = UInt8(truncatingIfNeeded: means[lane]) }
+                        }
+                        for x in (8 &* chunks)..<hw {
+                            let s0 = pairSum(top, x), s1 = pairSum(top &+ 2, x)
+                            upper[x] = UInt8(truncatingIfNeeded: (s0 &+ 2) &>> 2)
+                            lower[x] = UInt8(truncatingIfNeeded: (s1 &+ 2) &>> 2)
+                        }
+                        for x in (4 &* chunks)..<qw {
+                            let sum = pairSum(top, 2 &* x) &+ pairSum(top, 2 &* x &+ 1) &+ pairSum(top &+ 2, 2 &* x) &+ pairSum(top &+ 2, 2 &* x &+ 1)
+                            qo[x] = UInt8(truncatingIfNeeded: (sum &+ 8) &>> 4)
+                        }
+                    }
+                    // A last halved row below the quarter blocks.
+                    for y in (2 &* qh)..<hh {
+                        for x in 0..<hw { h[y &* hw &+ x] = UInt8(truncatingIfNeeded: (pairSum(2 &* y, x) &+ 2) &>> 2) }
+                    }
+                    initialized = hw * hh
+                }
+            }
+        }
+        return (LumaPlane(width: hw, height: hh, pixels: half), LumaPlane(width: qw, height: qh, pixels: quarter))
+    }
+
     /// The plane resized to width x height by bilinear interpolation with pixel-centre alignment, as OpenCV's INTER_LINEAR_EXACT up to fixed-point rounding (7-bit weights on both axes).
     static func resizedBilinear(_ plane: LumaPlane, width: Int, height: Int) -> LumaPlane {
         precondition(plane.width > 1)
