@@ -63,6 +63,17 @@ struct PlaneResamplingTests {
         #expect(PlaneResampling.gaussianBlurred7(plane).pixels == referenceBlurred(plane))
     }
 
+    @Test("the blur into a larger buffer, as the pyramid's levels share one, writes the same samples at its start")
+    func blurIntoSharedBuffer() {
+        let large = TestScenes.noise(width: 60, height: 40, seed: 3), small = TestScenes.noise(width: 45, height: 31, seed: 4)
+        var buffer: [UInt8] = []
+        PlaneResampling.gaussianBlurred7(large, into: &buffer)
+        #expect(buffer == referenceBlurred(large))
+        PlaneResampling.gaussianBlurred7(small, into: &buffer)
+        #expect(buffer.count == 60 * 40)
+        #expect(Array(buffer[..<(45 * 31)]) == referenceBlurred(small))
+    }
+
     @Test("a plane too small for the blur is returned as it is")
     func tinyPlaneIsNotBlurred() {
         let plane = TestScenes.noise(width: 6, height: 20, seed: 5)

@@ -57,6 +57,8 @@ enum OrbExtractor {
         var level = image
         var layerScale: Float = 1
         var guess = firstGuess
+        // One buffer for every level's blur (the first level is the largest), so each is not fresh memory.
+        var blurred: [UInt8] = []
         for l in 0..<levelCount {
             if l > 0 {
                 layerScale = Float(pow13(l))
@@ -69,7 +71,7 @@ enum OrbExtractor {
             // A coarser level's cut is rarely below two thirds of a finer one's.
             guess = cut * 2 / 3
             guard !points.isEmpty else { continue }
-            let blurred = PlaneResampling.gaussianBlurred7(level)
+            PlaneResampling.gaussianBlurred7(level, into: &blurred)
             describe(points, level: level, blurred: blurred, scale: layerScale, into: &out)
         }
         return out
@@ -160,10 +162,11 @@ enum OrbExtractor {
         return fa * fb - fc * fc - harrisK * (fa + fb) * (fa + fb)
     }
 
-    private static func describe(_ points: [Candidate], level: LumaPlane, blurred: LumaPlane, scale: Float, into out: inout Output) {
+    // `blurred` holds the level's blurred samples (rows of `level.width`) at its start.
+    private static func describe(_ points: [Candidate], level: LumaPlane, blurred: [UInt8], scale: Float, into out: inout Output) {
         let step = level.width
         level.pixels.withUnsafeBufferPointer { raw in
-            blurred.pixels.withUnsafeBufferPointer { blur in
+            blurred.withUnsafeBufferPointer { blur in
                 patternX.withUnsafeBufferPointer { patX in patternY.withUnsafeBufferPointer { patY in
                     umax.withUnsafeBufferPointer { um in
                         for p in points {

@@ -124,13 +124,25 @@ enum PlaneResampling {
     /// The plane blurred with OpenCV's 7x7 Gaussian of sigma 2 (8-bit fixed-point weights): each row filtered and
     /// rounded, then each column; the 3-pixel frame, never sampled by descriptors, is copied unblurred.
     static func gaussianBlurred7(_ plane: LumaPlane) -> LumaPlane {
+        var out: [UInt8] = []
+        gaussianBlurred7(plane, into: &out)
+        return LumaPlane(width: plane.width, height: plane.height, pixels: out)
+    }
+
+    /// `gaussianBlurred7(plane)`'s samples written to the first width x height of `out`, which grows to
+    /// that size when it is smaller (the pyramid's levels, each smaller than the last, share one buffer).
+    static func gaussianBlurred7(_ plane: LumaPlane, into out: inout [UInt8]) {
         let w = plane.width, h = plane.height
-        guard w > 6, h > 6 else { return plane }
+        if out.count < w * h { out = [UInt8](repeating: 0, count: w * h) }
+        guard w > 6, h > 6 else {
+            out.withUnsafeMutableBufferPointer { o in plane.pixels.withUnsafeBufferPointer { o.baseAddress!.update(from: $0.baseAddress!, count: w * h) } }
+            return
+        }
         // Row-filtered rows are kept for the seven rows a column tap reads, not for the whole plane.
         var ring = [UInt8](repeating: 0, count: 7 * w)
-        let pixels = plane.pixels.withUnsafeBufferPointer { src in
+        plane.pixels.withUnsafeBufferPointer { src in
             ring.withUnsafeMutableBufferPointer { rb in
-                [UInt8](unsafeUninitializedCapacity: w * h) { dst, initialized in
+                out.withUnsafeMutableBufferPointer { dst in
                     let s = src.baseAddress!, d = dst.baseAddress!, r = rb.baseAddress!
                     d.update(from: s, count: 3 * w)
                     (d + (h - 3) * w).update(from: s + (h - 3) * w, count: 3 * w)
@@ -143,11 +155,9 @@ enum PlaneResampling {
                         filterColumns(r + (y - 3) % 7 * w, r + (y - 2) % 7 * w, r + (y - 1) % 7 * w, r + y % 7 * w,
                                       r + (y + 1) % 7 * w, r + (y + 2) % 7 * w, r + (y + 3) % 7 * w, into: o, from: 3, to: w - 3)
                     }
-                    initialized = w * h
                 }
             }
         }
-        return LumaPlane(width: w, height: h, pixels: pixels)
     }
 
     private static func tap(_ d: Double, scale: Double, size: Int) -> (Int, Double) {
