@@ -50,4 +50,37 @@ struct FastCornersTests {
         #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
         #expect(positive > 500)
     }
+
+    @Test("detection is plain FAST-9 with non-maximum suppression, at the extractor's threshold and raised ones",
+          arguments: [10, 25, 60])
+    func detectionMatchesReference(threshold: Int) {
+        let planes = [TestScenes.shapes(width: 260, height: 150, seed: 5), TestScenes.noise(width: 120, height: 80, seed: 9)]
+        for plane in planes {
+            let w = plane.width, h = plane.height, border = 31
+            let circle = [(0, 3), (1, 3), (2, 2), (3, 1), (3, 0), (3, -1), (2, -2), (1, -3),
+                          (0, -3), (-1, -3), (-2, -2), (-3, -1), (-3, 0), (-3, 1), (-2, 2), (-1, 3)]
+            let offsets = (0..<25).map { circle[$0 % 16].0 + circle[$0 % 16].1 * w }
+            // A pixel's score counts when some 9-pixel arc differs from it by more than the threshold.
+            var scores = [Int](repeating: 0, count: w * h)
+            for y in 3..<(h - 3) {
+                for x in 3..<(w - 3) {
+                    let best = max(referenceScore(plane.pixels, at: y * w + x, offsets: offsets, darker: false),
+                                   referenceScore(plane.pixels, at: y * w + x, offsets: offsets, darker: true))
+                    if best > threshold { scores[y * w + x] = best }
+                }
+            }
+            var expected: [FastCorners.Corner] = []
+            for y in border..<(h - border) {
+                for x in border..<(w - border) {
+                    let s = scores[y * w + x]
+                    let neighbours = [-w - 1, -w, -w + 1, -1, 1, w - 1, w, w + 1].map { scores[y * w + x + $0] }
+                    if s > 0 && neighbours.allSatisfy({ s > $0 }) { expected.append(FastCorners.Corner(x: x, y: y, score: s - 1)) }
+                }
+            }
+            // Within a row, a 16-pixel chunk lists its brighter corners before its darker ones.
+            let found = FastCorners.detect(in: plane, threshold: threshold, border: border).sorted { ($0.y, $0.x) < ($1.y, $1.x) }
+            #expect(found == expected, "\(w)x\(h): \(found.count) corners, not \(expected.count)")
+            #expect(expected.count > 5)
+        }
+    }
 }

@@ -24,4 +24,18 @@ enum TestScenes {
         }
         return LumaPlane(width: width, height: height, pixels: px)
     }
+
+    /// A deterministic plane of pseudo-random samples, with runs of 0 and 255 so the sums reach their extremes.
+    static func noise(width: Int, height: Int, seed: UInt64) -> LumaPlane {
+        var state = seed &* 0x9E37_79B9_7F4A_7C15
+        let pixels: [UInt8] = (0..<(width * height)).map { index in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            switch (index / 7) % 5 {
+            case 0: return 255
+            case 1: return 0
+            default: return UInt8(truncatingIfNeeded: state >> 56)
+            }
+        }
+        return LumaPlane(width: width, height: height, pixels: pixels)
+    }
 }

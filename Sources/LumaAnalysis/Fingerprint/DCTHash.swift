@@ -11,7 +11,11 @@ enum DCTHash {
 
     /// The hash of `plane` rotated by 0, 90, 180 and 270 degrees.
     static func rotationHashes(of plane: LumaPlane) -> [UInt64] {
-        let quarter = QuarterPlane.of(plane)
+        rotationHashes(ofQuarter: QuarterPlane.of(plane))
+    }
+
+    /// The four rotations' hashes from the plane's `QuarterPlane` (`quarter`).
+    static func rotationHashes(ofQuarter quarter: LumaPlane) -> [UInt64] {
         let small = averaged(quarter, within: ContentBounds(of: quarter))
         let coefficients = transform(small)
         // Rotating a square by 90 degrees transposes its DCT and flips the sign of odd rows or
@@ -46,23 +50,28 @@ enum DCTHash {
     }
 
     /// The `bounds` of the plane averaged down to `side` x `side` (each output the mean of its area).
-    private static func averaged(_ plane: LumaPlane, within bounds: ContentBounds) -> [Double] {
+    static func averaged(_ plane: LumaPlane, within bounds: ContentBounds) -> [Double] {
         let width = bounds.columns.count, height = bounds.rows.count
         var sums = [Double](repeating: 0, count: side * side)
         var counts = [Double](repeating: 0, count: side * side)
         let columnCell = (0..<width).map { $0 * side / width }
-        var rowSums = [UInt32](repeating: 0, count: side)
-        // Raw buffers in the per-sample loop: array writes there cost a uniqueness and a bounds check each.
+        // Cells take runs of columns in order, so each row's cell sums run over plain ranges in a register
+        // (adding into a per-cell slot made each sample wait for the previous one's store).
+        var cellEnd = [Int](repeating: 0, count: side)
+        for x in 0..<width { cellEnd[columnCell[x]] = x + 1 }
+        var end = 0
+        for cell in 0..<side { end = max(end, cellEnd[cell]); cellEnd[cell] = end }
         plane.pixels.withUnsafeBufferPointer { pixels in
-            columnCell.withUnsafeBufferPointer { cellOf in
-                rowSums.withUnsafeMutableBufferPointer { rowSums in
+            cellEnd.withUnsafeBufferPointer { cellEnd in
+                sums.withUnsafeMutableBufferPointer { sums in
                     for y in 0..<height {
                         let row = y * side / height * side
-                        let start = (bounds.rows.lowerBound + y) * plane.width + bounds.columns.lowerBound
-                        for x in 0..<width { rowSums[cellOf[x]] &+= UInt32(pixels[start &+ x]) }
+                        let start = pixels.baseAddress! + (bounds.rows.lowerBound + y) * plane.width + bounds.columns.lowerBound
+                        var x = 0
                         for cell in 0..<side {
-                            sums[row + cell] += Double(rowSums[cell])
-                            rowSums[cell] = 0
+                            var sum: UInt32 = 0
+                            while x < cellEnd[cell] { sum &+= UInt32(start[x]); x &+= 1 }
+                            sums[row + cell] += Double(sum)
                         }
                     }
                 }

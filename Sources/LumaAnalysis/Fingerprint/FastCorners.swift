@@ -17,7 +17,8 @@ enum FastCorners {
         (0, -3), (-1, -3), (-2, -2), (-3, -1), (-3, 0), (-3, 1), (-2, 2), (-1, 3),
     ]
 
-    /// Non-max-suppressed FAST-9 corners at least `border` pixels inside every edge, in row-major order.
+    /// Non-max-suppressed FAST-9 corners at least `border` pixels inside every edge, row by row (within a row,
+    /// each 16-pixel chunk's brighter corners before its darker ones).
     static func detect(in image: LumaPlane, threshold: Int, border: Int) -> [Corner] {
         let w = image.width, h = image.height
         // Scores are needed one pixel outside the kept area for the suppression.
@@ -26,59 +27,65 @@ enum FastCorners {
         guard x1 - x0 >= 16, y1 - y0 >= 3 else { return [] }
         var offsets = [Int](repeating: 0, count: 25)
         for k in 0..<25 { let (dx, dy) = circle[k % 16]; offsets[k] = dx + dy * w }
-        var scores = [UInt8](repeating: 0, count: w * h)
-        var found: [Int] = []
-        found.reserveCapacity(4096)
+        // Scores of three rows, the most the suppression reads at once: a plane-sized array here was
+        // fresh memory for every level and pass, and its page faults cost more than the scan.
+        var ring = [UInt8](repeating: 0, count: 3 * w)
+        var previous: [Int] = [], current: [Int] = []
+        previous.reserveCapacity(256); current.reserveCapacity(256)
+        var corners: [Corner] = []
+        corners.reserveCapacity(1024)
         let t = UInt8(clamping: threshold)
         image.pixels.withUnsafeBufferPointer { src in
             offsets.withUnsafeBufferPointer { off in
-                scores.withUnsafeMutableBufferPointer { sc in
+                ring.withUnsafeMutableBufferPointer { rb in
                     let base = src.baseAddress!
                     let raw = UnsafeRawPointer(base)
+                    let r = rb.baseAddress!
+                    // Keeps the corners of row `y` (listed in `columns`) that beat their eight neighbours.
+                    func suppress(row y: Int, _ columns: [Int]) {
+                        guard y >= border, y < h - border else { return }
+                        let above = r + (y + 2) % 3 * w, here = r + y % 3 * w, below = r + (y + 1) % 3 * w
+                        for x in columns where x >= border && x < w - border {
+                            let s = here[x]
+                            if s > above[x - 1] && s > above[x] && s > above[x + 1] && s > here[x - 1] && s > here[x + 1]
+                                && s > below[x - 1] && s > below[x] && s > below[x + 1] {
+                                corners.append(Corner(x: x, y: y, score: Int(s) - 1))
+                            }
+                        }
+                    }
+                    @inline(__always) func score(_ lanes: UInt32, at start: Int, row: UnsafeMutablePointer<UInt8>, y: Int) {
+                        var m = lanes
+                        while m != 0 {
+                            let lane = m.trailingZeroBitCount
+                            m &= m - 1
+                            let x = start + (lane & 15)
+                            let s = cornerScore(base + y * w + x, off, darker: lane >= 16)
+                            if s > threshold { row[x] = UInt8(clamping: s); current.append(x) }
+                        }
+                    }
                     for y in y0..<y1 {
+                        // The slot last held row y - 3, whose suppression is done.
+                        let row = r + y % 3 * w
+                        row.update(repeating: 0, count: w)
                         var x = x0
                         while x + 16 <= x1 {
-                            let p = y * w + x
-                            let lanes = candidates16(raw + p, off, t)
-                            if lanes != 0 {
-                                var m = lanes
-                                while m != 0 {
-                                    let lane = m.trailingZeroBitCount
-                                    m &= m - 1
-                                    let q = p + (lane & 15)
-                                    let s = cornerScore(base + q, off, darker: lane >= 16)
-                                    if s > threshold { sc[q] = UInt8(clamping: s); found.append(q) }
-                                }
-                            }
+                            let lanes = candidates16(raw + y * w + x, off, t)
+                            if lanes != 0 { score(lanes, at: x, row: row, y: y) }
                             x += 16
                         }
                         if x < x1 {
                             // The last, overlapping chunk; lanes already scanned are masked off.
-                            let start = x1 - 16, p = y * w + start
+                            let start = x1 - 16
                             let skip = (UInt32(1) << UInt32(x - start)) - 1
-                            var m = candidates16(raw + p, off, t) & ~(skip | skip << 16)
-                            while m != 0 {
-                                let lane = m.trailingZeroBitCount
-                                m &= m - 1
-                                let q = p + (lane & 15)
-                                let s = cornerScore(base + q, off, darker: lane >= 16)
-                                if s > threshold { sc[q] = UInt8(clamping: s); found.append(q) }
-                            }
+                            score(candidates16(raw + y * w + start, off, t) & ~(skip | skip << 16), at: start, row: row, y: y)
                         }
+                        if y > y0 { suppress(row: y - 1, previous) }
+                        swap(&previous, &current)
+                        current.removeAll(keepingCapacity: true)
                     }
-                }
-            }
-        }
-        var corners: [Corner] = []
-        corners.reserveCapacity(found.count / 2)
-        scores.withUnsafeBufferPointer { sc in
-            for q in found {
-                let y = q / w, x = q - y * w
-                guard x >= border, x < w - border, y >= border, y < h - border else { continue }
-                let s = sc[q]
-                if s > sc[q - w - 1] && s > sc[q - w] && s > sc[q - w + 1] && s > sc[q - 1] && s > sc[q + 1]
-                    && s > sc[q + w - 1] && s > sc[q + w] && s > sc[q + w + 1] {
-                    corners.append(Corner(x: x, y: y, score: Int(s) - 1))
+                    // The row below the last scanned one has no scores.
+                    (r + y1 % 3 * w).update(repeating: 0, count: w)
+                    suppress(row: y1 - 1, previous)
                 }
             }
         }

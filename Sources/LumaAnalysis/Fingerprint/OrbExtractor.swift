@@ -56,6 +56,9 @@ enum OrbExtractor {
         var out = Output()
         var level = image
         var layerScale: Float = 1
+        var guess = firstGuess
+        // One buffer for every level's blur (the first level is the largest), so each is not fresh memory.
+        var blurred: [UInt8] = []
         for l in 0..<levelCount {
             if l > 0 {
                 layerScale = Float(pow13(l))
@@ -64,9 +67,11 @@ enum OrbExtractor {
                 guard w > 2 * edge, h > 2 * edge else { break }
                 level = PlaneResampling.resizedBilinear(level, width: w, height: h)
             }
-            let points = keypoints(in: level, quota: quotas[l])
+            let (points, cut) = keypoints(in: level, quota: quotas[l], guess: guess)
+            // A coarser level's cut is rarely below two thirds of a finer one's.
+            guess = cut * 2 / 3
             guard !points.isEmpty else { continue }
-            let blurred = PlaneResampling.gaussianBlurred7(level)
+            PlaneResampling.gaussianBlurred7(level, into: &blurred)
             describe(points, level: level, blurred: blurred, scale: layerScale, into: &out)
         }
         return out
@@ -101,9 +106,34 @@ enum OrbExtractor {
 
     private struct Candidate { var x: Int; var y: Int; var response: Float; var order: Int }
 
-    private static func keypoints(in level: LumaPlane, quota: Int) -> [Candidate] {
-        let corners = FastCorners.detect(in: level, threshold: fastThreshold, border: edge)
-        let strong = retainBestScores(corners, 2 * quota)
+    // The FAST threshold the finest level is first tried at: most photos' 2·quota strongest corners score above it.
+    private static let firstGuess = 40
+
+    /// The `2 * quota` strongest FAST corners of `level` (ties at the cut kept), as `retainBestScores`
+    /// keeps them from every corner above `fastThreshold`, and the lowest score kept.
+    ///
+    /// FAST at a raised threshold t finds exactly the corners scoring t or more (suppression only
+    /// compares a corner with neighbours, and one scoring t or more beats any neighbour under t either
+    /// way), so when there are already `2 * quota` of them the strongest are the same and the many weak
+    /// corners are never scored; otherwise the threshold is lowered (down to `fastThreshold`) by as much as the
+    /// shortfall suggests.
+    static func strongestCorners(in level: LumaPlane, count n: Int, guess: Int) -> (corners: [FastCorners.Corner], cut: Int) {
+        var threshold = max(guess, fastThreshold)
+        while true {
+            let corners = FastCorners.detect(in: level, threshold: threshold, border: edge)
+            if corners.count >= n || threshold == fastThreshold {
+                let strong = retainBestScores(corners, n)
+                return (strong, strong.lazy.map(\.score).min() ?? fastThreshold)
+            }
+            // Corner counts about double for every 10 the threshold drops; one step more for a margin.
+            var expected = max(corners.count, 1)
+            repeat { threshold -= 10; expected *= 2 } while expected < n && threshold > fastThreshold
+            threshold = max(threshold - 10, fastThreshold)
+        }
+    }
+
+    private static func keypoints(in level: LumaPlane, quota: Int, guess: Int) -> ([Candidate], Int) {
+        let (strong, cut) = strongestCorners(in: level, count: 2 * quota, guess: guess)
         var cands: [Candidate] = []
         cands.reserveCapacity(strong.count)
         level.pixels.withUnsafeBufferPointer { px in
@@ -113,7 +143,7 @@ enum OrbExtractor {
         }
         var best = retainBest(cands, quota) { $0.response }
         best.sort { $0.response != $1.response ? $0.response > $1.response : $0.order < $1.order }
-        return best
+        return (best, cut)
     }
 
     // Harris response over a 7x7 block of 3x3 Sobel gradients, in OpenCV's arithmetic (its positive scale factor omitted).
@@ -132,27 +162,28 @@ enum OrbExtractor {
         return fa * fb - fc * fc - harrisK * (fa + fb) * (fa + fb)
     }
 
-    private static func describe(_ points: [Candidate], level: LumaPlane, blurred: LumaPlane, scale: Float, into out: inout Output) {
+    // `blurred` holds the level's blurred samples (rows of `level.width`) at its start.
+    private static func describe(_ points: [Candidate], level: LumaPlane, blurred: [UInt8], scale: Float, into out: inout Output) {
         let step = level.width
         level.pixels.withUnsafeBufferPointer { raw in
-            blurred.pixels.withUnsafeBufferPointer { blur in
+            blurred.withUnsafeBufferPointer { blur in
                 patternX.withUnsafeBufferPointer { patX in patternY.withUnsafeBufferPointer { patY in
                     umax.withUnsafeBufferPointer { um in
                         for p in points {
                             let center = raw.baseAddress! + p.y * step + p.x
-                            var m01 = 0, m10 = 0
-                            // Wrapping arithmetic (sums stay far below overflow) lets the row loops vectorise.
-                            for u in -halfPatch...halfPatch { m10 &+= u &* Int(center[u]) }
+                            var m01: Int32 = 0, m10: Int32 = 0
+                            // Wrapping 32-bit arithmetic (the sums stay under 2 million) lets the row loops vectorise four lanes wide.
+                            for u in -halfPatch...halfPatch { m10 &+= Int32(truncatingIfNeeded: u) &* Int32(center[u]) }
                             for v in 1...halfPatch {
-                                var vSum = 0
+                                var vSum: Int32 = 0
                                 let d = um[v]
                                 let up = center + v * step, down = center - v * step
                                 for u in -d...d {
-                                    let plus = Int(up[u]), minus = Int(down[u])
+                                    let plus = Int32(up[u]), minus = Int32(down[u])
                                     vSum &+= plus &- minus
-                                    m10 &+= u &* (plus &+ minus)
+                                    m10 &+= Int32(truncatingIfNeeded: u) &* (plus &+ minus)
                                 }
-                                m01 &+= v &* vSum
+                                m01 &+= Int32(truncatingIfNeeded: v) &* vSum
                             }
                             var cosA: Float = 1, sinA: Float = 0
                             let norm = (Double(m10) * Double(m10) + Double(m01) * Double(m01)).squareRoot()

@@ -19,8 +19,15 @@ public struct PhotoFingerprint: Sendable, Equatable {
 
     /// The fingerprint of `plane`.
     public init(of plane: LumaPlane) {
-        rotationHashes = DCTHash.rotationHashes(of: plane)
-        let detectionPlane = LocalFeatures.detectionPlane(of: plane)
+        let detectionPlane: LumaPlane?
+        // A plane the features halve is read once for the halving and the hash's quarter plane together.
+        if min(plane.width, plane.height) >= 2 * LocalFeatures.detectionSide, let both = PlaneResampling.halvedAndQuartered(plane) {
+            rotationHashes = DCTHash.rotationHashes(ofQuarter: both.quarter)
+            detectionPlane = LocalFeatures.detectionPlane(of: both.half)
+        } else {
+            rotationHashes = DCTHash.rotationHashes(of: plane)
+            detectionPlane = LocalFeatures.detectionPlane(of: plane)
+        }
         features = LocalFeatures(detectionPlane: detectionPlane)
         thumbnail = PlaneThumbnail(detectionPlane: detectionPlane)
     }

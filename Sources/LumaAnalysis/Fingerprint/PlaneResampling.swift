@@ -26,69 +26,138 @@ enum PlaneResampling {
         return LumaPlane(width: w, height: h, pixels: out)
     }
 
+    /// `halved(plane)` and `QuarterPlane.of(plane)` from one pass over the plane (a quarter block is
+    /// two by two halved blocks, each summed before its rounding); nil when a side is under 4.
+    static func halvedAndQuartered(_ plane: LumaPlane) -> (half: LumaPlane, quarter: LumaPlane)? {
+        let hw = plane.width / 2, hh = plane.height / 2, qw = plane.width / 4, qh = plane.height / 4
+        guard qw > 0, qh > 0 else { return nil }
+        let sw = plane.width, chunks = plane.width / 16
+        var quarter = [UInt8](repeating: 0, count: qw * qh)
+        let half = plane.pixels.withUnsafeBufferPointer { src in
+            quarter.withUnsafeMutableBufferPointer { qb in
+                [UInt8](unsafeUninitializedCapacity: hw * hh) { hb, initialized in
+                    let s = UnsafeRawPointer(src.baseAddress!), h = hb.baseAddress!, q = qb.baseAddress!
+                    // The 2x2 sums of source rows `top` and `top + 1` at half column x.
+                    @inline(__always) func pairSum(_ top: Int, _ x: Int) -> UInt16 {
+                        let a = s.load(fromByteOffset: top &* sw &+ 2 &* x, as: UInt8.self), b = s.load(fromByteOffset: top &* sw &+ 2 &* x &+ 1, as: UInt8.self)
+                        let c = s.load(fromByteOffset: (top &+ 1) &* sw &+ 2 &* x, as: UInt8.self), d = s.load(fromByteOffset: (top &+ 1) &* sw &+ 2 &* x &+ 1, as: UInt8.self)
+                        return UInt16(a) &+ UInt16(b) &+ UInt16(c) &+ UInt16(d)
+                    }
+                    // Sixteen source samples of two rows: their eight 2x2 sums, one per 16-bit lane.
+                    @inline(__always) func pairSums(_ top: Int, _ chunk: Int) -> SIMD8<UInt16> {
+                        let a = s.loadUnaligned(fromByteOffset: top &* sw &+ 16 &* chunk, as: SIMD8<UInt16>.self)
+                        let b = s.loadUnaligned(fromByteOffset: (top &+ 1) &* sw &+ 16 &* chunk, as: SIMD8<UInt16>.self)
+                        return (a & 0xFF) &+ (a &>> 8) &+ (b & 0xFF) &+ (b &>> 8)
+                    }
+                    @inline(__always) func store(_ v: SIMD8<UInt16>, _ o: UnsafeMutablePointer<UInt8>) {
+                        let r = (v &+ 2) &>> 2
+                        for lane in 0..<8 { o[lane] = UInt8(truncatingIfNeeded: r[lane]) }
+                    }
+                    for qy in 0..<qh {
+                        let top = 4 &* qy, upper = h + 2 &* qy &* hw, lower = upper + hw, qo = q + qy &* qw
+                        for chunk in 0..<chunks {
+                            let s0 = pairSums(top, chunk), s1 = pairSums(top &+ 2, chunk)
+                            store(s0, upper + 8 &* chunk)
+                            store(s1, lower + 8 &* chunk)
+                            // Neighbouring 2x2 sums of both row pairs add up to the 4x4 sums, one per 32-bit lane.
+                            let w = unsafeBitCast(s0 &+ s1, to: SIMD4<UInt32>.self)
+                            let means = (((w & 0xFFFF) &+ (w &>> 16)) &+ 8) &>> 4
+                            for lane in 0..<4 { qo[4 &* chunk &+ lane] = UInt8(truncatingIfNeeded: means[lane]) }
+                        }
+                        for x in (8 &* chunks)..<hw {
+                            let s0 = pairSum(top, x), s1 = pairSum(top &+ 2, x)
+                            upper[x] = UInt8(truncatingIfNeeded: (s0 &+ 2) &>> 2)
+                            lower[x] = UInt8(truncatingIfNeeded: (s1 &+ 2) &>> 2)
+                        }
+                        for x in (4 &* chunks)..<qw {
+                            let sum = pairSum(top, 2 &* x) &+ pairSum(top, 2 &* x &+ 1) &+ pairSum(top &+ 2, 2 &* x) &+ pairSum(top &+ 2, 2 &* x &+ 1)
+                            qo[x] = UInt8(truncatingIfNeeded: (sum &+ 8) &>> 4)
+                        }
+                    }
+                    // A last halved row below the quarter blocks.
+                    for y in (2 &* qh)..<hh {
+                        for x in 0..<hw { h[y &* hw &+ x] = UInt8(truncatingIfNeeded: (pairSum(2 &* y, x) &+ 2) &>> 2) }
+                    }
+                    initialized = hw * hh
+                }
+            }
+        }
+        return (LumaPlane(width: hw, height: hh, pixels: half), LumaPlane(width: qw, height: qh, pixels: quarter))
+    }
+
     /// The plane resized to width x height by bilinear interpolation with pixel-centre alignment, as OpenCV's INTER_LINEAR_EXACT up to fixed-point rounding (7-bit weights on both axes).
     static func resizedBilinear(_ plane: LumaPlane, width: Int, height: Int) -> LumaPlane {
         precondition(plane.width > 1)
         let sw = plane.width, sh = plane.height
         let xScale = Double(sw) / Double(width), yScale = Double(sh) / Double(height)
-        var taps = [Int32](repeating: 0, count: 2 * width)
+        // Per output column: the left source column and the right one's weight (of 128).
+        var columns = [Int32](repeating: 0, count: width), weights = [UInt32](repeating: 0, count: width)
         for x in 0..<width {
             var (i, f) = tap(Double(x), scale: xScale, size: sw)
             // The last column reads its right neighbour at full weight instead, so every tap has two valid pixels.
             if i == sw - 1 && sw > 1 { i = sw - 2; f = 1 }
-            taps[2 * x] = Int32(i); taps[2 * x + 1] = Int32((f * 128).rounded())
+            columns[x] = Int32(i); weights[x] = UInt32((f * 128).rounded())
         }
         var out = [UInt8](repeating: 0, count: width * height)
-        var rows = [UInt16](repeating: 0, count: 2 * width)
+        var blended = [UInt16](repeating: 0, count: sw)
         plane.pixels.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
-                taps.withUnsafeBufferPointer { tp in
-                    rows.withUnsafeMutableBufferPointer { rb in
-                        let s = src.baseAddress!, t = tp.baseAddress!
-                        var upper = rb.baseAddress!, lower = upper + width
-                        var haveUpper = -1, haveLower = -1
+                columns.withUnsafeBufferPointer { cp in weights.withUnsafeBufferPointer { wp in
+                    blended.withUnsafeMutableBufferPointer { vb in
+                        let s = src.baseAddress!, v = vb.baseAddress!
                         for y in 0..<height {
                             let (sy, fy) = tap(Double(y), scale: yScale, size: sh)
-                            let sy1 = min(sy + 1, sh - 1)
-                            // Source rows are interpolated horizontally once; the buffers swap roles as y advances.
-                            if haveUpper != sy {
-                                if haveLower == sy { swap(&upper, &lower); swap(&haveUpper, &haveLower) }
-                                else { horizontal(s + sy * sw, t, into: upper, count: width); haveUpper = sy }
-                            }
-                            if haveLower != sy1 { horizontal(s + sy1 * sw, t, into: lower, count: width); haveLower = sy1 }
-                            let wb = UInt32((fy * 128).rounded()), wa = 128 - wb
-                            let o = dst.baseAddress! + y * width
-                            // Exact sums with one final rounding keep the result the same for a transposed image.
-                            for x in 0..<width {
-                                o[x] = UInt8(truncatingIfNeeded: (UInt32(upper[x]) &* wa &+ UInt32(lower[x]) &* wb &+ 8192) &>> 14)
-                            }
+                            let wb = UInt16((fy * 128).rounded()), wa = 128 - wb
+                            // The two source rows blended first, across the whole row (the loop vectorises), then
+                            // each output sample reads its pair: one gather per output sample instead of one per
+                            // sample of every source row. The sums are the same exact integers either way.
+                            verticalBlend(s + sy * sw, s + min(sy + 1, sh - 1) * sw, wa, wb, into: v, count: sw)
+                            horizontalBlend(v, cp.baseAddress!, wp.baseAddress!, into: dst.baseAddress! + y * width, count: width)
                         }
                     }
-                }
+                } }
             }
         }
         return LumaPlane(width: width, height: height, pixels: out)
     }
 
-    /// The plane blurred with OpenCV's 7x7 Gaussian of sigma 2 (8-bit fixed-point weights); the 3-pixel frame, never sampled by descriptors, is copied unblurred.
+    /// The plane blurred with OpenCV's 7x7 Gaussian of sigma 2 (8-bit fixed-point weights): each row filtered and
+    /// rounded, then each column; the 3-pixel frame, never sampled by descriptors, is copied unblurred.
     static func gaussianBlurred7(_ plane: LumaPlane) -> LumaPlane {
+        var out: [UInt8] = []
+        gaussianBlurred7(plane, into: &out)
+        return LumaPlane(width: plane.width, height: plane.height, pixels: out)
+    }
+
+    /// `gaussianBlurred7(plane)`'s samples written to the first width x height of `out`, which grows to
+    /// that size when it is smaller (the pyramid's levels, each smaller than the last, share one buffer).
+    static func gaussianBlurred7(_ plane: LumaPlane, into out: inout [UInt8]) {
         let w = plane.width, h = plane.height
-        guard w > 6, h > 6 else { return plane }
-        var tmp = plane.pixels
-        var out = plane.pixels
+        if out.count < w * h { out = [UInt8](repeating: 0, count: w * h) }
+        guard w > 6, h > 6 else {
+            out.withUnsafeMutableBufferPointer { o in plane.pixels.withUnsafeBufferPointer { o.baseAddress!.update(from: $0.baseAddress!, count: w * h) } }
+            return
+        }
+        // Row-filtered rows are kept for the seven rows a column tap reads, not for the whole plane.
+        var ring = [UInt8](repeating: 0, count: 7 * w)
         plane.pixels.withUnsafeBufferPointer { src in
-            tmp.withUnsafeMutableBufferPointer { t in
-                let s = UnsafeRawPointer(src.baseAddress!), d = UnsafeMutableRawPointer(t.baseAddress!)
-                for y in 0..<h { filterRun(s + y * w - 3, step: 1, into: d + y * w, from: 3, to: w - 3) }
-            }
-            out.withUnsafeMutableBufferPointer { o in
-                tmp.withUnsafeBufferPointer { t in
-                    let s = UnsafeRawPointer(t.baseAddress!), d = UnsafeMutableRawPointer(o.baseAddress!)
-                    for y in 3..<(h - 3) { filterRun(s + (y - 3) * w, step: w, into: d + y * w, from: 3, to: w - 3) }
+            ring.withUnsafeMutableBufferPointer { rb in
+                out.withUnsafeMutableBufferPointer { dst in
+                    let s = src.baseAddress!, d = dst.baseAddress!, r = rb.baseAddress!
+                    d.update(from: s, count: 3 * w)
+                    (d + (h - 3) * w).update(from: s + (h - 3) * w, count: 3 * w)
+                    for y in 0..<6 { filterRun(s + y * w - 3, step: 1, into: r + y * w, from: 3, to: w - 3) }
+                    for y in 3..<(h - 3) {
+                        filterRun(s + (y + 3) * w - 3, step: 1, into: r + (y + 3) % 7 * w, from: 3, to: w - 3)
+                        let o = d + y * w, row = s + y * w
+                        o.update(from: row, count: 3)
+                        (o + w - 3).update(from: row + w - 3, count: 3)
+                        filterColumns(r + (y - 3) % 7 * w, r + (y - 2) % 7 * w, r + (y - 1) % 7 * w, r + y % 7 * w,
+                                      r + (y + 1) % 7 * w, r + (y + 2) % 7 * w, r + (y + 3) % 7 * w, into: o, from: 3, to: w - 3)
+                    }
                 }
             }
         }
-        return LumaPlane(width: w, height: h, pixels: out)
     }
 
     private static func tap(_ d: Double, scale: Double, size: Int) -> (Int, Double) {
@@ -100,19 +169,45 @@ enum PlaneResampling {
         return (i, frac)
     }
 
-    private static func horizontal(_ row: UnsafePointer<UInt8>, _ taps: UnsafePointer<Int32>, into r: UnsafeMutablePointer<UInt16>, count: Int) {
-        for x in 0..<count {
-            let i = Int(taps[2 * x]), b = UInt16(truncatingIfNeeded: taps[2 * x + 1])
-            let p0 = UInt16(row[i]), p1 = UInt16(row[i + 1])
-            r[x] = p0 &* (128 &- b) &+ p1 &* b
+    private static func verticalBlend(_ upper: UnsafePointer<UInt8>, _ lower: UnsafePointer<UInt8>, _ wa: UInt16, _ wb: UInt16,
+                                      into v: UnsafeMutablePointer<UInt16>, count: Int) {
+        for j in 0..<count { v[j] = UInt16(upper[j]) &* wa &+ UInt16(lower[j]) &* wb }
+    }
+
+    private static func horizontalBlend(_ v: UnsafePointer<UInt16>, _ columns: UnsafePointer<Int32>, _ weights: UnsafePointer<UInt32>,
+                                        into o: UnsafeMutablePointer<UInt8>, count: Int) {
+        let pairs = UnsafeRawPointer(v)
+        @inline(__always) func pair(_ i: Int32) -> UInt32 {
+            UInt32(littleEndian: pairs.loadUnaligned(fromByteOffset: 2 &* Int(i), as: UInt32.self))
+        }
+        var x = 0
+        // Four outputs per step: each 32-bit lane holds one output's two blended samples, read with one load.
+        while x &+ 4 <= count {
+            let c = UnsafeRawPointer(columns + x).loadUnaligned(as: SIMD4<Int32>.self)
+            let b = UnsafeRawPointer(weights + x).loadUnaligned(as: SIMD4<UInt32>.self)
+            let p = SIMD4<UInt32>(pair(c[0]), pair(c[1]), pair(c[2]), pair(c[3]))
+            // Exact sums with one final rounding keep the result the same for a transposed image.
+            let r = ((p & 0xFFFF) &* (128 &- b) &+ (p &>> 16) &* b &+ 8192) &>> 14
+            for lane in 0..<4 { o[x &+ lane] = UInt8(truncatingIfNeeded: r[lane]) }
+            x &+= 4
+        }
+        while x < count {
+            let p = pair(columns[x]), b = weights[x]
+            o[x] = UInt8(truncatingIfNeeded: ((p & 0xFFFF) &* (128 &- b) &+ (p &>> 16) &* b &+ 8192) &>> 14)
+            x &+= 1
         }
     }
 
     // Weights 18, 33, 49, 56 are exp(-i²/8) normalised to a sum of 256.
     // Plain wrapping arithmetic on pointers so the optimiser vectorises the loop.
-    private static func filterRun(_ s: UnsafeRawPointer, step: Int, into d: UnsafeMutableRawPointer, from x0: Int, to x1: Int) {
-        let b = s.assumingMemoryBound(to: UInt8.self), o = d.assumingMemoryBound(to: UInt8.self)
-        let r0 = b, r1 = b + step, r2 = b + 2 * step, r3 = b + 3 * step, r4 = b + 4 * step, r5 = b + 5 * step, r6 = b + 6 * step
+    private static func filterRun(_ s: UnsafePointer<UInt8>, step: Int, into o: UnsafeMutablePointer<UInt8>, from x0: Int, to x1: Int) {
+        filterColumns(s, s + step, s + 2 * step, s + 3 * step, s + 4 * step, s + 5 * step, s + 6 * step, into: o, from: x0, to: x1)
+    }
+
+    // The seven taps of the filter, each read from its own row.
+    private static func filterColumns(_ r0: UnsafePointer<UInt8>, _ r1: UnsafePointer<UInt8>, _ r2: UnsafePointer<UInt8>, _ r3: UnsafePointer<UInt8>,
+                                      _ r4: UnsafePointer<UInt8>, _ r5: UnsafePointer<UInt8>, _ r6: UnsafePointer<UInt8>,
+                                      into o: UnsafeMutablePointer<UInt8>, from x0: Int, to x1: Int) {
         for x in x0..<x1 {
             var acc = (UInt16(r0[x]) &+ UInt16(r6[x])) &* 18
             acc = acc &+ (UInt16(r1[x]) &+ UInt16(r5[x])) &* 33

@@ -25,21 +25,9 @@ public struct PlaneThumbnail: Sendable, Equatable {
             self.init(width: 0, height: 0, pixels: [])
             return
         }
-        let width = plane.width / Self.factor, height = plane.height / Self.factor
-        var pixels = [UInt8](repeating: 0, count: width * height)
-        plane.pixels.withUnsafeBufferPointer { source in
-            for y in 0..<height {
-                for x in 0..<width {
-                    var sum = 0
-                    for dy in 0..<Self.factor {
-                        let row = (y * Self.factor + dy) * plane.width + x * Self.factor
-                        for dx in 0..<Self.factor { sum += Int(source[row + dx]) }
-                    }
-                    pixels[y * width + x] = UInt8((sum + 8) / 16)
-                }
-            }
-        }
-        self.init(width: width, height: height, pixels: pixels)
+        // `factor` is 4: the box means are the quarter plane's, rounded the same way.
+        let box = QuarterPlane.of(plane)
+        self.init(width: box.width, height: box.height, pixels: box.pixels)
     }
 
     private init(width: Int, height: Int, pixels: [UInt8]) {
