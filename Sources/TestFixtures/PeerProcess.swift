@@ -56,7 +56,7 @@ public final class PeerProcess: @unchecked Sendable {
         throw Failure(description: "\(name) did not become ready in \(timeout)\(tail())")
     }
 
-    /// Stops the peer (SIGTERM) and waits for it to exit, off the cooperative pool.
+    /// Stops the peer (SIGTERM, then SIGKILL after 5 s) and waits for it to exit, off the cooperative pool.
     public func stop() async {
         let process = lock.withLock { () -> Process? in
             defer { self.process = nil }
@@ -64,7 +64,14 @@ public final class PeerProcess: @unchecked Sendable {
         }
         guard let process, process.isRunning else { return }
         process.terminate()
-        _ = try? await offloaded { process.waitUntilExit() }
+        // A peer that ignores SIGTERM (llama-cpp-python's server under uvicorn did) is killed
+        // after a grace period, so the test that stops it cannot hang on its exit.
+        _ = try? await offloaded {
+            let deadline = ContinuousClock.now + .seconds(5)
+            while process.isRunning, ContinuousClock.now < deadline { usleep(20_000) }
+            if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
     }
 
     /// The running (or last) process's id.
