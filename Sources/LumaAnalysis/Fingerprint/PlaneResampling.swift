@@ -37,13 +37,13 @@ enum PlaneResampling {
             quarter.withUnsafeMutableBufferPointer { qb in
                 [UInt8](unsafeUninitializedCapacity: hw * hh) { hb, initialized in
                     let s = UnsafeRawPointer(src.baseAddress!), h = hb.baseAddress!, q = qb.baseAddress!
-                    // The 2x2 sums of source rows `top` and `top + 1` at half column x.
+                    /// The 2x2 sum of source rows `top` and `top + 1` at half column x.
                     @inline(__always) func pairSum(_ top: Int, _ x: Int) -> UInt16 {
                         let a = s.load(fromByteOffset: top &* sw &+ 2 &* x, as: UInt8.self), b = s.load(fromByteOffset: top &* sw &+ 2 &* x &+ 1, as: UInt8.self)
                         let c = s.load(fromByteOffset: (top &+ 1) &* sw &+ 2 &* x, as: UInt8.self), d = s.load(fromByteOffset: (top &+ 1) &* sw &+ 2 &* x &+ 1, as: UInt8.self)
                         return UInt16(a) &+ UInt16(b) &+ UInt16(c) &+ UInt16(d)
                     }
-                    // Sixteen source samples of two rows: their eight 2x2 sums, one per 16-bit lane.
+                    /// The eight 2x2 sums of sixteen source samples of rows `top` and `top + 1`, one per 16-bit lane.
                     @inline(__always) func pairSums(_ top: Int, _ chunk: Int) -> SIMD8<UInt16> {
                         let a = s.loadUnaligned(fromByteOffset: top &* sw &+ 16 &* chunk, as: SIMD8<UInt16>.self)
                         let b = s.loadUnaligned(fromByteOffset: (top &+ 1) &* sw &+ 16 &* chunk, as: SIMD8<UInt16>.self)
@@ -74,7 +74,7 @@ enum PlaneResampling {
                             qo[x] = UInt8(truncatingIfNeeded: (sum &+ 8) &>> 4)
                         }
                     }
-                    // A last halved row below the quarter blocks.
+                    // An odd count of halved rows leaves the last one below every quarter block.
                     for y in (2 &* qh)..<hh {
                         for x in 0..<hw { h[y &* hw &+ x] = UInt8(truncatingIfNeeded: (pairSum(2 &* y, x) &+ 2) &>> 2) }
                     }
