@@ -41,7 +41,7 @@ enum FastCorners {
                     let base = src.baseAddress!
                     let raw = UnsafeRawPointer(base)
                     let r = rb.baseAddress!
-                    // Keeps the corners of row `y` (listed in `columns`) that beat their eight neighbours.
+                    /// Keeps the corners of row `y` (listed in `columns`) that beat their eight neighbours.
                     func suppress(row y: Int, _ columns: [Int]) {
                         guard y >= border, y < h - border else { return }
                         let above = r + (y + 2) % 3 * w, here = r + y % 3 * w, below = r + (y + 1) % 3 * w

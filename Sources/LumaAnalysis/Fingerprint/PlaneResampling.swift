@@ -37,13 +37,13 @@ enum PlaneResampling {
             quarter.withUnsafeMutableBufferPointer { qb in
                 [UInt8](unsafeUninitializedCapacity: hw * hh) { hb, initialized in
                     let s = UnsafeRawPointer(src.baseAddress!), h = hb.baseAddress!, q = qb.baseAddress!
-                    // The 2x2 sums of source rows `top` and `top + 1` at half column x.
+                    /// The 2x2 sum of source rows `top` and `top + 1` at half column x.
                     @inline(__always) func pairSum(_ top: Int, _ x: Int) -> UInt16 {
                         let a = s.load(fromByteOffset: top &* sw &+ 2 &* x, as: UInt8.self), b = s.load(fromByteOffset: top &* sw &+ 2 &* x &+ 1, as: UInt8.self)
                         let c = s.load(fromByteOffset: (top &+ 1) &* sw &+ 2 &* x, as: UInt8.self), d = s.load(fromByteOffset: (top &+ 1) &* sw &+ 2 &* x &+ 1, as: UInt8.self)
                         return UInt16(a) &+ UInt16(b) &+ UInt16(c) &+ UInt16(d)
                     }
-                    // Sixteen source samples of two rows: their eight 2x2 sums, one per 16-bit lane.
+                    /// The eight 2x2 sums of sixteen source samples of rows `top` and `top + 1`, one per 16-bit lane.
                     @inline(__always) func pairSums(_ top: Int, _ chunk: Int) -> SIMD8<UInt16> {
                         let a = s.loadUnaligned(fromByteOffset: top &* sw &+ 16 &* chunk, as: SIMD8<UInt16>.self)
                         let b = s.loadUnaligned(fromByteOffset: (top &+ 1) &* sw &+ 16 &* chunk, as: SIMD8<UInt16>.self)
@@ -74,7 +74,7 @@ enum PlaneResampling {
                             qo[x] = UInt8(truncatingIfNeeded: (sum &+ 8) &>> 4)
                         }
                     }
-                    // A last halved row below the quarter blocks.
+                    // An odd count of halved rows leaves the last one below every quarter block.
                     for y in (2 &* qh)..<hh {
                         for x in 0..<hw { h[y &* hw &+ x] = UInt8(truncatingIfNeeded: (pairSum(2 &* y, x) &+ 2) &>> 2) }
                     }
@@ -98,10 +98,10 @@ enum PlaneResampling {
             if i == sw - 1 && sw > 1 { i = sw - 2; f = 1 }
             columns[x] = Int32(i); weights[x] = UInt32((f * 128).rounded())
         }
-        var out = [UInt8](repeating: 0, count: width * height)
         var blended = [UInt16](repeating: 0, count: sw)
-        plane.pixels.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
+        // Every output row is written below, so the array is not zeroed first.
+        let out = plane.pixels.withUnsafeBufferPointer { src in
+            [UInt8](unsafeUninitializedCapacity: width * height) { dst, initialized in
                 columns.withUnsafeBufferPointer { cp in weights.withUnsafeBufferPointer { wp in
                     blended.withUnsafeMutableBufferPointer { vb in
                         let s = src.baseAddress!, v = vb.baseAddress!
@@ -116,6 +116,7 @@ enum PlaneResampling {
                         }
                     }
                 } }
+                initialized = width * height
             }
         }
         return LumaPlane(width: width, height: height, pixels: out)
@@ -133,28 +134,38 @@ enum PlaneResampling {
     /// that size when it is smaller (the pyramid's levels, each smaller than the last, share one buffer).
     static func gaussianBlurred7(_ plane: LumaPlane, into out: inout [UInt8]) {
         let w = plane.width, h = plane.height
-        if out.count < w * h { out = [UInt8](repeating: 0, count: w * h) }
+        guard out.count >= w * h else {
+            // A new buffer is not zeroed first: every sample is written (the frame copied, the rest filtered).
+            out = [UInt8](unsafeUninitializedCapacity: w * h) { buffer, initialized in
+                blur(plane, into: buffer.baseAddress!)
+                initialized = w * h
+            }
+            return
+        }
+        out.withUnsafeMutableBufferPointer { blur(plane, into: $0.baseAddress!) }
+    }
+
+    private static func blur(_ plane: LumaPlane, into d: UnsafeMutablePointer<UInt8>) {
+        let w = plane.width, h = plane.height
         guard w > 6, h > 6 else {
-            out.withUnsafeMutableBufferPointer { o in plane.pixels.withUnsafeBufferPointer { o.baseAddress!.update(from: $0.baseAddress!, count: w * h) } }
+            plane.pixels.withUnsafeBufferPointer { d.update(from: $0.baseAddress!, count: w * h) }
             return
         }
         // Row-filtered rows are kept for the seven rows a column tap reads, not for the whole plane.
         var ring = [UInt8](repeating: 0, count: 7 * w)
         plane.pixels.withUnsafeBufferPointer { src in
             ring.withUnsafeMutableBufferPointer { rb in
-                out.withUnsafeMutableBufferPointer { dst in
-                    let s = src.baseAddress!, d = dst.baseAddress!, r = rb.baseAddress!
-                    d.update(from: s, count: 3 * w)
-                    (d + (h - 3) * w).update(from: s + (h - 3) * w, count: 3 * w)
-                    for y in 0..<6 { filterRun(s + y * w - 3, step: 1, into: r + y * w, from: 3, to: w - 3) }
-                    for y in 3..<(h - 3) {
-                        filterRun(s + (y + 3) * w - 3, step: 1, into: r + (y + 3) % 7 * w, from: 3, to: w - 3)
-                        let o = d + y * w, row = s + y * w
-                        o.update(from: row, count: 3)
-                        (o + w - 3).update(from: row + w - 3, count: 3)
-                        filterColumns(r + (y - 3) % 7 * w, r + (y - 2) % 7 * w, r + (y - 1) % 7 * w, r + y % 7 * w,
-                                      r + (y + 1) % 7 * w, r + (y + 2) % 7 * w, r + (y + 3) % 7 * w, into: o, from: 3, to: w - 3)
-                    }
+                let s = src.baseAddress!, r = rb.baseAddress!
+                d.update(from: s, count: 3 * w)
+                (d + (h - 3) * w).update(from: s + (h - 3) * w, count: 3 * w)
+                for y in 0..<6 { filterRun(s + y * w - 3, step: 1, into: r + y * w, from: 3, to: w - 3) }
+                for y in 3..<(h - 3) {
+                    filterRun(s + (y + 3) * w - 3, step: 1, into: r + (y + 3) % 7 * w, from: 3, to: w - 3)
+                    let o = d + y * w, row = s + y * w
+                    o.update(from: row, count: 3)
+                    (o + w - 3).update(from: row + w - 3, count: 3)
+                    filterColumns(r + (y - 3) % 7 * w, r + (y - 2) % 7 * w, r + (y - 1) % 7 * w, r + y % 7 * w,
+                                  r + (y + 1) % 7 * w, r + (y + 2) % 7 * w, r + (y + 3) % 7 * w, into: o, from: 3, to: w - 3)
                 }
             }
         }
