@@ -38,7 +38,7 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
     /// Photos in workers now: a photo may spread its decode over the cores the others leave idle.
     private let inFlight = Atomic<Int>(0)
     /// The cores photos may use together.
-    private let cores = ProcessInfo.processInfo.activeProcessorCount
+    private let cores = AvailableCores.count
 
     /// Starts one worker for `settings` to check that workers can run, and keeps it for the first photo.
     ///

@@ -43,7 +43,7 @@ struct TuneCommand: AsyncParsableCommand, SettingsCommand {
     var output: String = "tune-report"
 
     @Option(help: "Photos scored at once (default: one per core).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    var jobs: Int = AvailableCores.count
 
     @Option(name: .customLong("scores-cache"), help: ArgumentHelp("The scores cache of validate --scores-cache: photos measured before are scored without decoding them, and new ones are kept.", valueName: "path"))
     var scoresCache: String?

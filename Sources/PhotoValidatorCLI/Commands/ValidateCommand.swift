@@ -37,7 +37,7 @@ struct ValidateCommand: AsyncParsableCommand, SettingsCommand {
     var format: OutputFormat = .table
 
     @Option(help: "Photos validated at once (default: one per core).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    var jobs: Int = AvailableCores.count
 
     @Option(help: "Validate only part K of N (K/N, 1-based), split by a stable hash of each folder's path relative to its argument (of each file's with --duplicates off), so the parts together find what one run finds.")
     var shard: Shard = .all

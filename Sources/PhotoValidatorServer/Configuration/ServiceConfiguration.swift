@@ -103,7 +103,7 @@ public struct ServiceConfiguration: Sendable {
         port = try settings.integer(.httpPort)
         unixSocket = settings.stringIfSet(.httpUnixSocket)
         bodyLimit = try settings.integer(.limitsBodyMib) << 20
-        workers = try settings.integerIfSet(.limitsWorkers) ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
+        workers = try settings.integerIfSet(.limitsWorkers) ?? AvailableCores.count
         queueLimit = try settings.integerIfSet(.limitsQueue) ?? 16 * workers
         uploadMemoryBytes = try settings.integer(.limitsUploadMemoryMib) << 20
         admissionWait = try settings.seconds(.limitsAdmissionWaitSeconds)
