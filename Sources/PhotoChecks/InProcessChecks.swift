@@ -49,8 +49,9 @@ public struct InProcessChecks: PhotoDecoding {
     /// The checks with the measurements they judged (nil when they are not deterministic) and the
     /// preview within `previews`: what a decode worker runs. The photo is measured first, with
     /// the blur threshold of `settings`, then judged by `ValidationSettings.judgement`, the code
-    /// that judges measurements read back from the scores cache. The decode may use `threads`
-    /// threads (a HEIC's tiles) when they fit the memory budget.
+    /// that judges measurements read back from the scores cache. The photo may use `threads`
+    /// threads: a HEIC's tiles when they fit the memory budget, and the blur score beside the
+    /// exposure and fingerprint figures.
     public func measuredCheck(
         _ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, previews: PreviewBounds?, evenIfFailed: Bool = false, threads: Int = 1
     ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?, measurements: PhotoMeasurements?) {

@@ -10,7 +10,7 @@ extension ImageDecoder {
     /// - Throws: `DecodeFailure` for anything that is not a JPEG libjpeg decodes.
     public func decodeJPEGLumaFloor(_ bytes: UnsafeRawBufferPointer, scaleNumerator: Int) throws(DecodeFailure) -> PixelGeometry {
         guard FormatSniffer.sniff(bytes) == .format(.jpeg) else {
-            throw DecodeFailure(.unsupportedFormat, "the entropy-decoding floor is measured on JPEGs only")
+            throw DecodeFailure(.unsupportedFormat, "the luma decoding floor is measured on JPEGs only")
         }
         let decoder = try LibJPEGDecoder(bytes: bytes, memoryLimit: memoryLimit, maximumScans: costCaps.jpegScans)
         var geometry = PixelGeometry(width: 0, height: 0, bands: 0)
