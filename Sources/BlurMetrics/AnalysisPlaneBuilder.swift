@@ -109,13 +109,20 @@ public final class AnalysisPlaneBuilder {
                 finerPlane.withUnsafeMutableBufferPointer { finer in
                     for row in 0..<count {
                         let sourceRow = nextSourceRow + row
-                        GrayConversion.convertRow(rows + row * rowStride, bands: bands, count: width, into: luma.baseAddress!)
-                        resampler.consume(luma: luma.baseAddress!, sourceRow: sourceRow, into: output.baseAddress!)
+                        // Grey rows are luma as they are: no copy.
+                        let lumaRow: UnsafePointer<UInt8>
+                        if bands == 1 {
+                            lumaRow = rows + row * rowStride
+                        } else {
+                            GrayConversion.convertRow(rows + row * rowStride, bands: bands, count: width, into: luma.baseAddress!)
+                            lumaRow = UnsafePointer(luma.baseAddress!)
+                        }
+                        resampler.consume(luma: lumaRow, sourceRow: sourceRow, into: output.baseAddress!)
                         guard finerSize != nil else { continue }
                         if let finerResampler {
-                            finerResampler.consume(luma: luma.baseAddress!, sourceRow: sourceRow, into: finer.baseAddress!)
+                            finerResampler.consume(luma: lumaRow, sourceRow: sourceRow, into: finer.baseAddress!)
                         } else {
-                            (finer.baseAddress! + sourceRow * width).update(from: luma.baseAddress!, count: width)
+                            (finer.baseAddress! + sourceRow * width).update(from: lumaRow, count: width)
                         }
                     }
                 }
@@ -182,7 +189,7 @@ private final class Resampler {
     }
 
     /// Feeds one source row of luma, `sourceRow`, finishing every target row of `plane` it completes.
-    func consume(luma: UnsafeMutablePointer<UInt8>, sourceRow: Int, into plane: UnsafeMutablePointer<UInt8>) {
+    func consume(luma: UnsafePointer<UInt8>, sourceRow: Int, into plane: UnsafeMutablePointer<UInt8>) {
         let width = horizontal.targetCount
         do {
             horizontalRow.withUnsafeMutableBufferPointer { resampled in
@@ -214,7 +221,7 @@ private final class Resampler {
         }
     }
 
-    private func resampleRow(_ luma: UnsafeMutablePointer<UInt8>, into output: UnsafeMutablePointer<UInt16>) {
+    private func resampleRow(_ luma: UnsafePointer<UInt8>, into output: UnsafeMutablePointer<UInt16>) {
         horizontal.weights.withUnsafeBufferPointer { weights in
             horizontal.starts.withUnsafeBufferPointer { starts in
                 // Shrinking by 1x to 3x needs 2 to 4 taps: fixed-width loops the compiler unrolls.
@@ -232,7 +239,7 @@ private final class Resampler {
 
     @inline(__always)
     private static func resample(
-        _ luma: UnsafeMutablePointer<UInt8>,
+        _ luma: UnsafePointer<UInt8>,
         _ starts: UnsafeBufferPointer<Int>,
         _ weights: UnsafePointer<UInt32>,
         _ output: UnsafeMutablePointer<UInt16>,

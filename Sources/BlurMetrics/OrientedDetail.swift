@@ -137,10 +137,20 @@ public struct OrientedDetail: Sendable, Equatable {
                              crossingCorrected: Bool = false) -> Double {
         let half = plane.halved()
         let detail = OrientedDetail(plane: plane, halved: half)
-        let fine = crossingCorrected ? detail.crossingCorrectedScore(strongestShare: strongestShare) : detail.score(strongestShare: strongestShare)
-        guard coarseWeight > 0, let half else { return fine }
-        let coarse = OrientedDetail(plane: half).score(strongestShare: strongestShare)
-        return coarse > 0 ? min(fine, coarseWeight * coarse) : fine
+        let coarse = coarseWeight > 0 ? half.map { OrientedDetail(plane: $0) } : nil
+        return score(fine: detail, coarse: coarse, strongestShare: strongestShare, coarseWeight: coarseWeight, crossingCorrected: crossingCorrected)
+    }
+
+    /// The blur score of `score(of:strongestShare:coarseWeight:crossingCorrected:)` from its two
+    /// measurements, which are independent and may be made at the same time: `fine`, the plane's
+    /// (`OrientedDetail(plane:halved:)`), and `coarse`, the halved plane's (nil when there is
+    /// none, or `coarseWeight` is 0).
+    public static func score(fine: OrientedDetail, coarse: OrientedDetail?, strongestShare: Double, coarseWeight: Double,
+                             crossingCorrected: Bool = false) -> Double {
+        let fineScore = crossingCorrected ? fine.crossingCorrectedScore(strongestShare: strongestShare) : fine.score(strongestShare: strongestShare)
+        guard coarseWeight > 0, let coarse else { return fineScore }
+        let coarseScore = coarse.score(strongestShare: strongestShare)
+        return coarseScore > 0 ? min(fineScore, coarseWeight * coarseScore) : fineScore
     }
 
     private typealias Bytes = SIMD16<UInt8>

@@ -45,6 +45,15 @@ public struct ScaleAwareBlurScore: Sendable, Equatable {
                                finerBelow: Double = .infinity, crossingCorrected: Bool = false) -> ScaleAwareBlurScore {
         let analysisScore = OrientedDetail.score(of: analysis, strongestShare: strongestShare, coarseWeight: coarseWeight,
                                                  crossingCorrected: crossingCorrected)
+        return measure(analysis: analysis, analysisScore: analysisScore, finer: finer, strongestShare: strongestShare, coarseWeight: coarseWeight,
+                       finerBelow: finerBelow, crossingCorrected: crossingCorrected)
+    }
+
+    /// `measure(analysis:finer:strongestShare:coarseWeight:finerBelow:crossingCorrected:)` with the
+    /// analysis plane's `OrientedDetail.score(of:strongestShare:coarseWeight:crossingCorrected:)`
+    /// already at hand (made from its parts on two threads).
+    public static func measure(analysis: LumaPlane, analysisScore: Double, finer: LumaPlane?, strongestShare: Double, coarseWeight: Double = 0,
+                               finerBelow: Double = .infinity, crossingCorrected: Bool = false) -> ScaleAwareBlurScore {
         guard let finer, analysisScore < finerBelow else {
             return ScaleAwareBlurScore(score: analysisScore, analysisScore: analysisScore, finerScore: nil, retainedDetail: nil, plane: .analysis)
         }

@@ -11,8 +11,11 @@ extension BlurMeasurement {
     /// threshold) and the decoded pixels are finer than the plane, the finer plane is judged
     /// instead where the analysis plane lost its detail (`ScaleAwareBlurScore`). `crossingCorrected`
     /// judges each tile by the directions of its own edges (`OrientedDetail.crossingCorrectedScore`).
-    /// With `threads` above 1 (cores no other photo holds), the blur score and the exposure and
-    /// fingerprint figures, which all only read the plane, are measured at the same time.
+    /// With `threads` above 1 (cores no other photo holds), the plane is built from each strip
+    /// on a second thread while the decoder makes the next (`StripPipeline`; not for a HEIC,
+    /// whose strips come after all its tiles), and the blur score and the exposure and
+    /// fingerprint figures, which all only read the plane, are measured at the same time. The
+    /// luma time is then only the wait for the plane after the decode ended.
     ///
     /// - Throws: `DecodeFailure` when the pixels are truncated or corrupt.
     public static func measure(_ image: EncodedImage, plan: DecodePlan, scale: AnalysisScale, strongestShare: Double, coarseWeight: Double = 0,
@@ -20,39 +23,69 @@ extension BlurMeasurement {
         let clock = ContinuousClock()
         let target = scale.analysisSize(width: image.header.storedWidth, height: image.header.storedHeight)
         var builder: AnalysisPlaneBuilder?
+        // On an idle core the plane is built from each strip while the decoder makes the next
+        // (a HEIC's strips come only after all its tiles, so it has nothing to overlap).
+        var pipeline: StripPipeline?
         var lumaTime = Duration.zero
         let decodeStart = clock.now
         do {
-            try image.decodeStrips(plan: plan) { geometry in
+            try image.decodeStrips(plan: plan, rowsPerStrip: stripRows) { geometry in
                 guard (1...4).contains(geometry.bands) else {
                     throw DecodeFailure(.corruptPixels, "the decoder produced \(geometry.bands) samples per pixel; 1 to 4 are measured")
                 }
-                builder = AnalysisPlaneBuilder(
+                let made = AnalysisPlaneBuilder(
                     sourceWidth: geometry.width, sourceHeight: geometry.height,
                     bands: geometry.bands, targetWidth: target.width, targetHeight: target.height, keepsFinerPlane: true
                 )
+                builder = made
+                if threads > 1, !image.decodesBeforeStrips {
+                    pipeline = StripPipeline { rows, count, stride in made.append(rows: rows, count: count, rowStride: stride) }
+                }
             } body: { strip, _, rowCount, rowStride in
+                if let pipeline {
+                    pipeline.push(rows: strip, rowCount: rowCount, rowStride: rowStride)
+                    return
+                }
                 let start = clock.now
                 builder!.append(rows: strip, count: rowCount, rowStride: rowStride)
                 lumaTime += clock.now - start
             }
         } catch let failure as DecodeFailure {
+            pipeline?.finish()
             throw failure
         } catch {
+            pipeline?.finish()
             throw DecodeFailure(.corruptPixels, "decoding stopped: \(error)")
         }
-        let decodeAndLuma = clock.now - decodeStart
+        var decodeAndLuma = clock.now - decodeStart
+        if let pipeline {
+            // What the luma stage adds when it overlaps the decode: the wait for its last strips.
+            let decoded = clock.now
+            pipeline.finish()
+            lumaTime = clock.now - decoded
+            decodeAndLuma += lumaTime
+        }
         guard let builder else {
             throw DecodeFailure(.corruptPixels, "the decoder produced no pixels")
         }
         let plane = builder.finish()
         let finer = builder.finishFiner()
-        let blur = { () -> (statistics: LaplacianStatistics, scales: ScaleAwareBlurScore, time: Duration) in
+        // The blur score's two independent parts, the plane's detail and the halved plane's
+        // (with the Laplacian statistics), and the exposure and fingerprint figures all only read
+        // the plane: on two threads the second part goes beside the figures, which balances them.
+        let halvingStart = clock.now
+        let half = plane.halved()
+        let halvingTime = clock.now - halvingStart
+        let fine = { () -> (detail: OrientedDetail, time: Duration) in
+            let start = clock.now
+            let detail = OrientedDetail(plane: plane, halved: half)
+            return (detail, clock.now - start)
+        }
+        let coarse = { () -> (detail: OrientedDetail?, statistics: LaplacianStatistics, time: Duration) in
             let start = clock.now
             let statistics = LaplacianVariance.statistics(of: plane)
-            let scales = ScaleAwareBlurScore.measure(analysis: plane, finer: finer, strongestShare: strongestShare,
-                                                     coarseWeight: coarseWeight, finerBelow: finerBelow, crossingCorrected: crossingCorrected)
-            return (statistics, scales, clock.now - start)
+            let detail = coarseWeight > 0 ? half.map { OrientedDetail(plane: $0) } : nil
+            return (detail, statistics, clock.now - start)
         }
         let figures = { () -> (exposure: ExposureStatistics, fingerprint: PhotoFingerprint, exposureTime: Duration, fingerprintTime: Duration) in
             let start = clock.now
@@ -61,15 +94,24 @@ extension BlurMeasurement {
             let fingerprint = PhotoFingerprint(of: plane)
             return (exposure, fingerprint, fingerprintStart - start, clock.now - fingerprintStart)
         }
-        let blurred: (statistics: LaplacianStatistics, scales: ScaleAwareBlurScore, time: Duration)
+        let fined: (detail: OrientedDetail, time: Duration)
+        let coarsened: (detail: OrientedDetail?, statistics: LaplacianStatistics, time: Duration)
         let measured: (exposure: ExposureStatistics, fingerprint: PhotoFingerprint, exposureTime: Duration, fingerprintTime: Duration)
         if threads > 1 {
-            (blurred, measured) = ConcurrentPair.run(blur, figures)
+            (fined, (coarsened, measured)) = ConcurrentPair.run(fine, { (coarse(), figures()) })
         } else {
-            blurred = blur()
+            fined = fine()
+            coarsened = coarse()
             measured = figures()
         }
-        let (statistics, scales, blurTime) = blurred
+        let scoringStart = clock.now
+        let analysisScore = OrientedDetail.score(fine: fined.detail, coarse: coarsened.detail, strongestShare: strongestShare,
+                                                 coarseWeight: coarseWeight, crossingCorrected: crossingCorrected)
+        let scales = ScaleAwareBlurScore.measure(analysis: plane, analysisScore: analysisScore, finer: finer, strongestShare: strongestShare,
+                                                 coarseWeight: coarseWeight, finerBelow: finerBelow, crossingCorrected: crossingCorrected)
+        // The blur stage's own time, as on one thread: its parts, wherever they ran.
+        let blurTime = halvingTime + fined.time + coarsened.time + (clock.now - scoringStart)
+        let statistics = coarsened.statistics
         let (exposure, fingerprint, exposureTime, fingerprintTime) = measured
         return BlurMeasurement(
             statistics: statistics,
@@ -88,4 +130,13 @@ extension BlurMeasurement {
             hasFinerPlane: finer != nil
         )
     }
+
+    /// The memory a decode on more than one thread adds beside `estimatedBytes`: the strips
+    /// handed to the thread that builds the plane (`StripPipeline`), for a picture `width` wide.
+    public static func pipelineBytes(width: Int) -> Int {
+        StripPipeline.estimatedBytes(width: width, rowsPerStrip: stripRows)
+    }
+
+    /// Rows per decoded strip.
+    static let stripRows = 64
 }

@@ -50,8 +50,9 @@ public struct InProcessChecks: PhotoDecoding {
     /// preview within `previews`: what a decode worker runs. The photo is measured first, with
     /// the blur threshold of `settings`, then judged by `ValidationSettings.judgement`, the code
     /// that judges measurements read back from the scores cache. The photo may use `threads`
-    /// threads: a HEIC's tiles when they fit the memory budget, and the blur score beside the
-    /// exposure and fingerprint figures.
+    /// threads: a HEIC's tiles, another format's analysis plane built from each strip while the
+    /// next is decoded, and the blur score beside the exposure and fingerprint figures, when
+    /// they fit the memory budget.
     public func measuredCheck(
         _ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, previews: PreviewBounds?, evenIfFailed: Bool = false, threads: Int = 1
     ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?, measurements: PhotoMeasurements?) {
@@ -118,10 +119,17 @@ public struct InProcessChecks: PhotoDecoding {
         // Colour is kept only when a preview may be made: a photo already too small gets none.
         let keeping = header.shortestSide >= minimumShortSide || evenIfFailed ? previews : nil
         var plan = image.plan(targetShortSide: settings.analysisScale.targetShortestSide, preview: keeping, threads: threads)
-        let measuring = BlurMeasurement.estimatedBytes(width: header.storedWidth, height: header.storedHeight, scale: settings.analysisScale)
-        // Extra threads are a convenience: a decode they would push over the budget runs on one.
-        if plan.threads > 1, plan.estimatedBytes + measuring > budget.capacity {
-            plan = image.plan(targetShortSide: settings.analysisScale.targetShortestSide, preview: keeping)
+        var measuring = BlurMeasurement.estimatedBytes(width: header.storedWidth, height: header.storedHeight, scale: settings.analysisScale)
+        var threads = threads
+        if threads > 1 {
+            let pipelined = measuring + BlurMeasurement.pipelineBytes(width: header.storedWidth)
+            // Extra threads are a convenience: a decode they would push over the budget runs on one.
+            if plan.estimatedBytes + pipelined > budget.capacity {
+                plan = image.plan(targetShortSide: settings.analysisScale.targetShortestSide, preview: keeping)
+                threads = 1
+            } else {
+                measuring = pipelined
+            }
         }
         let needed = plan.estimatedBytes + measuring
         // A decode that can never fit is refused rather than queued.
@@ -159,8 +167,7 @@ public struct InProcessChecks: PhotoDecoding {
             if let finerSide = settings.analysisScale.decodeShortestSide, let again = try? decoder.open(bytes) {
                 let finerPlan = again.plan(targetShortSide: finerSide, preview: keeping)
                 if finerPlan.scaleNumerator > plan.scaleNumerator {
-                    let neededAgain = finerPlan.estimatedBytes
-                        + BlurMeasurement.estimatedBytes(width: header.storedWidth, height: header.storedHeight, scale: settings.analysisScale)
+                    let neededAgain = finerPlan.estimatedBytes + measuring
                     // The first decode's memory is given back before the second is waited for, so
                     // no decode holds a reservation while it waits for another.
                     reservation?.release()

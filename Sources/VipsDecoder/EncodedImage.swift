@@ -55,6 +55,10 @@ public final class EncodedImage {
         self.header = ImageHeader(format: .heif, storedWidth: heif.displayedWidth, storedHeight: heif.displayedHeight, orientation: 1)
     }
 
+    /// True when every pixel is decoded before the first strip is handed out (HEIC's tiles), so
+    /// that nothing can be done with a strip while the decoder works on the next.
+    public var decodesBeforeStrips: Bool { heif != nil }
+
     deinit {
         if let image { pv_object_unref(image) }
         data.deallocate()
