@@ -1,8 +1,6 @@
 /// The variance of the 4-neighbour Laplacian `[0,1,0; 1,-4,1; 0,1,0]` of an 8-bit plane, with
 /// reflect-101 borders: exactly `cv2.Laplacian(gray, cv2.CV_64F).var()`.
 public enum LaplacianVariance {
-    private typealias Bytes = SIMD16<UInt8>
-    private typealias Wide = SIMD16<Int16>
     private typealias Lanes = SIMD4<Int32>
     private static let laneCount = 16
     /// Vector steps before the 32-bit lane accumulators are flushed: each step adds four squares
@@ -81,16 +79,14 @@ public enum LaplacianVariance {
             let mid = UnsafeRawPointer(center)
             let down = UnsafeRawPointer(below)
             while x <= vectorEnd {
-                let top = Wide(truncatingIfNeeded: up.loadUnaligned(fromByteOffset: x, as: Bytes.self))
-                let bottom = Wide(truncatingIfNeeded: down.loadUnaligned(fromByteOffset: x, as: Bytes.self))
-                let left = Wide(truncatingIfNeeded: mid.loadUnaligned(fromByteOffset: x - 1, as: Bytes.self))
-                let right = Wide(truncatingIfNeeded: mid.loadUnaligned(fromByteOffset: x + 1, as: Bytes.self))
-                let middle = Wide(truncatingIfNeeded: mid.loadUnaligned(fromByteOffset: x, as: Bytes.self))
-                // |response| <= 1020 fits 16 bits; even and odd lanes widened and paired so that
-                // x86 takes one pmaddwd per eight squares.
-                let laplacian = (top &+ bottom) &+ (left &+ right) &- (middle &<< 2)
-                let even = SIMD8<Int32>(truncatingIfNeeded: laplacian.evenHalf)
-                let odd = SIMD8<Int32>(truncatingIfNeeded: laplacian.oddHalf)
+                let top = SampleLanes(up, x), bottom = SampleLanes(down, x)
+                let left = SampleLanes(mid, x - 1), right = SampleLanes(mid, x + 1), middle = SampleLanes(mid, x)
+                // |response| <= 1020 fits 16 bits; the even and odd columns' responses widened and
+                // paired so that x86 takes one pmaddwd per eight squares.
+                let evenResponse = (top.even &+ bottom.even) &+ (left.even &+ right.even) &- (middle.even &<< 2)
+                let oddResponse = (top.odd &+ bottom.odd) &+ (left.odd &+ right.odd) &- (middle.odd &<< 2)
+                let even = SIMD8<Int32>(truncatingIfNeeded: evenResponse)
+                let odd = SIMD8<Int32>(truncatingIfNeeded: oddResponse)
                 let pairs = even &+ odd
                 let squares = even &* even &+ odd &* odd
                 laneSum &+= pairs.lowHalf &+ pairs.highHalf

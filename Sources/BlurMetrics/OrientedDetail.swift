@@ -40,21 +40,41 @@ public struct OrientedDetail: Sendable, Equatable {
     /// Measures `plane` in tiles of `tileSize` (or of its shortest side, when smaller); pass
     /// `halved` when `plane.halved()` is at hand (the noise estimate reads it).
     public init(plane: LumaPlane, tileSize: Int = defaultTileSize, halved: LumaPlane? = nil) {
-        let side = max(1, min(tileSize, plane.width, plane.height))
+        self.init(plane: plane, tileSize: tileSize, bands: [Self.band(0, of: 1, plane: plane, tileSize: tileSize)],
+                  noiseSigma: NoiseEstimate.whiteNoiseSigma(of: plane, halved: halved))
+    }
+
+    /// The measurement of `plane` from its `bands` of tile rows (`band(_:of:plane:tileSize:)`, all
+    /// of them, made with the same `tileSize`) and its `noiseSigma`
+    /// (`NoiseEstimate.whiteNoiseSigma(of:halved:)`): the same as `init(plane:tileSize:halved:)`.
+    public init(plane: LumaPlane, tileSize: Int = defaultTileSize, bands: [TileBand], noiseSigma: Double) {
+        let side = Self.side(of: plane, tileSize: tileSize)
         self.tileSize = side
         columns = plane.width / side
         rows = plane.height / side
-        let sums = plane.pixels.withUnsafeBufferPointer { pixels in
-            Self.tileSums(pixels: pixels.baseAddress!, width: plane.width, height: plane.height, tileSize: side)
+        precondition(bands.map(\.tileRows.count).reduce(0, +) == rows, "every tile row is in one band")
+        var curvatureSums = [[Int64]](repeating: [Int64](repeating: 0, count: columns * rows), count: 4)
+        var gradientSums = curvatureSums
+        for band in bands {
+            let first = band.tileRows.lowerBound * columns
+            for k in 0..<4 {
+                for (offset, value) in band.curvature[k].enumerated() { curvatureSums[k][first + offset] = value }
+                for (offset, value) in band.gradient[k].enumerated() { gradientSums[k][first + offset] = value }
+            }
         }
         let count = Double(side * side)
         // Diagonal steps are sqrt(2) px long: second differences along them are twice the
         // curvature, and central differences span 2 sqrt(2) px instead of 2 px.
         let curvatureScale = [1.0, 0.25, 1.0, 0.25].map { $0 / count }
         let gradientScale = [0.25, 0.125, 0.25, 0.125].map { $0 / count }
-        curvature = (0..<4).map { k in sums.curvature[k].map { Double($0) * curvatureScale[k] } }
-        gradient = (0..<4).map { k in sums.gradient[k].map { Double($0) * gradientScale[k] } }
-        noiseSigma = NoiseEstimate.whiteNoiseSigma(of: plane, halved: halved)
+        curvature = (0..<4).map { k in curvatureSums[k].map { Double($0) * curvatureScale[k] } }
+        gradient = (0..<4).map { k in gradientSums[k].map { Double($0) * gradientScale[k] } }
+        self.noiseSigma = noiseSigma
+    }
+
+    /// The tile side used for `plane` when `tileSize` is asked: at most its shortest side.
+    static func side(of plane: LumaPlane, tileSize: Int) -> Int {
+        max(1, min(tileSize, plane.width, plane.height))
     }
 
     /// The blur score: how sharp the strongest edges are along the weakest orientation.
@@ -153,21 +173,21 @@ public struct OrientedDetail: Sendable, Equatable {
         return coarseScore > 0 ? min(fineScore, coarseWeight * coarseScore) : fineScore
     }
 
-    private typealias Bytes = SIMD16<UInt8>
-    private typealias Wide = SIMD16<Int16>
+    private typealias Half = SIMD8<Int16>
     private typealias Lanes = SIMD4<Int32>
     private static let laneCount = 16
     /// The largest sum one 32-bit lane takes per vector step: four squared second differences.
     private static let laneStepMaximum = 4 * 510 * 510
 
-    /// Integer sums of squared second and first differences per orientation and tile.
-    private static func tileSums(pixels: UnsafePointer<UInt8>, width: Int, height: Int, tileSize: Int)
+    /// Integer sums of squared second and first differences per orientation and tile, for the
+    /// tiles of `tileRows` only (row by row, starting with the band's first).
+    static func tileSums(pixels: UnsafePointer<UInt8>, width: Int, height: Int, tileSize: Int, tileRows: Range<Int>)
         -> (curvature: [[Int64]], gradient: [[Int64]])
     {
-        let columns = width / tileSize, rows = height / tileSize
-        var curvature = [[Int64]](repeating: [Int64](repeating: 0, count: columns * rows), count: 4)
+        let columns = width / tileSize
+        var curvature = [[Int64]](repeating: [Int64](repeating: 0, count: columns * tileRows.count), count: 4)
         var gradient = curvature
-        guard columns > 0, rows > 0 else { return (curvature, gradient) }
+        guard columns > 0, !tileRows.isEmpty else { return (curvature, gradient) }
         // Rings of three rows: horizontally smoothed rows, and fully smoothed rows padded by one
         // reflected sample on each side so the derivative loop needs no edge cases.
         let padded = width + 2 + laneCount
@@ -185,7 +205,10 @@ public struct OrientedDetail: Sendable, Equatable {
         let stepsPerRow = (tileSize + laneCount - 1) / laneCount
         let flushRows = max(1, Int(Int32.max) / (laneStepMaximum * stepsPerRow))
 
-        var horizontalDone = 0
+        // A band starts its rings where its first row's neighbours need them: the smoothed row
+        // above it, and the two rows above that one's centre unsmoothed.
+        let firstY = tileRows.lowerBound * tileSize
+        var horizontalDone = max(0, firstY - 2)
         func horizontalRow(_ y: Int) -> UnsafeMutablePointer<UInt8> { horizontal + (y % 3) * width }
         func ensureHorizontal(through y: Int) {
             while horizontalDone <= min(y, height - 1) {
@@ -193,7 +216,7 @@ public struct OrientedDetail: Sendable, Equatable {
                 horizontalDone += 1
             }
         }
-        var smoothedDone = 0
+        var smoothedDone = max(0, firstY - 1)
         func smoothedRow(_ y: Int) -> UnsafeMutablePointer<UInt8> { smoothed + (y % 3) * padded + 1 }
         func ensureSmoothed(through y: Int) {
             while smoothedDone <= min(y, height - 1) {
@@ -213,7 +236,7 @@ public struct OrientedDetail: Sendable, Equatable {
         }
         func flush(tileRow: Int) {
             for column in 0..<columns {
-                let tile = tileRow * columns + column
+                let tile = (tileRow - tileRows.lowerBound) * columns + column
                 let lanes = accumulators + column * 8
                 for k in 0..<4 {
                     curvature[k][tile] += SIMD4<Int64>(truncatingIfNeeded: lanes[k]).wrappedSum()
@@ -224,7 +247,7 @@ public struct OrientedDetail: Sendable, Equatable {
         }
 
         accumulators.initialize(repeating: Lanes(), count: columns * 8)
-        for tileRow in 0..<rows {
+        for tileRow in tileRows {
             for (index, y) in ((tileRow * tileSize)..<((tileRow + 1) * tileSize)).enumerated() {
                 ensureSmoothed(through: y + 1)
                 let above = UnsafePointer(smoothedRow(LaplacianVariance.reflect101(y - 1, count: height)))
@@ -242,17 +265,9 @@ public struct OrientedDetail: Sendable, Equatable {
         return (curvature, gradient)
     }
 
-    /// The sum of squares of `d`'s lanes, four lanes at a time (one `pmaddwd` per eight on x86).
-    @inline(__always)
-    private static func squares(_ d: Wide) -> Lanes {
-        let even = SIMD8<Int32>(truncatingIfNeeded: d.evenHalf)
-        let odd = SIMD8<Int32>(truncatingIfNeeded: d.oddHalf)
-        let sum = even &* even &+ odd &* odd
-        return sum.lowHalf &+ sum.highHalf
-    }
-
     /// Adds the squared differences of columns `start ..< end` of one row to `lanes` (curvature
     /// 0, 45, 90, 135 degrees, then gradient in the same order); rows are padded by one sample.
+    /// Each vector step takes sixteen columns as their even and odd halves (`SampleLanes`).
     @inline(__always)
     private static func accumulate(
         above: UnsafePointer<UInt8>, center: UnsafePointer<UInt8>, below: UnsafePointer<UInt8>,
@@ -265,31 +280,37 @@ public struct OrientedDetail: Sendable, Equatable {
         // Rows carry `laneCount` spare bytes after the padding, so a last partial vector may
         // read past the row; its extra lanes are masked off.
         while x < end {
-            func load(_ row: UnsafeRawPointer, _ offset: Int) -> Wide {
-                Wide(truncatingIfNeeded: row.loadUnaligned(fromByteOffset: offset, as: Bytes.self))
-            }
-            let middle = load(mid, x), left = load(mid, x - 1), right = load(mid, x + 1)
-            let top = load(up, x), topLeft = load(up, x - 1), topRight = load(up, x + 1)
-            let bottom = load(down, x), bottomLeft = load(down, x - 1), bottomRight = load(down, x + 1)
-            let twice = middle &<< 1
-            var d0 = left &+ right &- twice
-            var d45 = topRight &+ bottomLeft &- twice
-            var d90 = top &+ bottom &- twice
-            var d135 = topLeft &+ bottomRight &- twice
-            var e0 = right &- left
-            var e45 = topRight &- bottomLeft
-            var e90 = bottom &- top
-            var e135 = topLeft &- bottomRight
+            let middle = SampleLanes(mid, x), left = SampleLanes(mid, x - 1), right = SampleLanes(mid, x + 1)
+            let top = SampleLanes(up, x), topLeft = SampleLanes(up, x - 1), topRight = SampleLanes(up, x + 1)
+            let bottom = SampleLanes(down, x), bottomLeft = SampleLanes(down, x - 1), bottomRight = SampleLanes(down, x + 1)
+            let twice = (even: middle.even &<< 1, odd: middle.odd &<< 1)
+            var d0 = (left.even &+ right.even &- twice.even, left.odd &+ right.odd &- twice.odd)
+            var d45 = (topRight.even &+ bottomLeft.even &- twice.even, topRight.odd &+ bottomLeft.odd &- twice.odd)
+            var d90 = (top.even &+ bottom.even &- twice.even, top.odd &+ bottom.odd &- twice.odd)
+            var d135 = (topLeft.even &+ bottomRight.even &- twice.even, topLeft.odd &+ bottomRight.odd &- twice.odd)
+            var e0 = (right.even &- left.even, right.odd &- left.odd)
+            var e45 = (topRight.even &- bottomLeft.even, topRight.odd &- bottomLeft.odd)
+            var e90 = (bottom.even &- top.even, bottom.odd &- top.odd)
+            var e135 = (topLeft.even &- bottomRight.even, topLeft.odd &- bottomRight.odd)
             if end - x < laneCount {
-                let keep = Wide(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) .< Wide(repeating: Int16(end - x))
-                let zero = Wide()
-                d0.replace(with: zero, where: .!keep); d45.replace(with: zero, where: .!keep)
-                d90.replace(with: zero, where: .!keep); d135.replace(with: zero, where: .!keep)
-                e0.replace(with: zero, where: .!keep); e45.replace(with: zero, where: .!keep)
-                e90.replace(with: zero, where: .!keep); e135.replace(with: zero, where: .!keep)
+                // Even lane j holds column x + 2j, odd lane j column x + 2j + 1.
+                let index = Half(0, 2, 4, 6, 8, 10, 12, 14)
+                let keepEven = index .< Half(repeating: Int16(end - x))
+                let keepOdd = (index &+ 1) .< Half(repeating: Int16(end - x))
+                let zero = Half()
+                d0.0.replace(with: zero, where: .!keepEven); d0.1.replace(with: zero, where: .!keepOdd)
+                d45.0.replace(with: zero, where: .!keepEven); d45.1.replace(with: zero, where: .!keepOdd)
+                d90.0.replace(with: zero, where: .!keepEven); d90.1.replace(with: zero, where: .!keepOdd)
+                d135.0.replace(with: zero, where: .!keepEven); d135.1.replace(with: zero, where: .!keepOdd)
+                e0.0.replace(with: zero, where: .!keepEven); e0.1.replace(with: zero, where: .!keepOdd)
+                e45.0.replace(with: zero, where: .!keepEven); e45.1.replace(with: zero, where: .!keepOdd)
+                e90.0.replace(with: zero, where: .!keepEven); e90.1.replace(with: zero, where: .!keepOdd)
+                e135.0.replace(with: zero, where: .!keepEven); e135.1.replace(with: zero, where: .!keepOdd)
             }
-            c0 &+= squares(d0); c45 &+= squares(d45); c90 &+= squares(d90); c135 &+= squares(d135)
-            g0 &+= squares(e0); g45 &+= squares(e45); g90 &+= squares(e90); g135 &+= squares(e135)
+            c0 &+= SampleLanes.squares(d0.0, d0.1); c45 &+= SampleLanes.squares(d45.0, d45.1)
+            c90 &+= SampleLanes.squares(d90.0, d90.1); c135 &+= SampleLanes.squares(d135.0, d135.1)
+            g0 &+= SampleLanes.squares(e0.0, e0.1); g45 &+= SampleLanes.squares(e45.0, e45.1)
+            g90 &+= SampleLanes.squares(e90.0, e90.1); g135 &+= SampleLanes.squares(e135.0, e135.1)
             x += laneCount
         }
         lanes[0] = c0; lanes[1] = c45; lanes[2] = c90; lanes[3] = c135

@@ -70,22 +70,25 @@ extension BlurMeasurement {
         }
         let plane = builder.finish()
         let finer = builder.finishFiner()
-        // The blur score's two independent parts, the plane's detail and the halved plane's
-        // (with the Laplacian statistics), and the exposure and fingerprint figures all only read
-        // the plane: on two threads the second part goes beside the figures, which balances them.
+        // The blur score's parts (the plane's detail in two bands of tile rows and its noise, the
+        // halved plane's detail, the Laplacian statistics) and the exposure and fingerprint
+        // figures all only read the plane: on two threads they are shared out about evenly.
         let halvingStart = clock.now
         let half = plane.halved()
         let halvingTime = clock.now - halvingStart
-        let fine = { () -> (detail: OrientedDetail, time: Duration) in
+        let bandCount = threads > 1 ? 2 : 1
+        let upper = { () -> (band: OrientedDetail.TileBand, noiseSigma: Double, coarse: OrientedDetail?, time: Duration) in
             let start = clock.now
-            let detail = OrientedDetail(plane: plane, halved: half)
-            return (detail, clock.now - start)
+            let band = OrientedDetail.band(0, of: bandCount, plane: plane)
+            let noiseSigma = NoiseEstimate.whiteNoiseSigma(of: plane, halved: half)
+            let coarse = coarseWeight > 0 ? half.map { OrientedDetail(plane: $0) } : nil
+            return (band, noiseSigma, coarse, clock.now - start)
         }
-        let coarse = { () -> (detail: OrientedDetail?, statistics: LaplacianStatistics, time: Duration) in
+        let lower = { () -> (band: OrientedDetail.TileBand?, statistics: LaplacianStatistics, time: Duration) in
             let start = clock.now
+            let band = bandCount > 1 ? OrientedDetail.band(1, of: bandCount, plane: plane) : nil
             let statistics = LaplacianVariance.statistics(of: plane)
-            let detail = coarseWeight > 0 ? half.map { OrientedDetail(plane: $0) } : nil
-            return (detail, statistics, clock.now - start)
+            return (band, statistics, clock.now - start)
         }
         let figures = { () -> (exposure: ExposureStatistics, fingerprint: PhotoFingerprint, exposureTime: Duration, fingerprintTime: Duration) in
             let start = clock.now
@@ -94,24 +97,25 @@ extension BlurMeasurement {
             let fingerprint = PhotoFingerprint(of: plane)
             return (exposure, fingerprint, fingerprintStart - start, clock.now - fingerprintStart)
         }
-        let fined: (detail: OrientedDetail, time: Duration)
-        let coarsened: (detail: OrientedDetail?, statistics: LaplacianStatistics, time: Duration)
+        let first: (band: OrientedDetail.TileBand, noiseSigma: Double, coarse: OrientedDetail?, time: Duration)
+        let second: (band: OrientedDetail.TileBand?, statistics: LaplacianStatistics, time: Duration)
         let measured: (exposure: ExposureStatistics, fingerprint: PhotoFingerprint, exposureTime: Duration, fingerprintTime: Duration)
         if threads > 1 {
-            (fined, (coarsened, measured)) = ConcurrentPair.run(fine, { (coarse(), figures()) })
+            (first, (second, measured)) = ConcurrentPair.run(upper, { (lower(), figures()) })
         } else {
-            fined = fine()
-            coarsened = coarse()
+            first = upper()
+            second = lower()
             measured = figures()
         }
+        let fine = OrientedDetail(plane: plane, bands: [first.band] + (second.band.map { [$0] } ?? []), noiseSigma: first.noiseSigma)
         let scoringStart = clock.now
-        let analysisScore = OrientedDetail.score(fine: fined.detail, coarse: coarsened.detail, strongestShare: strongestShare,
+        let analysisScore = OrientedDetail.score(fine: fine, coarse: first.coarse, strongestShare: strongestShare,
                                                  coarseWeight: coarseWeight, crossingCorrected: crossingCorrected)
         let scales = ScaleAwareBlurScore.measure(analysis: plane, analysisScore: analysisScore, finer: finer, strongestShare: strongestShare,
                                                  coarseWeight: coarseWeight, finerBelow: finerBelow, crossingCorrected: crossingCorrected)
         // The blur stage's own time, as on one thread: its parts, wherever they ran.
-        let blurTime = halvingTime + fined.time + coarsened.time + (clock.now - scoringStart)
-        let statistics = coarsened.statistics
+        let blurTime = halvingTime + first.time + second.time + (clock.now - scoringStart)
+        let statistics = second.statistics
         let (exposure, fingerprint, exposureTime, fingerprintTime) = measured
         return BlurMeasurement(
             statistics: statistics,

@@ -63,6 +63,19 @@ struct OrientedDetailTests {
         }
     }
 
+    @Test("measured in bands of tile rows (as on two threads), a plane gives exactly its whole measurement",
+          arguments: [(100, 70, 32), (67, 50, 16), (130, 97, 20), (300, 211, 48), (64, 40, 8)])
+    func bandsEqualWhole(width: Int, height: Int, tile: Int) {
+        let plane = randomPlane(width: width, height: height, seed: UInt64(width + height))
+        let whole = OrientedDetail(plane: plane, tileSize: tile)
+        // Two bands as the checks use, and more bands than some planes have tile rows (empty bands).
+        for count in [1, 2, 3, 5] {
+            let bands = (0..<count).map { OrientedDetail.band($0, of: count, plane: plane, tileSize: tile) }
+            let banded = OrientedDetail(plane: plane, tileSize: tile, bands: bands, noiseSigma: whole.noiseSigma)
+            #expect(banded == whole, "\(count) bands of \(width)x\(height) in tiles of \(tile)")
+        }
+    }
+
     @Test("tiles large enough to fill the 32-bit lanes are flushed and stay exact")
     func largeTilesStayExact() {
         // 600 px tiles take 38 vector steps per row, so the lanes are flushed every 54 rows (the
