@@ -46,8 +46,10 @@ final class LibJPEGDecoder {
     /// Decodes the whole image at `scaleNumerator`/8 as luma (1 band) or RGB (3 bands), handing
     /// strips of at most `rowsPerStrip` rows to `body`, then reads on to the end marker so that
     /// damage after the last row counts too. With `keepingPreview` (luma only, on a file where
-    /// `keepsPreviewColour`), the decode keeps every YCbCr sample and returns them for the
-    /// preview, shown as EXIF `orientation` says; `body` still receives luma alone.
+    /// `keepsPreviewColour`), the decode keeps its Y, Cb and Cr planes (libjpeg's raw data; grey,
+    /// or interleaved YCbCr for sampling that planes do not suit) and returns them for the
+    /// preview, shown as EXIF `orientation` says; `body` still receives luma alone, exactly a
+    /// luma-only decode's.
     func decode(
         luma: Bool,
         scaleNumerator: Int,
