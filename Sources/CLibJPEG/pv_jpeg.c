@@ -8,6 +8,17 @@
 #include <jpeglib.h>
 #include <jerror.h>
 
+#if JPEG_LIB_VERSION >= 70
+#define PV_SCALED_SIZE(component) ((component)->DCT_h_scaled_size)
+#define PV_MIN_SCALED_SIZE(cinfo) ((cinfo)->min_DCT_h_scaled_size)
+#else
+#define PV_SCALED_SIZE(component) ((component)->DCT_scaled_size)
+#define PV_MIN_SCALED_SIZE(cinfo) ((cinfo)->min_DCT_scaled_size)
+#endif
+
+/* The most rows of one component an iMCU row holds: 4 blocks of up to 16 scaled rows. */
+#define PV_MAX_IMCU_ROWS 64
+
 struct pv_jpeg {
     struct jpeg_decompress_struct cinfo;
     struct jpeg_error_mgr errors;
@@ -20,7 +31,34 @@ struct pv_jpeg {
     int in_data;
     int created;
     int started;
+    /* Planes mode (pv_jpeg_start_planes): the chroma's scaled block size as written, and a row
+     * for the scaled rows of chroma blocks that the halved inverse DCT leaves unwritten. */
+    int planes;
+    int chroma_size;
+    unsigned char *scratch;
 };
+
+/* The inverse DCT module's method table as libjpeg (6b to libjpeg-turbo 3) lays it out in
+ * jpegint.h. It is only written after checking that it holds the methods the library chose. */
+typedef void (*pv_idct_method)(j_decompress_ptr, jpeg_component_info *, JCOEFPTR, JSAMPARRAY, JDIMENSION);
+struct pv_inverse_dct {
+    void (*start_pass)(j_decompress_ptr);
+    pv_idct_method inverse_DCT[MAX_COMPONENTS];
+};
+
+/* libjpeg-turbo's scaled inverse DCTs: exported, though not in jpeglib.h. Weak, so a libjpeg
+ * without them still loads (and decodes chroma the library's own way). */
+extern void jpeg_idct_3x3(j_decompress_ptr, jpeg_component_info *, JCOEFPTR, JSAMPARRAY, JDIMENSION) __attribute__((weak));
+extern void jpeg_idct_6x6(j_decompress_ptr, jpeg_component_info *, JCOEFPTR, JSAMPARRAY, JDIMENSION) __attribute__((weak));
+
+/* At scale 3/8 libjpeg decodes 4:2:0 chroma with a 6x6 inverse DCT, to reach luma's size without
+ * upsampling: twice the luma's work for samples the preview halves again. This decodes each
+ * chroma block with the 3x3 one instead (the same low frequencies, at half the resolution),
+ * writing 3 samples where the library counts 6. */
+static void pv_idct_half_chroma(j_decompress_ptr cinfo, jpeg_component_info *component, JCOEFPTR coefficients,
+                                JSAMPARRAY output, JDIMENSION column) {
+    jpeg_idct_3x3(cinfo, component, coefficients, output, column / 2);
+}
 
 /* Extraneous bytes after entropy-coded data beyond this many mean the decoder lost its place in
  * the data (the rest of the picture is shifted or discoloured); a few bytes of padding before the
@@ -198,6 +236,141 @@ int pv_jpeg_start(pv_jpeg *decoder, int luma, int scale_num) {
     return 0;
 }
 
+/* The sampling of a 3-component YCbCr file as planes: luma at the largest factors, the two
+ * chroma components alike, and luma's scaled size a power-of-two multiple of chroma's both ways.
+ * Returns the two shifts in `shift_x` and `shift_y`, or 0 when the file is not like that. */
+static int pv_planes_layout(const struct jpeg_decompress_struct *cinfo, int chroma_size, int *shift_x, int *shift_y) {
+    if (cinfo->num_components != 3 || cinfo->jpeg_color_space != JCS_YCbCr) {
+        return 0;
+    }
+    const jpeg_component_info *y = &cinfo->comp_info[0], *cb = &cinfo->comp_info[1], *cr = &cinfo->comp_info[2];
+    if (y->h_samp_factor != cinfo->max_h_samp_factor || y->v_samp_factor != cinfo->max_v_samp_factor ||
+        cb->h_samp_factor != cr->h_samp_factor || cb->v_samp_factor != cr->v_samp_factor ||
+        PV_SCALED_SIZE(cb) != PV_SCALED_SIZE(cr)) {
+        return 0;
+    }
+    int across = y->h_samp_factor * PV_SCALED_SIZE(y), down = y->v_samp_factor * PV_SCALED_SIZE(y);
+    int chroma_across = cb->h_samp_factor * chroma_size, chroma_down = cb->v_samp_factor * chroma_size;
+    if (across % chroma_across != 0 || down % chroma_down != 0) {
+        return 0;
+    }
+    int ratio_x = across / chroma_across, ratio_y = down / chroma_down;
+    if ((ratio_x & (ratio_x - 1)) != 0 || (ratio_y & (ratio_y - 1)) != 0 ||
+        y->v_samp_factor * PV_SCALED_SIZE(y) > PV_MAX_IMCU_ROWS || cb->v_samp_factor * PV_SCALED_SIZE(cb) > PV_MAX_IMCU_ROWS) {
+        return 0;
+    }
+    *shift_x = ratio_x == 1 ? 0 : (ratio_x == 2 ? 1 : (ratio_x == 4 ? 2 : 3));
+    *shift_y = ratio_y == 1 ? 0 : (ratio_y == 2 ? 1 : (ratio_y == 4 ? 2 : 3));
+    return 1;
+}
+
+int pv_jpeg_start_planes(pv_jpeg *decoder, int scale_num) {
+    if (decoder->status != PV_JPEG_OK) {
+        return -1;
+    }
+    if (setjmp(decoder->escape)) {
+        return -1;
+    }
+    struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
+    if (cinfo->jpeg_color_space != JCS_YCbCr || cinfo->num_components != 3) {
+        return 1;
+    }
+    cinfo->out_color_space = JCS_YCbCr;
+    cinfo->scale_num = (unsigned int) (scale_num < 1 ? 1 : (scale_num > 8 ? 8 : scale_num));
+    cinfo->scale_denom = 8;
+    cinfo->dct_method = JDCT_ISLOW;
+    cinfo->raw_data_out = TRUE;
+    /* The scaled sizes the library will choose; computing them twice is allowed. */
+    jpeg_calc_output_dimensions(cinfo);
+    int shift_x, shift_y;
+    if (!pv_planes_layout(cinfo, PV_SCALED_SIZE(&cinfo->comp_info[1]), &shift_x, &shift_y)) {
+        cinfo->raw_data_out = FALSE;
+        return 1;
+    }
+    decoder->in_data = 1;
+    jpeg_start_decompress(cinfo);
+    decoder->started = 1;
+    decoder->planes = 1;
+    decoder->chroma_size = PV_SCALED_SIZE(&cinfo->comp_info[1]);
+    struct pv_inverse_dct *idct = (struct pv_inverse_dct *) cinfo->idct;
+    if (jpeg_idct_3x3 != NULL && jpeg_idct_6x6 != NULL && PV_MIN_SCALED_SIZE(cinfo) == 3 && decoder->chroma_size == 6 &&
+        idct->inverse_DCT[1] == jpeg_idct_6x6 && idct->inverse_DCT[2] == jpeg_idct_6x6 &&
+        pv_planes_layout(cinfo, 3, &shift_x, &shift_y)) {
+        idct->inverse_DCT[1] = pv_idct_half_chroma;
+        idct->inverse_DCT[2] = pv_idct_half_chroma;
+        decoder->chroma_size = 3;
+    }
+    decoder->scratch = malloc((size_t) cinfo->comp_info[1].width_in_blocks * (size_t) PV_SCALED_SIZE(&cinfo->comp_info[1]) + 64);
+    if (decoder->scratch == NULL) {
+        snprintf(decoder->message, sizeof decoder->message, "no memory for a chroma row");
+        decoder->status = PV_JPEG_MEMORY;
+        return -1;
+    }
+    return 0;
+}
+
+int pv_jpeg_planes_geometry(const pv_jpeg *decoder, pv_jpeg_planes *geometry) {
+    const struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
+    if (!decoder->planes) {
+        return -1;
+    }
+    const jpeg_component_info *y = &cinfo->comp_info[0], *cb = &cinfo->comp_info[1];
+    int shift_x, shift_y;
+    if (!pv_planes_layout(cinfo, decoder->chroma_size, &shift_x, &shift_y)) {
+        return -1;
+    }
+    /* Whole MCUs: what the library writes, with the dummy blocks of a partial MCU left as they are. */
+    long mcus_across = ((long) cinfo->image_width + cinfo->max_h_samp_factor * DCTSIZE - 1) / (cinfo->max_h_samp_factor * DCTSIZE);
+    geometry->luma_width = (int) (mcus_across * y->h_samp_factor * PV_SCALED_SIZE(y));
+    geometry->luma_height = (int) ((long) cinfo->total_iMCU_rows * y->v_samp_factor * PV_SCALED_SIZE(y));
+    geometry->chroma_width = (int) (mcus_across * cb->h_samp_factor * decoder->chroma_size);
+    geometry->chroma_height = (int) ((long) cinfo->total_iMCU_rows * cb->v_samp_factor * decoder->chroma_size);
+    geometry->shift_x = shift_x;
+    geometry->shift_y = shift_y;
+    geometry->rows_per_read = y->v_samp_factor * PV_SCALED_SIZE(y);
+    return 0;
+}
+
+int pv_jpeg_read_planes(pv_jpeg *decoder, unsigned char *y, size_t y_stride, unsigned char *cb, unsigned char *cr, size_t chroma_stride) {
+    if (decoder->status != PV_JPEG_OK || !decoder->started || !decoder->planes) {
+        return -1;
+    }
+    if (setjmp(decoder->escape)) {
+        return -1;
+    }
+    struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
+    if (cinfo->output_scanline >= cinfo->output_height) {
+        return 0;
+    }
+    JSAMPROW luma_rows[PV_MAX_IMCU_ROWS], cb_rows[PV_MAX_IMCU_ROWS], cr_rows[PV_MAX_IMCU_ROWS];
+    JSAMPARRAY planes[3] = { luma_rows, cb_rows, cr_rows };
+    const jpeg_component_info *luma = &cinfo->comp_info[0], *chroma = &cinfo->comp_info[1];
+    int luma_count = luma->v_samp_factor * PV_SCALED_SIZE(luma);
+    for (int i = 0; i < luma_count; i++) {
+        luma_rows[i] = y + (size_t) i * y_stride;
+    }
+    /* The library counts PV_SCALED_SIZE rows a chroma block; only the first chroma_size of them
+     * are written. */
+    int library_size = PV_SCALED_SIZE(chroma), written = 0;
+    for (int i = 0; i < chroma->v_samp_factor * library_size; i++) {
+        if (i % library_size < decoder->chroma_size) {
+            cb_rows[i] = cb + (size_t) written * chroma_stride;
+            cr_rows[i] = cr + (size_t) written * chroma_stride;
+            written++;
+        } else {
+            cb_rows[i] = decoder->scratch;
+            cr_rows[i] = decoder->scratch;
+        }
+    }
+    JDIMENSION got = jpeg_read_raw_data(cinfo, planes, (JDIMENSION) luma_count);
+    if (got == 0) {
+        snprintf(decoder->message, sizeof decoder->message, "the decoder produced no rows");
+        decoder->status = PV_JPEG_CORRUPT;
+        return -1;
+    }
+    return (int) got;
+}
+
 int pv_jpeg_output_width(const pv_jpeg *decoder) {
     return (int) decoder->cinfo.output_width;
 }
@@ -258,6 +431,7 @@ void pv_jpeg_close(pv_jpeg *decoder) {
         /* jpeg_destroy frees through the memory manager and cannot fail. */
         jpeg_destroy_decompress(&decoder->cinfo);
     }
+    free(decoder->scratch);
     free(decoder);
 }
 

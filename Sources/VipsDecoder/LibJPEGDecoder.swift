@@ -46,8 +46,10 @@ final class LibJPEGDecoder {
     /// Decodes the whole image at `scaleNumerator`/8 as luma (1 band) or RGB (3 bands), handing
     /// strips of at most `rowsPerStrip` rows to `body`, then reads on to the end marker so that
     /// damage after the last row counts too. With `keepingPreview` (luma only, on a file where
-    /// `keepsPreviewColour`), the decode keeps every YCbCr sample and returns them for the
-    /// preview, shown as EXIF `orientation` says; `body` still receives luma alone.
+    /// `keepsPreviewColour`), the decode keeps its Y, Cb and Cr planes (libjpeg's raw data; grey,
+    /// or interleaved YCbCr for sampling that planes do not suit) and returns them for the
+    /// preview, shown as EXIF `orientation` says; `body` still receives luma alone, exactly a
+    /// luma-only decode's.
     func decode(
         luma: Bool,
         scaleNumerator: Int,
@@ -59,6 +61,16 @@ final class LibJPEGDecoder {
         body: (_ strip: UnsafePointer<UInt8>, _ firstRow: Int, _ rowCount: Int, _ rowStride: Int) throws -> Void
     ) throws -> PreviewPixels? {
         let keeping = keepingPreview && luma && keepsPreviewColour
+        if keeping && pv_jpeg_color_space(decoder) == PV_JPEG_SPACE_YCC {
+            switch pv_jpeg_start_planes(decoder, Int32(scaleNumerator)) {
+            case 0:
+                return try decodePlanes(orientation: orientation, fullSize: fullSize, rowsPerStrip: rowsPerStrip, begin: begin, body: body)
+            case 1:
+                break
+            default:
+                throw failure()
+            }
+        }
         guard pv_jpeg_start(decoder, keeping ? 2 : (luma ? 1 : 0), Int32(scaleNumerator)) == 0 else { throw failure() }
         let width = Int(pv_jpeg_output_width(decoder)), height = Int(pv_jpeg_output_height(decoder))
         let bands = Int(pv_jpeg_output_bands(decoder))
@@ -100,6 +112,56 @@ final class LibJPEGDecoder {
                 try body(samples + top * stride, top, rows, stride)
             }
             top += rows
+        }
+        guard pv_jpeg_finish(decoder) == 0 else { throw failure() }
+        return kept
+    }
+
+    /// The rest of `decode` for a decode started as planes: Y, Cb and Cr each in its own
+    /// buffer, kept whole for the preview, with strips of the Y plane handed to `body`.
+    private func decodePlanes(
+        orientation: Int,
+        fullSize: (width: Int, height: Int)?,
+        rowsPerStrip: Int,
+        begin: (PixelGeometry) throws -> Void,
+        body: (_ strip: UnsafePointer<UInt8>, _ firstRow: Int, _ rowCount: Int, _ rowStride: Int) throws -> Void
+    ) throws -> PreviewPixels {
+        var planes = pv_jpeg_planes()
+        guard pv_jpeg_planes_geometry(decoder, &planes) == 0 else { throw failure() }
+        let width = Int(pv_jpeg_output_width(decoder)), height = Int(pv_jpeg_output_height(decoder))
+        try begin(PixelGeometry(width: width, height: height, bands: 1))
+        let lumaWidth = Int(planes.luma_width), lumaHeight = Int(planes.luma_height)
+        let chromaWidth = Int(planes.chroma_width), chromaHeight = Int(planes.chroma_height)
+        let shiftX = Int(planes.shift_x), shiftY = Int(planes.shift_y), rowsPerRead = Int(planes.rows_per_read)
+        // The preview's planar layout derives chroma's size from luma's.
+        guard (lumaWidth + (1 << shiftX) - 1) >> shiftX == chromaWidth, (lumaHeight + (1 << shiftY) - 1) >> shiftY == chromaHeight,
+              rowsPerRead <= rowsPerStrip, height <= lumaHeight, width <= lumaWidth else {
+            throw DecodeFailure(.libraryFailure, "libjpeg's planes (\(lumaWidth)x\(lumaHeight), chroma \(chromaWidth)x\(chromaHeight)) do not fit its \(width)x\(height) picture")
+        }
+        let kept = PreviewPixels(
+            layout: .planar(chromaShiftX: shiftX, chromaShiftY: shiftY), width: lumaWidth, height: lumaHeight,
+            samples: UnsafeMutablePointer<UInt8>.allocate(capacity: lumaWidth * lumaHeight),
+            cb: UnsafeMutablePointer<UInt8>.allocate(capacity: chromaWidth * chromaHeight),
+            cr: UnsafeMutablePointer<UInt8>.allocate(capacity: chromaWidth * chromaHeight)
+        )
+        kept.crop = (0, 0, width, height)
+        kept.orientation = PreviewPixels.orientation(exif: orientation)
+        kept.fullSize = fullSize
+        let luma = kept.samples
+        guard let cb = kept.cb, let cr = kept.cr else { throw DecodeFailure(.libraryFailure, "no chroma planes") }
+        var decoded = 0, delivered = 0
+        while decoded < height {
+            let rows = Int(pv_jpeg_read_planes(decoder, luma + decoded * lumaWidth, lumaWidth,
+                                               cb + (decoded >> shiftY) * chromaWidth, cr + (decoded >> shiftY) * chromaWidth, chromaWidth))
+            guard rows > 0, decoded + rows <= lumaHeight else { throw failure() }
+            decoded += rows
+            // Whole strips as the other decodes give them; the rest once the picture is complete.
+            let ready = min(decoded, height)
+            while ready - delivered >= rowsPerStrip || (ready == height && delivered < height) {
+                let count = min(rowsPerStrip, ready - delivered)
+                try body(luma + delivered * lumaWidth, delivered, count, lumaWidth)
+                delivered += count
+            }
         }
         guard pv_jpeg_finish(decoder) == 0 else { throw failure() }
         return kept

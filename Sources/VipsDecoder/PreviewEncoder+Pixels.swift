@@ -4,8 +4,18 @@ import PhotoFormat
 extension PreviewEncoder {
     /// The preview made from pixels the blur check's decode kept: cropped, resized within the
     /// bounds, converted to sRGB, turned and mirrored as displayed, and saved with no metadata.
-    /// libvips sees only these decoded samples, never the photo's bytes.
+    /// JPEG's YCbCr goes straight to libjpeg-turbo (`planarPreview`), the rest through libvips.
     func preview(from pixels: PreviewPixels) throws(DecodeFailure) -> PreviewImage {
+        if let preview = try planarPreview(from: pixels) {
+            return preview
+        }
+        return try vipsPreview(from: pixels)
+    }
+
+    /// The preview of kept pixels made by libvips (a linear reduce, YCbCr to sRGB in fixed
+    /// point, turn, mirror, JPEG writer); libvips sees only these decoded samples, never the
+    /// photo's bytes.
+    func vipsPreview(from pixels: PreviewPixels) throws(DecodeFailure) -> PreviewImage {
         let ticket = VipsErrorAttribution.begin()
         defer { VipsErrorAttribution.end(ticket) }
         func failure(_ stage: String) -> DecodeFailure {
@@ -26,15 +36,7 @@ extension PreviewEncoder {
         }
 
         let crop = pixels.crop
-        let full = pixels.fittingSize
-        let scale = fittingScale(width: full.width, height: full.height)
-        let transposed = pixels.orientation.degrees % 180 != 0
-        // The target in stored orientation, never larger than the pixels at hand.
-        let displayed = (
-            width: max(1, min(pixels.displayedWidth, Int((Double(full.width) * scale).rounded()))),
-            height: max(1, min(pixels.displayedHeight, Int((Double(full.height) * scale).rounded())))
-        )
-        let target = transposed ? (width: displayed.height, height: displayed.width) : displayed
+        let target = previewSize(of: pixels).stored
 
         /// Crops `plane` to `area`, repeats its samples `zoom` times when that is smaller than the
         /// target (subsampled chroma of a small picture), and reduces it to the target.
@@ -123,6 +125,19 @@ extension PreviewEncoder {
             image = try step("converting") { pv_preview_srgb(grey, $0) }
         }
         return try jpeg(of: image, failure: failure)
+    }
+
+    /// The preview's size for `pixels`, in stored and in displayed orientation: fitted to the
+    /// photo's full displayed size, never larger than the pixels at hand.
+    func previewSize(of pixels: PreviewPixels) -> (stored: (width: Int, height: Int), displayed: (width: Int, height: Int)) {
+        let full = pixels.fittingSize
+        let scale = fittingScale(width: full.width, height: full.height)
+        let displayed = (
+            width: max(1, min(pixels.displayedWidth, Int((Double(full.width) * scale).rounded()))),
+            height: max(1, min(pixels.displayedHeight, Int((Double(full.height) * scale).rounded())))
+        )
+        let transposed = pixels.orientation.degrees % 180 != 0
+        return (transposed ? (displayed.height, displayed.width) : displayed, displayed)
     }
 
     /// Converts `count` interleaved YCbCr pixels (full-range luma) to sRGB in place, in 16-bit

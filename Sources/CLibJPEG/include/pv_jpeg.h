@@ -61,6 +61,34 @@ long pv_jpeg_estimated_memory(const pv_jpeg *decoder, int luma, int scale_num);
  * scale `scale_num`/8 (1 to 8). Returns 0, or -1 with the status set. */
 int pv_jpeg_start(pv_jpeg *decoder, int luma, int scale_num);
 
+/* The planes of a decode started with pv_jpeg_start_planes, in samples: each plane's size in
+ * whole MCUs (the picture is the top left output_width x output_height of the luma), how many
+ * times luma's resolution is chroma's as powers of two, and the luma rows each read gives. */
+typedef struct {
+    int luma_width;
+    int luma_height;
+    int chroma_width;
+    int chroma_height;
+    int shift_x;
+    int shift_y;
+    int rows_per_read;
+} pv_jpeg_planes;
+
+/* Starts decompression of a YCbCr file at scale `scale_num`/8 as separate Y, Cb and Cr planes
+ * (libjpeg's raw data: no upsampling, no colour conversion), Y exactly the luma mode's; at scale
+ * 3/8 a 4:2:0 file's chroma comes at half luma's resolution. Returns 0; 1, with nothing started,
+ * for a file whose components do not suit planes (pv_jpeg_start then decodes it); or -1 with
+ * the status set. */
+int pv_jpeg_start_planes(pv_jpeg *decoder, int scale_num);
+
+/* The planes' geometry after pv_jpeg_start_planes returned 0. Returns 0, or -1 in another mode. */
+int pv_jpeg_planes_geometry(const pv_jpeg *decoder, pv_jpeg_planes *geometry);
+
+/* Decodes the next row of MCUs: `rows_per_read` luma rows at `y` (`y_stride` bytes apart) and
+ * the chroma rows under them at `cb` and `cr` (`chroma_stride` bytes apart), each at least its
+ * plane's width. Returns the luma rows (0 at the end), or -1 with the status set. */
+int pv_jpeg_read_planes(pv_jpeg *decoder, unsigned char *y, size_t y_stride, unsigned char *cb, unsigned char *cr, size_t chroma_stride);
+
 /* Output size and bands after pv_jpeg_start. */
 int pv_jpeg_output_width(const pv_jpeg *decoder);
 int pv_jpeg_output_height(const pv_jpeg *decoder);

@@ -1,0 +1,206 @@
+import Foundation
+import PhotoFormat
+import TestFixtures
+import Testing
+@testable import VipsDecoder
+
+/// The JPEG preview made without libvips (the decode's Y, Cb and Cr planes area-reduced and
+/// written by libjpeg-turbo as they are) against libvips: the same size, orientation and nearly
+/// the same pixels as the libvips path on the same kept pixels and as libvips' own preview of the
+/// file; and the decode that keeps the planes gives the blur check exactly the luma-only decode's luma.
+@Suite("Planar preview", .integration, .timeLimit(.minutes(10)))
+struct PlanarPreviewTests {
+    /// The JPEGs of `testdata` (baseline and progressive, 4:2:0 and 4:4:4, grey, turned) and the
+    /// 18-megapixel iPhone photo when ../shared is there.
+    static let jpegs: [String] = {
+        let photos = ["blur-real-plate-motion.jpg", "brushes-1365x1074.jpg", "cups.jpg", "grass-1280x1024.jpg", "indoor-ceiling-lamps.jpg",
+                      "outdoor-dandelions-bokeh.jpg", "room-living-wine.jpg", "small-indoor-lab.jpg"].map { "photos/" + $0 }
+        let variants = ["edge-399.jpg", "gray.jpg", "rotated-3.jpg", "rotated-6.jpg", "rotated-8.jpg", "same-room.jpg"].map { "variants/" + $0 }
+        return photos + variants
+    }()
+
+    /// The file `name` names: in `testdata`, or `shared:` and a path in ../shared.
+    private static func url(_ name: String) throws -> URL {
+        if name.hasPrefix("shared:") {
+            return try #require(Fixtures.sharedFile(String(name.dropFirst("shared:".count))))
+        }
+        return Fixtures.testdataFile(name)
+    }
+
+    /// The RGB samples of a JPEG (grey repeated three times), its width and height.
+    static func rgb(_ jpeg: [UInt8]) throws -> (width: Int, height: Int, rgb: [UInt8]) {
+        let image = try jpeg.withUnsafeBytes { try ImageDecoder().open($0) }
+        var rgb: [UInt8] = []
+        var geometry: PixelGeometry?
+        try image.decodeStrips(plan: image.plan(targetShortSide: nil, lumaPaths: false)) { geometry = $0 } body: { strip, _, count, stride in
+            let geometry = geometry!
+            for row in 0..<count {
+                for x in 0..<geometry.width {
+                    for band in 0..<3 { rgb.append(strip[row * stride + x * geometry.bands + min(band, geometry.bands - 1)]) }
+                }
+            }
+        }
+        return (geometry!.width, geometry!.height, rgb)
+    }
+
+    /// The mean absolute difference per RGB sample of two previews of one size.
+    static func meanDifference(_ ours: PreviewImage, _ theirs: PreviewImage) throws -> Double {
+        let a = try rgb(ours.jpeg), b = try rgb(theirs.jpeg)
+        try #require(a.width == b.width && a.height == b.height, "\(a.width)x\(a.height) against \(b.width)x\(b.height)")
+        var sum = 0
+        for index in a.rgb.indices { sum += abs(Int(a.rgb[index]) - Int(b.rgb[index])) }
+        return Double(sum) / Double(a.rgb.count)
+    }
+
+    /// A `width` x `height` YCbCr picture that tells every turn and mirror apart: smooth luma and
+    /// chroma ramps, and a bright patch with strong chroma near the top left corner.
+    static func synthetic(width: Int, height: Int, layout: PreviewPixels.Layout) -> PreviewPixels {
+        func y(_ x: Int, _ row: Int) -> UInt8 {
+            if x < width / 5 && row < height / 4 { return 235 }
+            return UInt8(30 + 150 * x / width + 40 * row / height)
+        }
+        func cb(_ x: Int, _ row: Int) -> UInt8 { x < width / 5 && row < height / 4 ? 60 : UInt8(100 + 60 * row / height) }
+        func cr(_ x: Int, _ row: Int) -> UInt8 { x < width / 5 && row < height / 4 ? 200 : UInt8(150 - 40 * x / width) }
+        switch layout {
+        case .interleaved(let bands):
+            let samples = UnsafeMutablePointer<UInt8>.allocate(capacity: width * height * bands)
+            for row in 0..<height {
+                for x in 0..<width {
+                    let pixel = samples + (row * width + x) * bands
+                    pixel[0] = y(x, row)
+                    if bands == 3 {
+                        pixel[1] = cb(x, row)
+                        pixel[2] = cr(x, row)
+                    }
+                }
+            }
+            return PreviewPixels(layout: layout, width: width, height: height, samples: samples)
+        case .planar(let shiftX, let shiftY):
+            let samples = UnsafeMutablePointer<UInt8>.allocate(capacity: width * height)
+            for row in 0..<height {
+                for x in 0..<width { samples[row * width + x] = y(x, row) }
+            }
+            let chromaWidth = (width + (1 << shiftX) - 1) >> shiftX, chromaHeight = (height + (1 << shiftY) - 1) >> shiftY
+            let blue = UnsafeMutablePointer<UInt8>.allocate(capacity: chromaWidth * chromaHeight)
+            let red = UnsafeMutablePointer<UInt8>.allocate(capacity: chromaWidth * chromaHeight)
+            for row in 0..<chromaHeight {
+                for x in 0..<chromaWidth {
+                    blue[row * chromaWidth + x] = cb(x << shiftX, row << shiftY)
+                    red[row * chromaWidth + x] = cr(x << shiftX, row << shiftY)
+                }
+            }
+            return PreviewPixels(layout: layout, width: width, height: height, samples: samples, cb: blue, cr: red)
+        case .rgb:
+            preconditionFailure("a YCbCr picture")
+        }
+    }
+
+    @Test("every EXIF orientation is shown as the libvips path shows it", arguments: 1...8)
+    func orientations(exif: Int) throws {
+        // Bounds that make odd sides, so the half-sized chroma's alignment is exercised too.
+        let encoder = try PreviewEncoder(maximumLongEdge: 121, maximumPixels: 121 * 81, quality: 95)
+        for layout in [PreviewPixels.Layout.interleaved(bands: 3), .planar(chromaShiftX: 1, chromaShiftY: 1), .planar(chromaShiftX: 0, chromaShiftY: 0)] {
+            let pixels = Self.synthetic(width: 301, height: 199, layout: layout)
+            pixels.orientation = PreviewPixels.orientation(exif: exif)
+            let ours = try #require(try encoder.planarPreview(from: pixels), "\(layout)")
+            let theirs = try encoder.vipsPreview(from: pixels)
+            #expect(ours.width == theirs.width && ours.height == theirs.height, "\(layout): \(ours.width)x\(ours.height) against \(theirs.width)x\(theirs.height)")
+            let difference = try Self.meanDifference(ours, theirs)
+            #expect(difference < 3, "orientation \(exif), \(layout): mean |difference| \(difference)")
+        }
+    }
+
+    @Test("a crop and a grey picture come out as from the libvips path")
+    func cropAndGrey() throws {
+        let encoder = try PreviewEncoder(maximumLongEdge: 100, maximumPixels: 100 * 70, quality: 95)
+        for (layout, exif) in [(PreviewPixels.Layout.planar(chromaShiftX: 1, chromaShiftY: 1), 6), (.interleaved(bands: 1), 1), (.interleaved(bands: 1), 8), (.interleaved(bands: 3), 3)] {
+            let pixels = Self.synthetic(width: 320, height: 240, layout: layout)
+            pixels.crop = (17, 9, 251, 173)
+            pixels.orientation = PreviewPixels.orientation(exif: exif)
+            let ours = try #require(try encoder.planarPreview(from: pixels))
+            let theirs = try encoder.vipsPreview(from: pixels)
+            let difference = try Self.meanDifference(ours, theirs)
+            #expect(difference < 3, "\(layout), orientation \(exif): mean |difference| \(difference)")
+            let info = try #require(JPEGInspection(ours.jpeg))
+            #expect(info.hasNoMetadata, "segments: \(info.metadataSegments)")
+        }
+        // Not reduced at all: a picture already within the bounds keeps its size.
+        let small = Self.synthetic(width: 37, height: 23, layout: .interleaved(bands: 3))
+        let same = try #require(try encoder.planarPreview(from: small))
+        #expect(same.width == 37 && same.height == 23)
+        #expect(try Self.meanDifference(same, encoder.vipsPreview(from: small)) < 3)
+    }
+
+    @Test("chroma in another matrix or range, and libvips' RGB, stay on the libvips path")
+    func declines() throws {
+        let encoder = try PreviewEncoder()
+        let limited = Self.synthetic(width: 64, height: 48, layout: .planar(chromaShiftX: 1, chromaShiftY: 1))
+        limited.chromaGain = 255.0 / 224.0
+        #expect(try encoder.planarPreview(from: limited) == nil)
+        let bt709 = Self.synthetic(width: 64, height: 48, layout: .planar(chromaShiftX: 1, chromaShiftY: 1))
+        bt709.matrix = PreviewPixels.weights(matrix: 1)
+        #expect(try encoder.planarPreview(from: bt709) == nil)
+        let rgb = PreviewPixels(layout: .rgb(bands: 3), width: 4, height: 4, samples: .allocate(capacity: 48))
+        rgb.samples.initialize(repeating: 128, count: 48)
+        #expect(try encoder.planarPreview(from: rgb) == nil)
+    }
+
+    @Test("the preview of a JPEG from its decode agrees with libvips' own preview of the file",
+          arguments: jpegs + (Fixtures.sharedRequiredOrPresent ? ["shared:photos/room-bathroom-1.jpg"] : []))
+    func agreesWithLibvips(file: String) async throws {
+        let url = try Self.url(file)
+        let (ours, _) = try await preview(url)
+        let theirs = try await offloaded {
+            try Data(contentsOf: url).withUnsafeBytes { try PreviewEncoder().preview(of: $0, format: .jpeg) }
+        }
+        try expectBoundedJPEG(ours)
+        #expect(abs(ours.width - theirs.width) <= 1 && abs(ours.height - theirs.height) <= 1, "\(ours.width)x\(ours.height) against \(theirs.width)x\(theirs.height)")
+        let a = try Self.rgb(ours.jpeg), b = try Self.rgb(theirs.jpeg)
+        var sum = 0, count = 0
+        for row in 0..<min(a.height, b.height) {
+            for x in 0..<min(a.width, b.width) {
+                for band in 0..<3 {
+                    sum += abs(Int(a.rgb[(row * a.width + x) * 3 + band]) - Int(b.rgb[(row * b.width + x) * 3 + band]))
+                    count += 1
+                }
+            }
+        }
+        let difference = Double(sum) / Double(count)
+        print("\(file): planar preview \(ours.width)x\(ours.height), mean |difference| from libvips' \(String(format: "%.2f", difference))")
+        #expect(difference < 4, "\(file): mean |difference| \(difference)")
+    }
+
+    @Test("the decode that keeps the planes hands out exactly the luma-only decode's luma",
+          arguments: jpegs + (Fixtures.sharedRequiredOrPresent ? ["shared:photos/room-bathroom-1.jpg"] : []))
+    func lumaUnchanged(file: String) throws {
+        let data = try Data(contentsOf: Self.url(file))
+        /// The luma strips of a decode at `scale`/8, and what it kept.
+        func decode(keeping: Bool, scale: Int) throws -> ([UInt8], PreviewPixels?) {
+            try data.withUnsafeBytes { bytes in
+                let decoder = try LibJPEGDecoder(bytes: bytes, memoryLimit: 1 << 30, maximumScans: 1000)
+                var luma: [UInt8] = [], width = 0, next = 0
+                let kept = try decoder.decode(luma: true, scaleNumerator: scale, keepingPreview: keeping, rowsPerStrip: 64, begin: { width = $0.width }) { strip, first, count, stride in
+                    #expect(first == next && count <= 64)
+                    next = first + count
+                    for row in 0..<count { luma += UnsafeBufferPointer(start: strip + row * stride, count: width) }
+                }
+                return (luma, kept)
+            }
+        }
+        for scale in file.hasPrefix("shared:") ? [3] : [1, 2, 3, 5, 8] {
+            let (plain, none) = try decode(keeping: false, scale: scale)
+            let (luma, kept) = try decode(keeping: true, scale: scale)
+            #expect(none == nil)
+            #expect(plain == luma, "\(file) at \(scale)/8: the luma differs")
+            let pixels = try #require(kept)
+            // These are 4:2:0 (cups.jpg and room-living-wine.jpg are 4:2:2, whose chroma libjpeg
+            // already decodes with the 3x3 inverse DCT: planar(1, 0)).
+            if scale == 3, file.hasPrefix("shared:") || ["rotated-3.jpg", "rotated-6.jpg", "rotated-8.jpg"].contains((file as NSString).lastPathComponent) {
+                guard case .planar(1, 1) = pixels.layout else {
+                    Issue.record("\(file): a 4:2:0 JPEG at 3/8 keeps chroma at half luma's resolution, not \(pixels.layout)")
+                    continue
+                }
+            }
+        }
+    }
+}
