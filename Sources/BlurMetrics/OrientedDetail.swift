@@ -50,9 +50,13 @@ public struct OrientedDetail: Sendable, Equatable {
     public init(plane: LumaPlane, tileSize: Int = defaultTileSize, bands: [TileBand], noiseSigma: Double) {
         let side = Self.side(of: plane, tileSize: tileSize)
         self.tileSize = side
-        columns = plane.width / side
-        rows = plane.height / side
-        precondition(bands.map(\.tileRows.count).reduce(0, +) == rows, "every tile row is in one band")
+        let columns = plane.width / side, rows = plane.height / side
+        self.columns = columns
+        self.rows = rows
+        precondition(bands.first?.tileRows.lowerBound == 0 && bands.last?.tileRows.upperBound == rows
+                     && zip(bands, bands.dropFirst()).allSatisfy { $0.tileRows.upperBound == $1.tileRows.lowerBound }
+                     && bands.allSatisfy { band in band.curvature.allSatisfy { $0.count == band.tileRows.count * columns } },
+                     "the bands cover every tile row once, in order, in tiles of this size")
         var curvatureSums = [[Int64]](repeating: [Int64](repeating: 0, count: columns * rows), count: 4)
         var gradientSums = curvatureSums
         for band in bands {

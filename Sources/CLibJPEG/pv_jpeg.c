@@ -272,7 +272,9 @@ int pv_jpeg_start_planes(pv_jpeg *decoder, int scale_num) {
         return -1;
     }
     struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
-    if (cinfo->jpeg_color_space != JCS_YCbCr || cinfo->num_components != 3) {
+    /* Raw planes only for 8-bit DCT pictures: libjpeg-turbo 3 refuses raw data for lossless ones,
+     * which the scanline path still reads. */
+    if (cinfo->jpeg_color_space != JCS_YCbCr || cinfo->num_components != 3 || cinfo->data_precision != 8) {
         return 1;
     }
     cinfo->out_color_space = JCS_YCbCr;
@@ -283,6 +285,13 @@ int pv_jpeg_start_planes(pv_jpeg *decoder, int scale_num) {
     /* The scaled sizes the library will choose; computing them twice is allowed. */
     jpeg_calc_output_dimensions(cinfo);
     int shift_x, shift_y;
+    /* A DCT picture scales by scale_num / 8 with blocks of scale_num samples; a lossless one is
+     * not scaled at all and has blocks of 1. */
+    if (PV_MIN_SCALED_SIZE(cinfo) != (int) cinfo->scale_num ||
+        cinfo->output_width != (JDIMENSION) (((unsigned long) cinfo->image_width * cinfo->scale_num + 7) / 8)) {
+        cinfo->raw_data_out = FALSE;
+        return 1;
+    }
     if (!pv_planes_layout(cinfo, PV_SCALED_SIZE(&cinfo->comp_info[1]), &shift_x, &shift_y)) {
         cinfo->raw_data_out = FALSE;
         return 1;

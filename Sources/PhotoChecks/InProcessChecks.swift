@@ -119,19 +119,16 @@ public struct InProcessChecks: PhotoDecoding {
         // Colour is kept only when a preview may be made: a photo already too small gets none.
         let keeping = header.shortestSide >= minimumShortSide || evenIfFailed ? previews : nil
         var plan = image.plan(targetShortSide: settings.analysisScale.targetShortestSide, preview: keeping, threads: threads)
-        var measuring = BlurMeasurement.estimatedBytes(width: header.storedWidth, height: header.storedHeight, scale: settings.analysisScale)
+        let measuring = BlurMeasurement.estimatedBytes(width: header.storedWidth, height: header.storedHeight, scale: settings.analysisScale)
+        // The strips handed to the second thread (none for a HEIC, whose strips follow its tiles).
+        let pipelineBytes = image.decodesBeforeStrips ? 0 : BlurMeasurement.pipelineBytes(width: header.storedWidth)
         var threads = threads
-        if threads > 1 {
-            let pipelined = measuring + BlurMeasurement.pipelineBytes(width: header.storedWidth)
-            // Extra threads are a convenience: a decode they would push over the budget runs on one.
-            if plan.estimatedBytes + pipelined > budget.capacity {
-                plan = image.plan(targetShortSide: settings.analysisScale.targetShortestSide, preview: keeping)
-                threads = 1
-            } else {
-                measuring = pipelined
-            }
+        // Extra threads are a convenience: a decode they would push over the budget runs on one.
+        if threads > 1, plan.estimatedBytes + measuring + pipelineBytes > budget.capacity {
+            plan = image.plan(targetShortSide: settings.analysisScale.targetShortestSide, preview: keeping)
+            threads = 1
         }
-        let needed = plan.estimatedBytes + measuring
+        let needed = plan.estimatedBytes + measuring + (threads > 1 ? pipelineBytes : 0)
         // A decode that can never fit is refused rather than queued.
         guard let firstReservation = try? budget.acquireBlocking(needed) else {
             return invalid(DecodeFailure(
@@ -167,7 +164,10 @@ public struct InProcessChecks: PhotoDecoding {
             if let finerSide = settings.analysisScale.decodeShortestSide, let again = try? decoder.open(bytes) {
                 let finerPlan = again.plan(targetShortSide: finerSide, preview: keeping)
                 if finerPlan.scaleNumerator > plan.scaleNumerator {
-                    let neededAgain = finerPlan.estimatedBytes + measuring
+                    // As for the first decode: threads only where their strips fit beside it, so
+                    // that idle cores never cost a photo its second look.
+                    let secondThreads = finerPlan.estimatedBytes + measuring + pipelineBytes > budget.capacity ? 1 : threads
+                    let neededAgain = finerPlan.estimatedBytes + measuring + (secondThreads > 1 ? pipelineBytes : 0)
                     // The first decode's memory is given back before the second is waited for, so
                     // no decode holds a reservation while it waits for another.
                     reservation?.release()
@@ -177,7 +177,7 @@ public struct InProcessChecks: PhotoDecoding {
                         if let second = try? BlurMeasurement.measure(
                             again, plan: finerPlan, scale: settings.analysisScale, strongestShare: blurOptions.strongestShare,
                             coarseWeight: blurOptions.coarseWeight, finerBelow: threshold,
-                            crossingCorrected: blurOptions.crossingCorrected, threads: threads
+                            crossingCorrected: blurOptions.crossingCorrected, threads: secondThreads
                         ) {
                             measurements.second = BlurFigures(second, measuredBelow: threshold)
                             timed = second.addingTime(of: first)

@@ -3,9 +3,11 @@
 final class PreviewPixels {
     /// How the samples are laid out.
     enum Layout {
-        /// One buffer of `bands` interleaved samples: 1 grey, or 3 YCbCr (JPEG's, BT.601 full range).
+        /// One buffer of `bands` interleaved samples: 1 grey, or 3 YCbCr (BT.601 full range: a
+        /// JPEG whose sampling the planes do not suit).
         case interleaved(bands: Int)
-        /// Separate Y, Cb and Cr planes (HEIC's), chroma subsampled by the given powers of two.
+        /// Separate Y, Cb and Cr planes (a HEIC's, or a JPEG's as libjpeg-turbo decodes them raw),
+        /// chroma subsampled by the given powers of two.
         case planar(chromaShiftX: Int, chromaShiftY: Int)
         /// Interleaved sRGB samples as libvips decodes PNG and WebP: grey, grey and alpha, RGB or RGBA (1 to 4 bands).
         case rgb(bands: Int)
@@ -13,9 +15,9 @@ final class PreviewPixels {
 
     /// The layout of `samples` (and of `cb`, `cr`).
     let layout: Layout
-    /// Width of the stored picture in `samples`.
+    /// Width of the stored samples (for a JPEG's planes, whole MCUs: `crop` marks the picture).
     let width: Int
-    /// Height of the stored picture in `samples`.
+    /// Height of the stored samples (for a JPEG's planes, whole MCUs).
     let height: Int
     /// The interleaved samples, or the Y plane.
     let samples: UnsafeMutablePointer<UInt8>

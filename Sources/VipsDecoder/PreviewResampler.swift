@@ -36,18 +36,21 @@ enum PreviewResampler {
                     continue
                 }
                 let first = min(length - 1, Int(low.rounded(.down))), last = min(length - 1, first + taps - 1, Int(high.rounded(.up)) - 1)
-                var total = 0, heaviest = 0
                 for sample in first...max(first, last) {
                     share[sample - first] = max(0, min(high, Double(sample + 1)) - max(low, Double(sample))) / (high - low)
                 }
-                for tap in 0...(max(first, last) - first) {
-                    let weight = Int((share[tap] * Double(unit)).rounded())
-                    fixed[index * taps + tap] = UInt16(weight)
-                    total += weight
-                    if weight > Int(fixed[index * taps + heaviest]) { heaviest = tap }
+                // Each weight is the step between rounded running totals, the last total being the
+                // unit: never negative, and summing to the unit exactly however many taps there are
+                // (weights rounded one by one drift from it as taps add up, by more than a tap
+                // weighs once an output covers twenty-odd samples).
+                let lastTap = max(first, last) - first
+                var running = 0.0, previous = 0
+                for tap in 0...lastTap {
+                    running += share[tap]
+                    let total = tap == lastTap ? unit : min(unit, Int((running * Double(unit)).rounded()))
+                    fixed[index * taps + tap] = UInt16(max(0, total - previous))
+                    previous = max(previous, total)
                 }
-                // Rounding may miss the unit by a little: the heaviest tap takes the difference.
-                fixed[index * taps + heaviest] = UInt16(Int(fixed[index * taps + heaviest]) + unit - total)
                 firsts[index] = first
             }
             self.taps = taps

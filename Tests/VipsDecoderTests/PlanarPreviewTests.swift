@@ -95,6 +95,32 @@ struct PlanarPreviewTests {
         }
     }
 
+    @Test("an axis that reduces by a large factor (a long panorama) has weights that sum to its unit, and a flat plane stays flat",
+          arguments: [2.5, 22.7, 26.9, 40.0, 90.5, 300.0])
+    func largeReductions(scale: Double) {
+        for unit in [PreviewResampler.verticalUnit, PreviewResampler.horizontalUnit] {
+            let length = Int((scale * 7).rounded(.up))
+            let axis = PreviewResampler.Axis(outputs: 7, origin: 0, scale: scale, start: 0, end: Double(length), length: length, unit: unit)
+            for output in 0..<axis.count {
+                let weights = axis.weights[(output * axis.taps)..<((output + 1) * axis.taps)]
+                #expect(weights.reduce(0) { $0 + Int($1) } == unit, "output \(output) at scale \(scale), unit \(unit)")
+            }
+        }
+        let width = 16, height = Int((scale * 5).rounded(.up))
+        let plane = [UInt8](repeating: 200, count: width * height)
+        var target = [UInt8](repeating: 0, count: 4 * 5)
+        let horizontal = PreviewResampler.Axis(outputs: 4, origin: 0, scale: 4, start: 0, end: 16, length: width, unit: PreviewResampler.horizontalUnit)
+        let vertical = PreviewResampler.Axis(outputs: 5, origin: 0, scale: Double(height) / 5, start: 0, end: Double(height), length: height,
+                                             unit: PreviewResampler.verticalUnit)
+        plane.withUnsafeBufferPointer { source in
+            target.withUnsafeMutableBufferPointer { out in
+                PreviewResampler.reduce(source.baseAddress!, stride: width, horizontal: horizontal, vertical: vertical,
+                                        into: out.baseAddress!, placement: (0, 1, 4))
+            }
+        }
+        #expect(target.allSatisfy { $0 == 200 }, "a flat plane reduced by \(scale): \(target)")
+    }
+
     @Test("every EXIF orientation is shown as the libvips path shows it", arguments: 1...8)
     func orientations(exif: Int) throws {
         // Bounds that make odd sides, so the half-sized chroma's alignment is exercised too.
