@@ -134,7 +134,7 @@ final class LibJPEGDecoder {
         let chromaWidth = Int(planes.chroma_width), chromaHeight = Int(planes.chroma_height)
         let shiftX = Int(planes.shift_x), shiftY = Int(planes.shift_y), rowsPerRead = Int(planes.rows_per_read)
         // The preview's planar layout derives chroma's size from luma's.
-        guard (lumaWidth + (1 << shiftX) - 1) >> shiftX == chromaWidth, (lumaHeight + (1 << shiftY) - 1) >> shiftY == chromaHeight,
+        guard PreviewPixels.chromaSize(width: lumaWidth, height: lumaHeight, shiftX: shiftX, shiftY: shiftY) == (chromaWidth, chromaHeight),
               rowsPerRead <= rowsPerStrip, height <= lumaHeight, width <= lumaWidth else {
             throw DecodeFailure(.libraryFailure, "libjpeg's planes (\(lumaWidth)x\(lumaHeight), chroma \(chromaWidth)x\(chromaHeight)) do not fit its \(width)x\(height) picture")
         }

@@ -76,7 +76,7 @@ extension PreviewEncoder {
             let luma = try keep(pv_preview_from_memory(pixels.samples, Int32(pixels.width), Int32(pixels.height), 1), "wrapping")
             var planes = [try fitted(luma, area: crop)]
             if let cb = pixels.cb, let cr = pixels.cr {
-                let chromaWidth = (pixels.width + (1 << shiftX) - 1) >> shiftX, chromaHeight = (pixels.height + (1 << shiftY) - 1) >> shiftY
+                let (chromaWidth, chromaHeight) = PreviewPixels.chromaSize(width: pixels.width, height: pixels.height, shiftX: shiftX, shiftY: shiftY)
                 let left = crop.left >> shiftX, top = crop.top >> shiftY
                 let area = (left, top, ((crop.left + crop.width - 1) >> shiftX) - left + 1, ((crop.top + crop.height - 1) >> shiftY) - top + 1)
                 for plane in [cb, cr] {

@@ -25,7 +25,7 @@ extension PreviewEncoder {
             guard pixels.matrix == (0.299, 0.114), pixels.chromaGain == 1 else { return nil }
             luma = (UnsafePointer(pixels.samples), pixels.width, 1, pixels.width, pixels.height)
             if let cb = pixels.cb, let cr = pixels.cr {
-                let width = (pixels.width + (1 << shiftX) - 1) >> shiftX, height = (pixels.height + (1 << shiftY) - 1) >> shiftY
+                let (width, height) = PreviewPixels.chromaSize(width: pixels.width, height: pixels.height, shiftX: shiftX, shiftY: shiftY)
                 chroma = ((UnsafePointer(cb), width, 1, width, height), (UnsafePointer(cr), width, 1, width, height), shiftX, shiftY)
             }
         default:

@@ -54,6 +54,12 @@ final class PreviewPixels {
         cr?.deallocate()
     }
 
+    /// The size of each chroma plane of a `width` x `height` planar picture whose chroma is
+    /// subsampled by `shiftX` and `shiftY` powers of two (a partial block rounds up).
+    static func chromaSize(width: Int, height: Int, shiftX: Int, shiftY: Int) -> (width: Int, height: Int) {
+        ((width + (1 << shiftX) - 1) >> shiftX, (height + (1 << shiftY) - 1) >> shiftY)
+    }
+
     /// The displayed size the preview is fitted to.
     var fittingSize: (width: Int, height: Int) { fullSize ?? (displayedWidth, displayedHeight) }
 

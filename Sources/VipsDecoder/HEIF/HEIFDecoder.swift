@@ -71,7 +71,7 @@ struct HEIFDecoder {
         // 4:2:0 unless the parameter sets said otherwise; monochrome pictures get neutral chroma.
         let shiftX = container.chromaFormat == 1 || container.chromaFormat == 2 ? 1 : 0
         let shiftY = container.chromaFormat == 1 ? 1 : 0
-        let chromaWidth = (width + (1 << shiftX) - 1) >> shiftX, chromaHeight = (height + (1 << shiftY) - 1) >> shiftY
+        let (chromaWidth, chromaHeight) = PreviewPixels.chromaSize(width: width, height: height, shiftX: shiftX, shiftY: shiftY)
         let luma = UnsafeMutablePointer<UInt8>.allocate(capacity: width * height)
         var cb: UnsafeMutablePointer<UInt8>?, cr: UnsafeMutablePointer<UInt8>?
         if keepingChroma {
