@@ -131,6 +131,24 @@ public final class AnalysisPlaneBuilder {
         nextSourceRow += count
     }
 
+    /// Rows of the analysis plane written so far, from the top: all of them once every source row
+    /// has been appended.
+    public var finishedRows: Int {
+        resampler?.nextTargetToFinish ?? nextSourceRow
+    }
+
+    /// Band `index` of `count` of the plane being built (`OrientedDetail.band(_:of:plane:tileSize:)`,
+    /// the same sums), measured from the rows written so far; nil while some row it reads is not
+    /// written yet. Measuring the top of the plane while the decoder makes the bottom leaves less
+    /// to measure once it has ended.
+    public func band(_ index: Int, of count: Int, tileSize: Int = OrientedDetail.defaultTileSize) -> OrientedDetail.TileBand? {
+        let needed = OrientedDetail.rowsRead(byBand: index, of: count, width: targetWidth, height: targetHeight, tileSize: tileSize)
+        guard finishedRows >= needed else { return nil }
+        return plane.withUnsafeBufferPointer { pixels in
+            OrientedDetail.band(index, of: count, pixels: pixels.baseAddress!, width: targetWidth, height: targetHeight, tileSize: tileSize)
+        }
+    }
+
     /// The finished plane; every source row must have been appended.
     public func finish() -> LumaPlane {
         precondition(nextSourceRow == sourceHeight, "the plane is finished only after every row")

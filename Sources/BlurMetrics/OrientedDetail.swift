@@ -78,7 +78,12 @@ public struct OrientedDetail: Sendable, Equatable {
 
     /// The tile side used for `plane` when `tileSize` is asked: at most its shortest side.
     static func side(of plane: LumaPlane, tileSize: Int) -> Int {
-        max(1, min(tileSize, plane.width, plane.height))
+        side(width: plane.width, height: plane.height, tileSize: tileSize)
+    }
+
+    /// The tile side used for a `width` x `height` plane when `tileSize` is asked.
+    static func side(width: Int, height: Int, tileSize: Int) -> Int {
+        max(1, min(tileSize, width, height))
     }
 
     /// The blur score: how sharp the strongest edges are along the weakest orientation.

@@ -13,7 +13,8 @@ extension BlurMeasurement {
     /// judges each tile by the directions of its own edges (`OrientedDetail.crossingCorrectedScore`).
     /// With `threads` above 1 (cores no other photo holds), the plane is built from each strip
     /// on a second thread while the decoder makes the next (`StripPipeline`; not for a HEIC,
-    /// whose strips come after all its tiles), and the blur score and the exposure and
+    /// whose strips come after all its tiles), which also measures the plane's top bands of tile
+    /// rows as their rows are written (`EarlyBands`), and the rest of the blur score and the exposure and
     /// fingerprint figures, which all only read the plane, are measured at the same time. The
     /// luma time is then only the wait for the plane after the decode ended.
     ///
@@ -26,6 +27,7 @@ extension BlurMeasurement {
         // On an idle core the plane is built from each strip while the decoder makes the next
         // (a HEIC's strips come only after all its tiles, so it has nothing to overlap).
         var pipeline: StripPipeline?
+        var early: EarlyBands?
         var lumaTime = Duration.zero
         let decodeStart = clock.now
         do {
@@ -39,7 +41,14 @@ extension BlurMeasurement {
                 )
                 builder = made
                 if threads > 1, !image.decodesBeforeStrips {
-                    pipeline = StripPipeline { rows, count, stride in made.append(rows: rows, count: count, rowStride: stride) }
+                    // The pipeline's thread is idle most of the decode: it also measures the
+                    // plane's top bands as their rows are written.
+                    let bands = EarlyBands(count: Self.pipelineBands)
+                    early = bands
+                    pipeline = StripPipeline { rows, count, stride in
+                        made.append(rows: rows, count: count, rowStride: stride)
+                        bands.measureReady(from: made)
+                    }
                 }
             } body: { strip, _, rowCount, rowStride in
                 if let pipeline {
@@ -70,53 +79,58 @@ extension BlurMeasurement {
         }
         let plane = builder.finish()
         let finer = builder.finishFiner()
-        // The blur score's parts (the plane's detail in two bands of tile rows and its noise, the
+        // The blur score's parts (the plane's detail in bands of tile rows and its noise, the
         // halved plane's detail, the Laplacian statistics) and the exposure and fingerprint
-        // figures all only read the plane: on two threads they are shared out about evenly.
+        // figures all only read the plane: on two threads they are shared out about evenly, the
+        // bands the pipeline measured during the decode aside.
         let halvingStart = clock.now
         let half = plane.halved()
         let halvingTime = clock.now - halvingStart
-        let bandCount = threads > 1 ? 2 : 1
-        let upper = { () -> (band: OrientedDetail.TileBand, noiseSigma: Double, coarse: OrientedDetail?, time: Duration) in
+        let earlyBands = early?.bands ?? []
+        let bandCount = early?.count ?? (threads > 1 ? Self.pipelineBands : 1)
+        let remaining = earlyBands.count..<bandCount
+        // On two threads the second takes a quarter of the bands left (at least one) beside the
+        // fingerprint, when more than one is left.
+        let lowerShare = threads > 1 && remaining.count > 1 ? (remaining.count + 3) / 4 : 0
+        let upperBands = remaining.lowerBound..<(remaining.upperBound - lowerShare)
+        let lowerBands = upperBands.upperBound..<remaining.upperBound
+        let upper = { () -> (bands: [OrientedDetail.TileBand], noiseSigma: Double, coarse: OrientedDetail?, statistics: LaplacianStatistics, time: Duration) in
             let start = clock.now
-            let band = OrientedDetail.band(0, of: bandCount, plane: plane)
+            let bands = upperBands.map { OrientedDetail.band($0, of: bandCount, plane: plane) }
             let noiseSigma = NoiseEstimate.whiteNoiseSigma(of: plane, halved: half)
             let coarse = coarseWeight > 0 ? half.map { OrientedDetail(plane: $0) } : nil
-            return (band, noiseSigma, coarse, clock.now - start)
-        }
-        let lower = { () -> (band: OrientedDetail.TileBand?, statistics: LaplacianStatistics, time: Duration) in
-            let start = clock.now
-            let band = bandCount > 1 ? OrientedDetail.band(1, of: bandCount, plane: plane) : nil
             let statistics = LaplacianVariance.statistics(of: plane)
-            return (band, statistics, clock.now - start)
+            return (bands, noiseSigma, coarse, statistics, clock.now - start)
         }
-        let figures = { () -> (exposure: ExposureStatistics, fingerprint: PhotoFingerprint, exposureTime: Duration, fingerprintTime: Duration) in
+        let lower = { () -> (bands: [OrientedDetail.TileBand], bandTime: Duration, exposure: ExposureStatistics, fingerprint: PhotoFingerprint,
+                             exposureTime: Duration, fingerprintTime: Duration) in
             let start = clock.now
+            let bands = lowerBands.map { OrientedDetail.band($0, of: bandCount, plane: plane) }
+            let exposureStart = clock.now
             let exposure = ExposureStatistics(of: plane)
             let fingerprintStart = clock.now
             let fingerprint = PhotoFingerprint(of: plane)
-            return (exposure, fingerprint, fingerprintStart - start, clock.now - fingerprintStart)
+            return (bands, exposureStart - start, exposure, fingerprint, fingerprintStart - exposureStart, clock.now - fingerprintStart)
         }
-        let first: (band: OrientedDetail.TileBand, noiseSigma: Double, coarse: OrientedDetail?, time: Duration)
-        let second: (band: OrientedDetail.TileBand?, statistics: LaplacianStatistics, time: Duration)
-        let measured: (exposure: ExposureStatistics, fingerprint: PhotoFingerprint, exposureTime: Duration, fingerprintTime: Duration)
+        let first: (bands: [OrientedDetail.TileBand], noiseSigma: Double, coarse: OrientedDetail?, statistics: LaplacianStatistics, time: Duration)
+        let second: (bands: [OrientedDetail.TileBand], bandTime: Duration, exposure: ExposureStatistics, fingerprint: PhotoFingerprint,
+                     exposureTime: Duration, fingerprintTime: Duration)
         if threads > 1 {
-            (first, (second, measured)) = ConcurrentPair.run(upper, { (lower(), figures()) })
+            (first, second) = ConcurrentPair.run(upper, lower)
         } else {
             first = upper()
             second = lower()
-            measured = figures()
         }
-        let fine = OrientedDetail(plane: plane, bands: [first.band] + (second.band.map { [$0] } ?? []), noiseSigma: first.noiseSigma)
+        let fine = OrientedDetail(plane: plane, bands: earlyBands + first.bands + second.bands, noiseSigma: first.noiseSigma)
         let scoringStart = clock.now
         let analysisScore = OrientedDetail.score(fine: fine, coarse: first.coarse, strongestShare: strongestShare,
                                                  coarseWeight: coarseWeight, crossingCorrected: crossingCorrected)
         let scales = ScaleAwareBlurScore.measure(analysis: plane, analysisScore: analysisScore, finer: finer, strongestShare: strongestShare,
                                                  coarseWeight: coarseWeight, finerBelow: finerBelow, crossingCorrected: crossingCorrected)
         // The blur stage's own time, as on one thread: its parts, wherever they ran.
-        let blurTime = halvingTime + first.time + second.time + (clock.now - scoringStart)
-        let statistics = second.statistics
-        let (exposure, fingerprint, exposureTime, fingerprintTime) = measured
+        let blurTime = halvingTime + (early?.time ?? .zero) + first.time + second.bandTime + (clock.now - scoringStart)
+        let statistics = first.statistics
+        let (exposure, fingerprint, exposureTime, fingerprintTime) = (second.exposure, second.fingerprint, second.exposureTime, second.fingerprintTime)
         return BlurMeasurement(
             statistics: statistics,
             blurScore: scales.score,
@@ -143,4 +157,8 @@ extension BlurMeasurement {
 
     /// Rows per decoded strip.
     static let stripRows = 64
+
+    /// Bands of tile rows the plane's detail is measured in on more than one thread: all but the
+    /// last measured during the decode when strips go through the pipeline (`EarlyBands`).
+    static let pipelineBands = 8
 }

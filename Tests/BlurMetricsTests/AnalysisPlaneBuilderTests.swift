@@ -75,6 +75,36 @@ struct AnalysisPlaneBuilderTests {
         #expect(whole.width == 182 && whole.height == 128)
     }
 
+    @Test("bands measured while the plane is built wait for their rows and equal the finished plane's",
+          arguments: [(AnalysisScale.shortestSide(200), 16), (.native, 16), (.shortestSide(200), 48), (.native, 300)])
+    func bandsWhileBuilding(scale: AnalysisScale, tile: Int) {
+        var generator = SplitMix64(state: 7)
+        let width = 400, height = 290, count = 8
+        let pixels = (0..<(width * height)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let builder = AnalysisPlaneBuilder(sourceWidth: width, sourceHeight: height, bands: 1, scale: scale)
+        var early: [OrientedDetail.TileBand?] = Array(repeating: nil, count: count)
+        pixels.withUnsafeBufferPointer { buffer in
+            var row = 0
+            while row < height {
+                let rows = min(23, height - row)
+                builder.append(rows: buffer.baseAddress! + row * width, count: rows, rowStride: width)
+                row += rows
+                if row < height {
+                    // The last band reads the plane's last rows, which only the last strip writes.
+                    #expect(builder.band(count - 1, of: count, tileSize: tile) == nil || builder.finishedRows == builder.targetHeight)
+                }
+                for index in 0..<count where early[index] == nil {
+                    early[index] = builder.band(index, of: count, tileSize: tile)
+                }
+            }
+        }
+        let plane = builder.finish()
+        let whole = OrientedDetail(plane: plane, tileSize: tile)
+        let measured = early.compactMap { $0 }
+        #expect(measured.count == count)
+        #expect(OrientedDetail(plane: plane, tileSize: tile, bands: measured, noiseSigma: whole.noiseSigma) == whole)
+    }
+
     @Test("native scale is the exact grey conversion of every pixel")
     func nativeIsExact() {
         let pixels: [UInt8] = [255, 0, 0, 0, 255, 0, 0, 0, 255, 7, 7, 7]
