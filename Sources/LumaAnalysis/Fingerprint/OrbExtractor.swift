@@ -38,6 +38,16 @@ enum OrbExtractor {
         return u
     }()
 
+    // The farthest a turned pattern point lands from its keypoint, in whole pixels: its longest radius rounded up, and one for the rounding.
+    private static let patternReach: Int = {
+        var longest = 0.0
+        for k in 0..<512 {
+            let x = Double(BriefPattern.pairs[2 * k]), y = Double(BriefPattern.pairs[2 * k + 1])
+            longest = max(longest, (x * x + y * y).squareRoot())
+        }
+        return Int(longest.rounded(.up)) + 1
+    }()
+
     // The pattern's 512 points as separate x and y arrays, so the rotation loop vectorises.
     private static let patternX: [Float] = (0..<512).map { Float(BriefPattern.pairs[2 * $0]) }
     private static let patternY: [Float] = (0..<512).map { Float(BriefPattern.pairs[2 * $0 + 1]) }
@@ -72,7 +82,7 @@ enum OrbExtractor {
             // A coarser level's cut is rarely below two thirds of a finer one's.
             guess = cut * 2 / 3
             guard !points.isEmpty else { continue }
-            PlaneResampling.gaussianBlurred7(level, into: &blurred)
+            PlaneResampling.gaussianBlurred7(level, near: points.map { ($0.x, $0.y) }, radius: patternReach, into: &blurred)
             describe(points, level: level, blurred: blurred, scale: layerScale, into: &out)
         }
         return out
