@@ -147,9 +147,9 @@ enum PlaneResampling {
 
     /// `gaussianBlurred7(plane)`'s samples within `radius` (a square) of each of `centres`, written to
     /// `out` (rows of the plane's width; grown to the plane's size when smaller); its other samples are
-    /// left unspecified: the descriptors read the blur near their keypoints only, a sixth to a half of
-    /// a level. Each sample is the same row-then-column sum as the whole plane's; the whole plane is
-    /// blurred when a centre is within `radius + 10` of an edge.
+    /// left unspecified, as the descriptors read the blur near their keypoints only. Each sample is the
+    /// same row-then-column sum as the whole plane's; the whole plane is blurred when a centre is within
+    /// `radius + 10` of an edge.
     static func gaussianBlurred7(_ plane: LumaPlane, near centres: [(x: Int, y: Int)], radius: Int, into out: inout [UInt8]) {
         let w = plane.width, h = plane.height, reach = radius + 3
         // A band of 8 rows is filtered whole, with 3 rows more above and below: up to 10 rows past a centre's square.
