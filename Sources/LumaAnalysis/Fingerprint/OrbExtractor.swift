@@ -121,7 +121,7 @@ enum OrbExtractor {
     private static let sampleBand = 8
     private static let sampleSpacing = 64
     // The threshold the sample is scanned at: most photos' strongest corners score above it, and a
-    // scan's cost falls steeply as its threshold rises (by half from 10 to 40 on a dense plane).
+    // scan's cost falls steeply as its threshold rises (by more than half from 10 to 40 on a dense plane).
     private static let sampleThreshold = 40
 
     /// FAST corners of bands of a level's rows found at `sampleThreshold`, which a scan at that
