@@ -74,6 +74,26 @@ struct PlaneResamplingTests {
         #expect(Array(buffer[..<(45 * 31)]) == referenceBlurred(small))
     }
 
+    @Test("the blur near keypoints is the whole blur within the radius of each, clustered, apart, at the reach's edge and near an edge")
+    func blurNearCentres() {
+        let plane = TestScenes.noise(width: 180, height: 120, seed: 9)
+        let whole = PlaneResampling.gaussianBlurred7(plane).pixels
+        let radius = 20
+        let sets: [[(x: Int, y: Int)]] = [[(60, 50), (62, 51), (100, 50), (70, 90), (140, 40)], [(23, 23), (156, 96)], [(90, 60)], [],
+                                          [(10, 60), (90, 60)]]
+        for centres in sets {
+            var buffer = [UInt8](repeating: 0x5A, count: 180 * 120 + 7)
+            PlaneResampling.gaussianBlurred7(plane, near: centres, radius: radius, into: &buffer)
+            for c in centres {
+                for y in max(c.y - radius, 0)...min(c.y + radius, 119) {
+                    for x in max(c.x - radius, 0)...min(c.x + radius, 179) {
+                        #expect(buffer[y * 180 + x] == whole[y * 180 + x], "centre \(c), sample (\(x), \(y))")
+                    }
+                }
+            }
+        }
+    }
+
     @Test("a plane too small for the blur is returned as it is")
     func tinyPlaneIsNotBlurred() {
         let plane = TestScenes.noise(width: 6, height: 20, seed: 5)

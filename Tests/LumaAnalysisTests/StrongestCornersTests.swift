@@ -52,6 +52,42 @@ struct StrongestCornersTests {
         }
     }
 
+    @Test("rows scanned in bands and put together are the corners of one scan", arguments: [10, 40, 70])
+    func bandsMakeOneScan(threshold: Int) {
+        for scene in [TestScenes.shapes(width: 682, height: 512, seed: 3), busyScene(width: 404, height: 303)] {
+            let whole = FastCorners.detect(in: scene, threshold: threshold, border: 31)
+            var pieced: [FastCorners.Corner] = []
+            var top = 0
+            for bottom in [20, 31, 32, 40, 41, 100, 101, 102, 180, 250, 600] {
+                pieced += FastCorners.detect(in: scene, threshold: threshold, border: 31, rows: top..<bottom)
+                top = bottom
+            }
+            #expect(pieced == whole, "\(scene.width)x\(scene.height)")
+        }
+    }
+
+    @Test("the first threshold's sample, reused by the scan, gives the same corners and cut; each case of the sample is met")
+    func sampledFirstThreshold() {
+        let scenes = [TestScenes.shapes(width: 682, height: 512, seed: 3), busyScene(width: 404, height: 303),
+                      faintScene(width: 525, height: 394)]
+        var thresholds: [Int] = []
+        for scene in scenes {
+            for n in [1, 60, 216, 430, 100_000] {
+                let expected = referenceStrongest(scene, count: n)
+                let first = OrbExtractor.firstThreshold(in: scene, count: n)
+                let found = OrbExtractor.strongestCorners(in: scene, count: n, guess: first.threshold, sample: first.sample)
+                #expect(found.corners == expected, "\(scene.width)x\(scene.height), n \(n)")
+                #expect(found.cut == (expected.map(\.score).min() ?? 10))
+                for threshold in [40, 41, 60, 255] {
+                    #expect(first.sample?.detect(in: scene, threshold: threshold) == FastCorners.detect(in: scene, threshold: threshold, border: 31))
+                }
+                thresholds.append(first.threshold)
+            }
+        }
+        // Above the sample's threshold (a dense scene), at it, and below it (few corners).
+        #expect(thresholds.contains { $0 > 40 } && thresholds.contains(40) && thresholds.contains { $0 < 40 })
+    }
+
     @Test("the scenes span the cases: many more corners than kept, a few more, and fewer than asked for")
     func scenesCoverEveryCase() {
         #expect(FastCorners.detect(in: busyScene(width: 404, height: 303), threshold: 10, border: 31).count > 1000)

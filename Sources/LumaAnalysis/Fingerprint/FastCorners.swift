@@ -18,12 +18,13 @@ enum FastCorners {
     ]
 
     /// Non-max-suppressed FAST-9 corners at least `border` pixels inside every edge, row by row (within a row,
-    /// each 16-pixel chunk's brighter corners before its darker ones).
-    static func detect(in image: LumaPlane, threshold: Int, border: Int) -> [Corner] {
+    /// each 16-pixel chunk's brighter corners before its darker ones); only those on `rows` when given.
+    static func detect(in image: LumaPlane, threshold: Int, border: Int, rows: Range<Int>? = nil) -> [Corner] {
         let w = image.width, h = image.height
+        let top = max(border, rows?.lowerBound ?? border), bottom = min(h - border, rows?.upperBound ?? h - border)
         // Scores are needed one pixel outside the kept area for the suppression.
         let x0 = max(border - 1, 3), x1 = min(w - border + 1, w - 3)
-        let y0 = max(border - 1, 3), y1 = min(h - border + 1, h - 3)
+        let y0 = max(top - 1, 3), y1 = min(bottom + 1, h - 3)
         guard x1 - x0 >= 16, y1 - y0 >= 3 else { return [] }
         var offsets = [Int](repeating: 0, count: 25)
         for k in 0..<25 { let (dx, dy) = circle[k % 16]; offsets[k] = dx + dy * w }
@@ -43,7 +44,7 @@ enum FastCorners {
                     let r = rb.baseAddress!
                     /// Keeps the corners of row `y` (listed in `columns`) that beat their eight neighbours.
                     func suppress(row y: Int, _ columns: [Int]) {
-                        guard y >= border, y < h - border else { return }
+                        guard y >= top, y < bottom else { return }
                         let above = r + (y + 2) % 3 * w, here = r + y % 3 * w, below = r + (y + 1) % 3 * w
                         for x in columns where x >= border && x < w - border {
                             let s = here[x]

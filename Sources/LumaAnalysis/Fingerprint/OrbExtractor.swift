@@ -38,6 +38,16 @@ enum OrbExtractor {
         return u
     }()
 
+    // The farthest a turned pattern point lands from its keypoint, in whole pixels: its longest radius rounded up, and one for the rounding.
+    private static let patternReach: Int = {
+        var longest = 0.0
+        for k in 0..<512 {
+            let x = Double(BriefPattern.pairs[2 * k]), y = Double(BriefPattern.pairs[2 * k + 1])
+            longest = max(longest, (x * x + y * y).squareRoot())
+        }
+        return Int(longest.rounded(.up)) + 1
+    }()
+
     // The pattern's 512 points as separate x and y arrays, so the rotation loop vectorises.
     private static let patternX: [Float] = (0..<512).map { Float(BriefPattern.pairs[2 * $0]) }
     private static let patternY: [Float] = (0..<512).map { Float(BriefPattern.pairs[2 * $0 + 1]) }
@@ -56,7 +66,8 @@ enum OrbExtractor {
         var out = Output()
         var level = image
         var layerScale: Float = 1
-        var guess = firstGuess
+        let first = firstThreshold(in: image, count: 2 * quotas[0])
+        var guess = first.threshold
         // One buffer for every level's blur (the first level is the largest), so each is not fresh memory.
         var blurred: [UInt8] = []
         for l in 0..<levelCount {
@@ -67,11 +78,11 @@ enum OrbExtractor {
                 guard w > 2 * edge, h > 2 * edge else { break }
                 level = PlaneResampling.resizedBilinear(level, width: w, height: h)
             }
-            let (points, cut) = keypoints(in: level, quota: quotas[l], guess: guess)
+            let (points, cut) = keypoints(in: level, quota: quotas[l], guess: guess, sample: l == 0 ? first.sample : nil)
             // A coarser level's cut is rarely below two thirds of a finer one's.
             guess = cut * 2 / 3
             guard !points.isEmpty else { continue }
-            PlaneResampling.gaussianBlurred7(level, into: &blurred)
+            PlaneResampling.gaussianBlurred7(level, near: points.map { ($0.x, $0.y) }, radius: patternReach, into: &blurred)
             describe(points, level: level, blurred: blurred, scale: layerScale, into: &out)
         }
         return out
@@ -106,8 +117,78 @@ enum OrbExtractor {
 
     private struct Candidate { var x: Int; var y: Int; var response: Float; var order: Int }
 
-    // The FAST threshold the finest level is first tried at: most photos' 2·quota strongest corners score above it.
-    private static let firstGuess = 40
+    // Rows of the finest level sampled for its first threshold: a band of `sampleBand` rows in every `sampleSpacing`.
+    private static let sampleBand = 8
+    private static let sampleSpacing = 64
+    // The threshold the sample is scanned at: most photos' strongest corners score above it, and a
+    // scan's cost falls steeply as its threshold rises (by more than half from 10 to 40 on a dense plane).
+    private static let sampleThreshold = 40
+
+    /// FAST corners of bands of a level's rows found at `sampleThreshold`, which a scan at that
+    /// threshold or above takes instead of scanning those rows again.
+    struct CornerSample {
+        /// The sampled rows, in order, each band clear of the level's edge.
+        var bands: [Range<Int>] = []
+        /// Each band's corners at `sampleThreshold`.
+        var corners: [[FastCorners.Corner]] = []
+
+        /// The corners FAST finds on `level` at `threshold` (at least `sampleThreshold`): the rows
+        /// between the bands scanned, the bands' corners that score `threshold` or more taken as they
+        /// are (a corner found at one threshold is found at a higher one exactly when it scores that
+        /// much), in row order as one scan lists them.
+        func detect(in level: LumaPlane, threshold: Int) -> [FastCorners.Corner] {
+            var found: [FastCorners.Corner] = []
+            var top = edge
+            for (band, inBand) in zip(bands, corners) {
+                found += FastCorners.detect(in: level, threshold: threshold, border: edge, rows: top..<band.lowerBound)
+                found += inBand.lazy.filter { $0.score >= threshold }
+                top = band.upperBound
+            }
+            found += FastCorners.detect(in: level, threshold: threshold, border: edge, rows: top..<(level.height - edge))
+            return found
+        }
+    }
+
+    /// The FAST threshold the finest level is first scanned at, and the sample it was chosen from:
+    /// the corners of bands of its rows found at `sampleThreshold`, scaled to all its rows. The
+    /// highest threshold at which they promise one and a half times `n`; else `sampleThreshold` while they promise
+    /// half of `n` at it; else one lowered as `strongestCorners` lowers it after a scan that found
+    /// too few. A photo dense with corners is then scanned once at a high threshold, one with few
+    /// strong corners once at a low one instead of first at a raised one; any threshold gives the
+    /// same corners (`strongestCorners`), only the work differs.
+    static func firstThreshold(in level: LumaPlane, count n: Int) -> (threshold: Int, sample: CornerSample?) {
+        let kept = level.height - 2 * edge
+        guard kept > sampleSpacing else { return (sampleThreshold, nil) }
+        var sample = CornerSample()
+        var histogram = [Int](repeating: 0, count: 256)
+        var top = edge + (sampleSpacing - sampleBand) / 2
+        while top + sampleBand <= level.height - edge {
+            let band = top..<(top + sampleBand)
+            let corners = FastCorners.detect(in: level, threshold: sampleThreshold, border: edge, rows: band)
+            for c in corners { histogram[min(c.score, 255)] += 1 }
+            sample.bands.append(band)
+            sample.corners.append(corners)
+            top += sampleSpacing
+        }
+        let sampled = sample.bands.count * sampleBand
+        // Scores counted from the top until they promise one and a half times the corners asked for over all the rows.
+        var seen = 0
+        for t in stride(from: 255, through: sampleThreshold, by: -1) {
+            seen += histogram[t]
+            if 2 * seen * kept >= 3 * n * sampled { return (t, sample) }
+        }
+        let promised = seen * kept / sampled
+        if 2 * promised >= n { return (sampleThreshold, sample) }
+        return (lowered(from: sampleThreshold, found: promised, wanted: n), sample)
+    }
+
+    /// The threshold to scan at after one at `threshold` found `found` of the `wanted` corners: corner
+    /// counts about double for every 10 the threshold drops, and one step more for a margin.
+    private static func lowered(from threshold: Int, found: Int, wanted: Int) -> Int {
+        var threshold = threshold, expected = max(found, 1)
+        repeat { threshold -= 10; expected *= 2 } while expected < wanted && threshold > fastThreshold
+        return max(threshold - 10, fastThreshold)
+    }
 
     /// The `2 * quota` strongest FAST corners of `level` (ties at the cut kept), as `retainBestScores`
     /// keeps them from every corner above `fastThreshold`, and the lowest score kept.
@@ -116,24 +197,25 @@ enum OrbExtractor {
     /// compares a corner with neighbours, and one scoring t or more beats any neighbour under t either
     /// way), so when there are already `2 * quota` of them the strongest are the same and the many weak
     /// corners are never scored; otherwise the threshold is lowered (down to `fastThreshold`) by as much as the
-    /// shortfall suggests.
-    static func strongestCorners(in level: LumaPlane, count n: Int, guess: Int) -> (corners: [FastCorners.Corner], cut: Int) {
+    /// shortfall suggests. A scan at `sampleThreshold` or above takes `sample`'s bands as they were found.
+    static func strongestCorners(in level: LumaPlane, count n: Int, guess: Int, sample: CornerSample? = nil) -> (corners: [FastCorners.Corner], cut: Int) {
         var threshold = max(guess, fastThreshold)
         while true {
-            let corners = FastCorners.detect(in: level, threshold: threshold, border: edge)
+            let corners = if let sample, threshold >= sampleThreshold {
+                sample.detect(in: level, threshold: threshold)
+            } else {
+                FastCorners.detect(in: level, threshold: threshold, border: edge)
+            }
             if corners.count >= n || threshold == fastThreshold {
                 let strong = retainBestScores(corners, n)
                 return (strong, strong.lazy.map(\.score).min() ?? fastThreshold)
             }
-            // Corner counts about double for every 10 the threshold drops; one step more for a margin.
-            var expected = max(corners.count, 1)
-            repeat { threshold -= 10; expected *= 2 } while expected < n && threshold > fastThreshold
-            threshold = max(threshold - 10, fastThreshold)
+            threshold = lowered(from: threshold, found: corners.count, wanted: n)
         }
     }
 
-    private static func keypoints(in level: LumaPlane, quota: Int, guess: Int) -> ([Candidate], Int) {
-        let (strong, cut) = strongestCorners(in: level, count: 2 * quota, guess: guess)
+    private static func keypoints(in level: LumaPlane, quota: Int, guess: Int, sample: CornerSample?) -> ([Candidate], Int) {
+        let (strong, cut) = strongestCorners(in: level, count: 2 * quota, guess: guess, sample: sample)
         var cands: [Candidate] = []
         cands.reserveCapacity(strong.count)
         level.pixels.withUnsafeBufferPointer { px in

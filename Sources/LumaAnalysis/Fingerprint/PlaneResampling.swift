@@ -145,6 +145,66 @@ enum PlaneResampling {
         out.withUnsafeMutableBufferPointer { blur(plane, into: $0.baseAddress!) }
     }
 
+    /// `gaussianBlurred7(plane)`'s samples within `radius` (a square) of each of `centres`, written to
+    /// `out` (rows of the plane's width; grown to the plane's size when smaller); its other samples are
+    /// left unspecified, as the descriptors read the blur near their keypoints only. Each sample is the
+    /// same row-then-column sum as the whole plane's; the whole plane is blurred when a centre is within
+    /// `radius + 10` of an edge.
+    static func gaussianBlurred7(_ plane: LumaPlane, near centres: [(x: Int, y: Int)], radius: Int, into out: inout [UInt8]) {
+        let w = plane.width, h = plane.height, reach = radius + 3
+        // A band of 8 rows is filtered whole, with 3 rows more above and below: up to 10 rows past a centre's square.
+        guard centres.allSatisfy({ $0.x >= reach && $0.x < w - reach && $0.y >= radius + 10 && $0.y < h - radius - 10 }) else {
+            gaussianBlurred7(plane, into: &out)
+            return
+        }
+        if out.count < w * h { out = [UInt8](repeating: 0, count: w * h) }
+        guard !centres.isEmpty else { return }
+        let byColumn = centres.sorted { $0.x < $1.x }
+        // Rows go in bands of 8 sharing their column ranges, so the ranges are worked out once a band.
+        let bandCount = (h + 7) / 8
+        /// The merged column ranges within `radius` of the centres whose rows within `radius` meet rows `low..<high`.
+        func columns(_ low: Int, _ high: Int) -> [Range<Int>] {
+            var merged: [Range<Int>] = []
+            for c in byColumn where c.y + radius >= low && c.y - radius < high {
+                if let last = merged.last, c.x - radius <= last.upperBound {
+                    merged[merged.count - 1] = last.lowerBound..<(c.x + radius + 1)
+                } else {
+                    merged.append((c.x - radius)..<(c.x + radius + 1))
+                }
+            }
+            return merged
+        }
+        // A band's output rows read the row-filtered source rows 3 above and below, so a source band's
+        // ranges take in every centre near the rows within 3 of it (samples of a band's rows farther
+        // from a centre than `radius` may read source rows not filtered there, and are never read).
+        let outputColumns = (0..<bandCount).map { columns(8 * $0, 8 * $0 + 8) }
+        let sourceColumns = (0..<bandCount).map { columns(8 * $0 - 3, 8 * $0 + 11) }
+        var ring = [UInt8](repeating: 0, count: 7 * w)
+        plane.pixels.withUnsafeBufferPointer { src in
+            ring.withUnsafeMutableBufferPointer { rb in
+                out.withUnsafeMutableBufferPointer { ob in
+                    let s = src.baseAddress!, r = rb.baseAddress!, d = ob.baseAddress!
+                    var nextSource = 0
+                    for band in 0..<bandCount where !outputColumns[band].isEmpty {
+                        for y in (8 * band)..<min(8 * band + 8, h) {
+                            for source in max(nextSource, y - 3)...(y + 3) {
+                                for span in sourceColumns[source / 8] {
+                                    filterRun(s + source * w - 3, step: 1, into: r + source % 7 * w, from: span.lowerBound, to: span.upperBound)
+                                }
+                            }
+                            nextSource = y + 4
+                            for span in outputColumns[band] {
+                                filterColumns(r + (y - 3) % 7 * w, r + (y - 2) % 7 * w, r + (y - 1) % 7 * w, r + y % 7 * w,
+                                              r + (y + 1) % 7 * w, r + (y + 2) % 7 * w, r + (y + 3) % 7 * w, into: d + y * w,
+                                              from: span.lowerBound, to: span.upperBound)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     private static func blur(_ plane: LumaPlane, into d: UnsafeMutablePointer<UInt8>) {
         let w = plane.width, h = plane.height
         guard w > 6, h > 6 else {
