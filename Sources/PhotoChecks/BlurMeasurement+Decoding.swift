@@ -16,11 +16,15 @@ extension BlurMeasurement {
     /// whose strips come after all its tiles), which also measures the plane's top bands of tile
     /// rows as their rows are written (`EarlyBands`), and the rest of the blur score and the exposure and
     /// fingerprint figures, which all only read the plane, are measured at the same time. The
-    /// luma time is then only the wait for the plane after the decode ended.
+    /// luma time is then only the wait for the plane after the decode ended. A `fingerprint`
+    /// passed in (the first decode's, for a photo decoded again) is kept rather than measured
+    /// again, so a photo's fingerprint does not depend on whether its blur score asked for a
+    /// second look.
     ///
     /// - Throws: `DecodeFailure` when the pixels are truncated or corrupt.
     public static func measure(_ image: EncodedImage, plan: DecodePlan, scale: AnalysisScale, strongestShare: Double, coarseWeight: Double = 0,
-                               finerBelow: Double = .infinity, crossingCorrected: Bool = false, threads: Int = 1) throws(DecodeFailure) -> BlurMeasurement {
+                               finerBelow: Double = .infinity, crossingCorrected: Bool = false, threads: Int = 1,
+                               fingerprint known: PhotoFingerprint? = nil) throws(DecodeFailure) -> BlurMeasurement {
         let clock = ContinuousClock()
         let target = scale.analysisSize(width: image.header.storedWidth, height: image.header.storedHeight)
         var builder: AnalysisPlaneBuilder?
@@ -109,7 +113,7 @@ extension BlurMeasurement {
             let exposureStart = clock.now
             let exposure = ExposureStatistics(of: plane)
             let fingerprintStart = clock.now
-            let fingerprint = PhotoFingerprint(of: plane)
+            let fingerprint = known ?? PhotoFingerprint(of: plane)
             return (bands, exposureStart - start, exposure, fingerprint, fingerprintStart - exposureStart, clock.now - fingerprintStart)
         }
         let first: (bands: [OrientedDetail.TileBand], noiseSigma: Double, coarse: OrientedDetail?, statistics: LaplacianStatistics, time: Duration)

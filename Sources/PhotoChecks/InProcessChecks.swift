@@ -179,7 +179,7 @@ public struct InProcessChecks: PhotoDecoding {
                         if let second = try? BlurMeasurement.measure(
                             again, plan: finerPlan, scale: settings.analysisScale, strongestShare: blurOptions.strongestShare,
                             coarseWeight: blurOptions.coarseWeight, finerBelow: threshold,
-                            crossingCorrected: blurOptions.crossingCorrected, threads: secondThreads
+                            crossingCorrected: blurOptions.crossingCorrected, threads: secondThreads, fingerprint: first.fingerprint
                         ) {
                             measurements.second = BlurFigures(second, measuredBelow: threshold)
                             timed = second.addingTime(of: first)

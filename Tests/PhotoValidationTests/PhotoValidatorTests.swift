@@ -167,6 +167,20 @@ struct PhotoValidatorTests {
         #expect(full.details.analysisWidth == 2560 && full.details.decodeScale == 1)
     }
 
+    @Test("a photo decoded again for its blur keeps its first decode's fingerprint, as if it had passed the first time")
+    func fingerprintOfFirstDecode() async throws {
+        let url = Fixtures.testdataFile("photos/room-living-wine.jpg")
+        var twice = ValidationSettings()
+        twice.roomBlurThreshold = 1e9
+        var once = ValidationSettings()
+        once.roomBlurThreshold = 0
+        let again = try await validate(url, as: .room, settings: twice)
+        let first = try await validate(url, as: .room, settings: once)
+        // Under the threshold the JPEG was decoded a second time, at a finer DCT scale.
+        #expect((again.details.decodeScale ?? 0) > (first.details.decodeScale ?? 1))
+        #expect(again.details.fingerprint != nil && again.details.fingerprint == first.details.fingerprint)
+    }
+
     @Test("a photo whose decode would need more than the memory budget is refused before decoding")
     func memoryBudget() async throws {
         var settings = ValidationSettings()
