@@ -81,16 +81,12 @@ public enum LaplacianVariance {
             while x <= vectorEnd {
                 let top = SampleLanes(up, x), bottom = SampleLanes(down, x)
                 let left = SampleLanes(mid, x - 1), right = SampleLanes(mid, x + 1), middle = SampleLanes(mid, x)
-                // |response| <= 1020 fits 16 bits; the even and odd columns' responses widened and
-                // paired so that x86 takes one pmaddwd per eight squares.
+                // |response| <= 1020 fits 16 bits; widened, four responses go to each 32-bit lane.
                 let evenResponse = (top.even &+ bottom.even) &+ (left.even &+ right.even) &- (middle.even &<< 2)
                 let oddResponse = (top.odd &+ bottom.odd) &+ (left.odd &+ right.odd) &- (middle.odd &<< 2)
-                let even = SIMD8<Int32>(truncatingIfNeeded: evenResponse)
-                let odd = SIMD8<Int32>(truncatingIfNeeded: oddResponse)
-                let pairs = even &+ odd
-                let squares = even &* even &+ odd &* odd
-                laneSum &+= pairs.lowHalf &+ pairs.highHalf
-                laneSquares &+= squares.lowHalf &+ squares.highHalf
+                let (a, b) = SampleLanes.widened(evenResponse), (c, d) = SampleLanes.widened(oddResponse)
+                laneSum &+= a &+ b &+ c &+ d
+                laneSquares &+= a &* a &+ b &* b &+ c &* c &+ d &* d
                 x += laneCount
                 steps += 1
                 if steps == flushInterval {

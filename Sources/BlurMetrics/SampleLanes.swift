@@ -23,13 +23,20 @@ struct SampleLanes {
         odd = unsafeBitCast(pairs &>> 8, to: SIMD8<Int16>.self)
     }
 
-    /// The sum of the squares of `even`'s and `odd`'s lanes, four lanes at a time (each 32-bit lane
-    /// takes four squares; one `pmaddwd` per eight on x86).
+    /// The sum of the squares of `even`'s and `odd`'s lanes, four to each 32-bit lane.
     @inline(__always)
     static func squares(_ even: SIMD8<Int16>, _ odd: SIMD8<Int16>) -> SIMD4<Int32> {
-        let low = SIMD8<Int32>(truncatingIfNeeded: even)
-        let high = SIMD8<Int32>(truncatingIfNeeded: odd)
-        let sum = low &* low &+ high &* high
-        return sum.lowHalf &+ sum.highHalf
+        let (a, b) = widened(even), (c, d) = widened(odd)
+        return a &* a &+ b &* b &+ c &* c &+ d &* d
+    }
+
+    /// `lanes` widened to 32 bits as two halves: the even-indexed lanes and the odd-indexed ones,
+    /// sign-extended with two shifts. (`SIMD8<Int32>(truncatingIfNeeded:)` is, as for bytes, a
+    /// call into the standard library's generic conversion on Linux.) Sums over every lane do not
+    /// depend on how they are paired.
+    @inline(__always)
+    static func widened(_ lanes: SIMD8<Int16>) -> (even: SIMD4<Int32>, odd: SIMD4<Int32>) {
+        let pairs = unsafeBitCast(lanes, to: SIMD4<Int32>.self)
+        return ((pairs &<< 16) &>> 16, pairs &>> 16)
     }
 }
