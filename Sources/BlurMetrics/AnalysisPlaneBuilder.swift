@@ -46,7 +46,9 @@ public final class AnalysisPlaneBuilder {
         let size = (width: min(targetWidth, sourceWidth), height: min(targetHeight, sourceHeight))
         self.targetWidth = size.width
         self.targetHeight = size.height
-        self.plane = [UInt8](repeating: 0, count: size.width * size.height)
+        // Every row is written before `finish()` can return the plane (and `band` reads only
+        // written rows), so the buffers skip being zeroed first: megabytes per photo.
+        self.plane = Self.unfilled(size.width * size.height)
         self.lumaRow = [UInt8](repeating: 0, count: sourceWidth)
         if size.width == sourceWidth && size.height == sourceHeight {
             self.resampler = nil
@@ -61,7 +63,7 @@ public final class AnalysisPlaneBuilder {
             if keepsFinerPlane {
                 let finer = Self.finerSize(sourceWidth: sourceWidth, sourceHeight: sourceHeight, targetWidth: size.width, targetHeight: size.height)
                 self.finerSize = finer
-                self.finerPlane = [UInt8](repeating: 0, count: finer.width * finer.height)
+                self.finerPlane = Self.unfilled(finer.width * finer.height)
                 self.finerResampler = finer == (sourceWidth, sourceHeight) ? nil : Resampler(
                     horizontal: AreaResamplingAxis(sourceCount: sourceWidth, targetCount: finer.width, fractionBits: 14),
                     vertical: AreaResamplingAxis(sourceCount: sourceHeight, targetCount: finer.height, fractionBits: 12)
@@ -83,6 +85,11 @@ public final class AnalysisPlaneBuilder {
             return (sourceWidth, sourceHeight)
         }
         return (min(sourceWidth, 2 * targetWidth), min(sourceHeight, 2 * targetHeight))
+    }
+
+    /// A buffer of `count` bytes that the builder writes in full before anything reads it.
+    private static func unfilled(_ count: Int) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
     }
 
     /// Up to this many times the target's shortest side, the source itself is the finer plane: no
