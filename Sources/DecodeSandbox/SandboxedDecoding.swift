@@ -142,7 +142,7 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
             let failure = end.failure(limit: deadline - start)
             return (settings.answer(for: failure, as: photoType, after: ContinuousClock.now - start), nil, nil)
         case .success(let frame):
-            guard frame.kind == .result, let reply = try? frame.header(ValidateReply.self) else {
+            guard frame.kind == .result, let reply = (try? frame.header(ValidateReply.self))?.withFingerprintRestored() else {
                 let failure = DecodeFailure(.libraryFailure, "the decode worker answered a \(frame.kind) frame that is not a result")
                 return (settings.answer(for: failure, as: photoType, after: ContinuousClock.now - start), nil, nil)
             }
@@ -235,7 +235,7 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
         }
         let result = worker.exchange(kind, header(sharedCount), body: body, deadline: deadline)
         switch result {
-        case .success(let frame) where frame.kind == .result && (try? frame.header(ValidateReply.self))?.retiring == true:
+        case .success(let frame) where frame.kind == .result && (try? frame.header(WorkerRetirement.self))?.retiring == true:
             // It has spent most of its CPU allowance and exits now; the next photo gets a new one.
             worker.stop()
         case .success:

@@ -115,7 +115,7 @@ public enum DecodeWorkerHost {
                 break
             }
             let sent = jpeg.withUnsafeBytes { bytes in
-                Result { () throws(ChannelError) in try channel.send(.result, reply, body: bytes) }
+                Result { () throws(ChannelError) in try channel.send(.result, reply.sendingFingerprintOnce(), body: bytes) }
             }
             try sent.get()
             if retiring { exit(0) }

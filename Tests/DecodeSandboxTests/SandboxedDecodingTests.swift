@@ -44,6 +44,24 @@ struct SandboxedDecodingTests {
         }
     }
 
+    @Test("a worker's measurements are the in-process ones, fingerprints included, for a photo decoded once and one decoded twice",
+          arguments: [0.0, 1e9])
+    func sameMeasurements(threshold: Double) throws {
+        // At 0 every photo passes its first decode; under 1e9 every JPEG is decoded again, finer.
+        var settings = ValidationSettings()
+        settings.roomBlurThreshold = threshold
+        let decoding = try SandboxedDecoding(settings: settings, options: SandboxOptions(
+            executable: ProcessRunner.photoValidatorExecutable.path, maximumIdle: 1, photoTimeLimit: .seconds(20)))
+        defer { decoding.shutdown() }
+        let checks = try InProcessChecks(settings: settings)
+        let bytes = try photo("photos/room-living-wine.jpg")
+        let isolated = bytes.withUnsafeBytes { decoding.measure($0, as: .room).measurements }
+        let local = bytes.withUnsafeBytes { checks.measuredCheck($0, as: .room, previews: nil).measurements }
+        #expect((local?.second != nil) == (threshold > 0))
+        #expect(isolated != nil && isolated == local)
+        #expect(isolated?.first?.fingerprint.isEmpty == false)
+    }
+
     @Test("ValidatePhotoOutput round-trips through JSON exactly")
     func outputRoundTrips() throws {
         let validator = try PhotoValidator(settings: ValidationSettings())
