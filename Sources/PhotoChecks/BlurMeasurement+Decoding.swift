@@ -12,11 +12,13 @@ extension BlurMeasurement {
     /// instead where the analysis plane lost its detail (`ScaleAwareBlurScore`). `crossingCorrected`
     /// judges each tile by the directions of its own edges (`OrientedDetail.crossingCorrectedScore`).
     /// With `threads` above 1 (cores no other photo holds), the plane is built from each strip
-    /// on a second thread while the decoder makes the next (`StripPipeline`; not for a HEIC,
-    /// whose strips come after all its tiles), which also measures the plane's top bands of tile
-    /// rows as their rows are written (`EarlyBands`), and the rest of the blur score and the exposure and
-    /// fingerprint figures, which all only read the plane, are measured at the same time. The
-    /// luma time is then only the wait for the plane after the decode ended. A `fingerprint`
+    /// on a second thread while the decoder makes the next (`StripPipeline`), which also measures
+    /// the plane's top bands of tile rows as their rows are written (`EarlyBands`), and the rest
+    /// of the blur score and the exposure and fingerprint figures, which all only read the plane,
+    /// are measured at the same time. The luma time is then only the wait for the plane after the
+    /// decode ended. A HEIC needs no pipeline: its tile threads hand out each strip once its tiles
+    /// are decoded, and build the plane and its top bands from it while the others decode (the
+    /// luma time is then that work, done during the decode). A `fingerprint`
     /// passed in (the first decode's, for a photo decoded again) is kept rather than measured
     /// again, so a photo's fingerprint does not depend on whether its blur score asked for a
     /// second look.
@@ -29,7 +31,7 @@ extension BlurMeasurement {
         let target = scale.analysisSize(width: image.header.storedWidth, height: image.header.storedHeight)
         var builder: AnalysisPlaneBuilder?
         // On an idle core the plane is built from each strip while the decoder makes the next
-        // (a HEIC's strips come only after all its tiles, so it has nothing to overlap).
+        // (a HEIC's tile threads do it themselves).
         var pipeline: StripPipeline?
         var early: EarlyBands?
         var lumaTime = Duration.zero
@@ -44,11 +46,12 @@ extension BlurMeasurement {
                     bands: geometry.bands, targetWidth: target.width, targetHeight: target.height, keepsFinerPlane: true
                 )
                 builder = made
-                if threads > 1, !image.decodesBeforeStrips {
-                    // The pipeline's thread is idle most of the decode: it also measures the
-                    // plane's top bands as their rows are written.
-                    let bands = EarlyBands(count: Self.pipelineBands)
-                    early = bands
+                guard threads > 1 else { return }
+                // The plane's top bands are measured as their rows are written: on the pipeline's
+                // thread, idle most of the decode, or on a HEIC's tile threads as they hand out strips.
+                let bands = EarlyBands(count: Self.pipelineBands)
+                early = bands
+                if !image.decodesBeforeStrips {
                     pipeline = StripPipeline { rows, count, stride in
                         made.append(rows: rows, count: count, rowStride: stride)
                         bands.measureReady(from: made)
@@ -62,6 +65,7 @@ extension BlurMeasurement {
                 let start = clock.now
                 builder!.append(rows: strip, count: rowCount, rowStride: rowStride)
                 lumaTime += clock.now - start
+                early?.measureReady(from: builder!)
             }
         } catch let failure as DecodeFailure {
             pipeline?.finish()

@@ -1,8 +1,9 @@
 import BlurMetrics
 
-/// The blur score's bands of tile rows measured on the thread that builds the analysis plane
-/// (`StripPipeline`), each as soon as every row it reads is written, while the decoder makes the
-/// rest: what is left for after the decode is the bottom of the plane.
+/// The blur score's bands of tile rows measured where the analysis plane is built (the
+/// `StripPipeline`'s thread, or a HEIC's tile threads), each as soon as every row it reads is
+/// written, while the decoder makes the rest: what is left for after the decode is the bottom of
+/// the plane.
 final class EarlyBands: @unchecked Sendable {
     /// Bands the plane's tile rows are measured in.
     let count: Int
@@ -18,8 +19,9 @@ final class EarlyBands: @unchecked Sendable {
     }
 
     /// Measures each next band whose rows `builder` has written, all but the last, whose rows are
-    /// only complete once the decode has ended. Call it on the thread that appends to `builder`,
-    /// after each strip; read `bands` only once that thread is done (`StripPipeline.finish()`).
+    /// only complete once the decode has ended. Call it where strips are appended to `builder`,
+    /// after each (one thread at a time); read `bands` only once the decode has returned and every
+    /// append is done (`StripPipeline.finish()`).
     func measureReady(from builder: AnalysisPlaneBuilder) {
         let clock = ContinuousClock()
         while bands.count < count - 1 {

@@ -77,8 +77,8 @@ public final class EncodedImage {
     public func plan(targetShortSide: Int?, lumaPaths: Bool = true, preview: PreviewEncoder? = nil, threads: Int = 1) -> DecodePlan {
         if let heif {
             let keep = preview != nil
-            // More threads than tile runs would hold decoders that never decode.
-            let used = min(max(threads, 1), max(heif.container.tiles.count - 1, 1))
+            // More threads than tiles would hold decoders that never decode.
+            let used = min(max(threads, 1), heif.container.tiles.count)
             var plan = DecodePlan(decoder: .ffmpegHEVC, scaleNumerator: 8, luma: true, estimatedBytes: heif.estimatedBytes(keepingChroma: keep, threads: used), keepsPreview: keep)
             plan.threads = used
             return plan

@@ -11,10 +11,13 @@ struct MeasurementThreadsTests {
     @Test("measures exactly as on one thread: the same blur, exposure and fingerprint figures and the same answer, broken files included")
     func sameAsOneThread() async throws {
         let heic = try #require(Fixtures.sharedFile("photos/room-couch-pug.heic"), "../shared is needed")
-        // JPEGs sharp and blurred (decoded twice), PNGs, a HEIC (its tiles on both threads), and
+        let turned = try #require(Fixtures.sharedFile("photos/paper-arrow.heic"), "../shared is needed")
+        // JPEGs sharp and blurred (decoded twice), PNGs, HEICs (their tiles on both threads, and
+        // the plane built and its top bands measured on whichever thread completes a strip, by
+        // rows of tiles or, turned a quarter, by columns), and
         // truncated files, whose decode stops while the plane is built on the other thread.
         let files = ["cups.jpg", "blur-real-clock-motion.png", "outdoor-dandelions-bokeh.jpg", "screenshot-map.png", "blur-real-text-defocus.jpg"]
-            .map { Fixtures.testdataFile("photos/\($0)") } + [heic]
+            .map { Fixtures.testdataFile("photos/\($0)") } + [heic, turned]
             + (try ["truncated.jpg", "truncated.png", "broken-data-stream.png"].map { try #require(Fixtures.sharedFile("bad-inputs/\($0)"), "../shared is needed") })
         let differences: [String] = try await offloaded {
             let checks = try InProcessChecks(settings: ValidationSettings())

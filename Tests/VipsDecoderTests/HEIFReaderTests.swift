@@ -121,7 +121,8 @@ struct HEIFReaderTests {
     private func decoded(_ data: [UInt8], threads: Int) throws -> Result<[UInt8], DecodeFailure> {
         let image = try data.withUnsafeBytes { try ImageDecoder().open($0) }
         let plan = image.plan(targetShortSide: 1024, preview: try PreviewEncoder(), threads: threads)
-        #expect(plan.threads == threads)
+        let tiles = try data.withUnsafeBytes { try HEIFContainer.read($0) }.tiles.count
+        #expect(plan.threads == min(threads, tiles))
         var samples: [UInt8] = []
         var width = 0
         do {
@@ -134,28 +135,37 @@ struct HEIFReaderTests {
         return .success(samples)
     }
 
-    @Test("tile runs are contiguous, non-empty, cover every tile and split the coded bytes evenly")
-    func tileRuns() {
-        #expect(HEIFDecoder.runs(of: [10, 10, 10, 10], groups: 2) == [0..<2, 2..<4])
-        #expect(HEIFDecoder.runs(of: [30, 10, 10, 10], groups: 2) == [0..<1, 1..<4])
-        #expect(HEIFDecoder.runs(of: [1, 1, 100], groups: 3) == [0..<1, 1..<2, 2..<3])
-        #expect(HEIFDecoder.runs(of: [5, 5], groups: 4) == [0..<1, 1..<2])
-        #expect(HEIFDecoder.runs(of: [0, 0, 0], groups: 2) == [0..<2, 2..<3])
-        #expect(HEIFDecoder.runs(of: [7], groups: 1) == [0..<1])
-        for groups in 1...5 {
-            let sizes = (0..<47).map { ($0 * 7919) % 1000 + 1 }
-            let runs = HEIFDecoder.runs(of: sizes, groups: groups)
-            #expect(runs.count == groups && runs.allSatisfy { !$0.isEmpty })
-            #expect(runs.first?.lowerBound == 0 && runs.last?.upperBound == 47)
-            #expect(zip(runs, runs.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
-            let sums = runs.map { sizes[$0].reduce(0, +) }
-            #expect(sums.max()! - sums.min()! <= 2 * 1000, "\(sums)")
+    @Test("tiles are decoded in the order the displayed strips read them, every tile once, and a strip waits for every tile it reads",
+          .enabled(if: Fixtures.sharedRequiredOrPresent))
+    func tileSchedule() throws {
+        for (name, transposed) in [("room-couch-pug.heic", false), ("paper-arrow.heic", true)] {
+            let url = try #require(Fixtures.sharedFile("photos/\(name)"))
+            let container = try bytes(url).withUnsafeBytes { try HEIFContainer.read($0) }
+            #expect(container.transform.isTransposed == transposed)
+            let schedule = HEIFTileSchedule(container: container, rowsPerStrip: 64)
+            #expect(schedule.order.first == 0 && schedule.order.sorted() == Array(0..<container.tiles.count), "\(name)")
+            #expect(schedule.stripCount == (container.displayedHeight + 63) / 64 && schedule.needed.last == container.tiles.count)
+            let transform = container.transform
+            for strip in 0..<schedule.stripCount {
+                let decoded = Set(schedule.order.prefix(schedule.needed[strip]))
+                for y in Set([strip * 64, min(strip * 64 + 63, transform.height - 1)]) {
+                    for x in stride(from: 0, to: transform.width, by: 16) {
+                        let source = transform.source(x: x, y: y)
+                        let tile = source.y / container.tileHeight * container.columns + source.x / container.tileWidth
+                        #expect(decoded.contains(tile), "\(name): strip \(strip) reads tile \(tile) before it is decoded")
+                    }
+                }
+            }
+            // A strip of the picture turned a quarter reads one column of tiles: the first strips
+            // need one tile per row of tiles, not the whole top row.
+            #expect(schedule.needed[0] == (transposed ? container.rows : container.columns), "\(name): \(schedule.needed[0])")
+            #expect(schedule.take() == 0)
         }
     }
 
     @Test("a HEIC's tiles decoded on 2 or 3 threads give the one-thread picture, and a damaged tile the one-thread failure",
           .enabled(if: Fixtures.sharedRequiredOrPresent))
-    func tilesInParallel() throws {
+    func tilesInParallel() async throws {
         let url = try #require(Fixtures.sharedFile("photos/room-couch-pug.heic"))
         let data = try bytes(url)
         let one = try decoded(data, threads: 1)
@@ -177,6 +187,16 @@ struct HEIFReaderTests {
         for threads in [2, 3] {
             let parallel = try decoded(damaged, threads: threads)
             #expect(parallel == .failure(expected), "\(threads) threads: \(parallel)")
+        }
+        // A turned photo and the crafted controls' crops, turns and mirrors: strips go out by
+        // columns of tiles or parts of tiles, on whichever thread decoded the last they read.
+        let turned = try bytes(try #require(Fixtures.sharedFile("photos/paper-arrow.heic")))
+        let controls = try await HEIFLies.generate().filter { !$0.isLie }
+        for data in try [turned] + controls.map({ try bytes($0.url) }) {
+            let one = try decoded(data, threads: 1)
+            for threads in [2, 3] {
+                #expect(try decoded(data, threads: threads) == one, "\(threads) threads")
+            }
         }
     }
 

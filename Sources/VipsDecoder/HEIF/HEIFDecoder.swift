@@ -2,6 +2,7 @@ import CLibAVCodec
 import Dispatch
 import PhotoFormat
 import PhotoStructure
+import Synchronization
 
 /// Decodes a HEIC photo's primary image with FFmpeg's HEVC decoder, one tile after another into
 /// one luma plane (and, when a preview is wanted, Cb and Cr planes), then hands the luma out in
@@ -26,8 +27,12 @@ struct HEIFDecoder {
     }
 
     /// Decodes `bytes` (the file the container was read from), its tiles on up to `threads`
-    /// threads, and hands strips of at most `rowsPerStrip` rows of the displayed luma to `body`;
-    /// with `keepingPreview`, returns the decoded planes for the preview.
+    /// threads, and hands strips of at most `rowsPerStrip` rows of the displayed luma to `body`,
+    /// each as soon as the tiles it reads are decoded (`HEIFTileSchedule`); with `keepingPreview`,
+    /// returns the decoded planes for the preview.
+    ///
+    /// On more than one thread, `body` runs on whichever thread decoded a strip's last tile, while
+    /// the others go on decoding: never on two threads at once, and strips in order.
     func decode(
         _ bytes: UnsafeRawBufferPointer,
         rowsPerStrip: Int,
@@ -37,36 +42,91 @@ struct HEIFDecoder {
         body: (_ strip: UnsafePointer<UInt8>, _ firstRow: Int, _ rowCount: Int, _ rowStride: Int) throws -> Void
     ) throws -> PreviewPixels? {
         precondition(rowsPerStrip > 0, "strips need at least one row")
-        let planes = try decodeTiles(bytes, keepingChroma: keepingPreview, threads: threads)
-        let transform = container.transform
-        let geometry = PixelGeometry(width: transform.width, height: transform.height, bands: 1)
-        try begin(geometry)
-        if transform.isIdentity {
-            var top = 0
-            while top < geometry.height {
-                let count = min(rowsPerStrip, geometry.height - top)
-                try body(planes.samples + top * container.width, top, count, container.width)
-                top += count
-            }
-        } else {
-            let strip = UnsafeMutablePointer<UInt8>.allocate(capacity: geometry.width * rowsPerStrip)
-            defer { strip.deallocate() }
-            var top = 0
-            while top < geometry.height {
-                let count = min(rowsPerStrip, geometry.height - top)
-                transform.copyRows(top..<(top + count), from: planes.samples, storedWidth: container.width, bands: 1, into: strip)
-                try body(strip, top, count, geometry.width)
-                top += count
-            }
-        }
-        return keepingPreview ? planes : nil
-    }
-
-    /// Decodes every tile into planes of the assembled picture, on up to `threads` threads.
-    private func decodeTiles(_ bytes: UnsafeRawBufferPointer, keepingChroma: Bool, threads: Int) throws(DecodeFailure) -> PreviewPixels {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
             throw DecodeFailure(.corruptPixels, "the heif data is empty")
         }
+        guard !container.tiles.isEmpty else { throw DecodeFailure(.corruptPixels, "the heif image has no tiles") }
+        let transform = container.transform
+        let geometry = PixelGeometry(width: transform.width, height: transform.height, bands: 1)
+        let (planes, target) = allocatePlanes(base, keepingChroma: keepingPreview)
+        try begin(geometry)
+        let strip: UnsafeMutablePointer<UInt8>? = transform.isIdentity ? nil : .allocate(capacity: geometry.width * rowsPerStrip)
+        defer { strip?.deallocate() }
+        let schedule = HEIFTileSchedule(container: container, rowsPerStrip: rowsPerStrip)
+        // Hands out the strips that are ready, unless another thread is already doing so.
+        func handOut() throws {
+            guard var strips = schedule.claimStrips() else { return }
+            while true {
+                for index in strips {
+                    let top = index * rowsPerStrip
+                    let count = min(rowsPerStrip, geometry.height - top)
+                    if let strip {
+                        transform.copyRows(top..<(top + count), from: planes.samples, storedWidth: container.width, bands: 1, into: strip)
+                        try body(strip, top, count, geometry.width)
+                    } else {
+                        try body(planes.samples + top * container.width, top, count, container.width)
+                    }
+                }
+                guard let more = schedule.handedOut() else { return }
+                strips = more
+            }
+        }
+        let first = HEIFTileRun(container: container, target: target)
+        defer { first.close() }
+        let colour = HEIFTileColour(fullRange: container.colour?.fullRange, matrix: container.colour?.matrix)
+        let failures = HEIFTileFailures()
+        let consumerFailure = Mutex<(any Error)?>(nil)
+        // Tiles are taken one at a time, so threads stay busy until the last tile whatever each
+        // costs; after a failure only earlier tiles are still decoded, so the failure reported is
+        // the first in file order. The first tile is taken first: without an nclx box the other
+        // threads decode theirs meanwhile and wait for its range only to copy.
+        func work(_ run: HEIFTileRun) {
+            while let tile = schedule.take() {
+                guard !failures.stops(before: tile) else { continue }
+                do throws(DecodeFailure) {
+                    try run.decode(tile, colour: colour)
+                } catch {
+                    failures.record(error, tile: tile)
+                    continue
+                }
+                schedule.decoded(tile)
+                guard failures.first == nil else { continue }
+                do {
+                    try handOut()
+                } catch {
+                    consumerFailure.withLock { $0 = $0 ?? error }
+                    schedule.stop()
+                }
+            }
+        }
+        let groups = min(max(threads, 1), container.tiles.count)
+        if groups <= 1 {
+            work(first)
+        } else {
+            let decoders = [first] + (1..<groups).map { _ in HEIFTileRun(container: container, target: target) }
+            defer { decoders.dropFirst().forEach { $0.close() } }
+            withoutActuallyEscaping(work) { work in
+                // Each decoder is used by one iteration; strips go out under the schedule's lock.
+                nonisolated(unsafe) let work = work
+                DispatchQueue.concurrentPerform(iterations: groups) { group in work(decoders[group]) }
+            }
+        }
+        if let failure = failures.first { throw failure }
+        if let failure = consumerFailure.withLock({ $0 }) { throw failure }
+        // Strips whose last tile was decoded while another thread was handing strips out.
+        try handOut()
+        let (fullRange, matrix) = colour.value
+        planes.matrix = PreviewPixels.weights(matrix: matrix)
+        planes.chromaGain = fullRange ? 1 : 255.0 / 224.0
+        let corners = [transform.source(x: 0, y: 0), transform.source(x: transform.width - 1, y: transform.height - 1)]
+        let left = corners.map(\.x).min()!, top = corners.map(\.y).min()!
+        planes.crop = (left, top, corners.map(\.x).max()! - left + 1, corners.map(\.y).max()! - top + 1)
+        planes.orientation = Self.orientation(of: transform)
+        return keepingPreview ? planes : nil
+    }
+
+    /// The planes of the assembled picture (chroma only when kept) and where tiles write them.
+    private func allocatePlanes(_ base: UnsafePointer<UInt8>, keepingChroma: Bool) -> (PreviewPixels, HEIFTileRun.Target) {
         let width = container.width, height = container.height
         // 4:2:0 unless the parameter sets said otherwise; monochrome pictures get neutral chroma.
         let shiftX = container.chromaFormat == 1 || container.chromaFormat == 2 ? 1 : 0
@@ -85,70 +145,7 @@ struct HEIFDecoder {
             base: base, luma: luma, cb: cb, cr: cr, width: width, height: height,
             chromaWidth: chromaWidth, chromaHeight: chromaHeight, shiftX: shiftX, shiftY: shiftY
         )
-        // The first tile is decoded alone: without an nclx box its bitstream decides the range
-        // and matrix every later tile is read with, as libheif does.
-        guard !container.tiles.isEmpty else { throw DecodeFailure(.corruptPixels, "the heif image has no tiles") }
-        let first = HEIFTileRun(container: container, target: target)
-        defer { first.close() }
-        var colour = (fullRange: container.colour?.fullRange, matrix: container.colour?.matrix)
-        try first.decode(0, colour: &colour)
-        let fullRange = colour.fullRange ?? true
-        let rest = 1..<container.tiles.count
-        let groups = min(max(threads, 1), rest.count)
-        if groups <= 1 {
-            for index in rest { try first.decode(index, fullRange: fullRange) }
-        } else {
-            // Contiguous runs of tiles, one per thread, each with its own decoder and about the
-            // same coded bytes (a tile's decode time follows its size: sky is cheaper than a
-            // rug); a run stops at a tile after one that failed, so the failure reported is the
-            // first in file order.
-            let runs = Self.runs(of: rest.map { container.tiles[$0].reduce(0) { $0 + $1.count } }, groups: groups).map {
-                ($0.lowerBound + rest.lowerBound)..<($0.upperBound + rest.lowerBound)
-            }
-            let failures = HEIFTileFailures()
-            let decoders = [first] + (1..<groups).map { _ in HEIFTileRun(container: container, target: target) }
-            defer { decoders.dropFirst().forEach { $0.close() } }
-            DispatchQueue.concurrentPerform(iterations: groups) { group in
-                for index in runs[group] where !failures.stops(before: index) {
-                    do throws(DecodeFailure) {
-                        try decoders[group].decode(index, fullRange: fullRange)
-                    } catch {
-                        failures.record(error, tile: index)
-                        break
-                    }
-                }
-            }
-            if let failure = failures.first { throw failure }
-        }
-        planes.matrix = PreviewPixels.weights(matrix: colour.matrix ?? 2)
-        planes.chromaGain = fullRange ? 1 : 255.0 / 224.0
-        let transform = container.transform
-        let corners = [transform.source(x: 0, y: 0), transform.source(x: transform.width - 1, y: transform.height - 1)]
-        let left = corners.map(\.x).min()!, top = corners.map(\.y).min()!
-        planes.crop = (left, top, corners.map(\.x).max()! - left + 1, corners.map(\.y).max()! - top + 1)
-        planes.orientation = Self.orientation(of: transform)
-        return planes
-    }
-
-    /// `groups` contiguous, non-empty ranges of `sizes`' indices (as many as there are sizes at
-    /// most) whose sums are as even as cutting at the running total's multiples of 1/`groups` makes them.
-    static func runs(of sizes: [Int], groups: Int) -> [Range<Int>] {
-        let groups = min(max(groups, 1), sizes.count)
-        guard groups > 1 else { return sizes.isEmpty ? [] : [0..<sizes.count] }
-        let total = max(sizes.reduce(0, +), 1)
-        var runs: [Range<Int>] = []
-        var start = 0, running = 0
-        for (index, size) in sizes.enumerated() {
-            running += size
-            let left = sizes.count - index - 1, runsLeft = groups - runs.count - 1
-            // Cut once this run holds its share, or when every later run needs one tile of its own.
-            if runsLeft > 0, running * groups >= total * (runs.count + 1) || left == runsLeft {
-                runs.append(start..<(index + 1))
-                start = index + 1
-            }
-        }
-        runs.append(start..<sizes.count)
-        return runs
+        return (planes, target)
     }
 
     /// The clockwise turn and mirror (in that order) of a transform's matrix.

@@ -53,15 +53,12 @@ final class HEIFTileRun: @unchecked Sendable {
         buffer.deallocate()
     }
 
-    /// Decodes tile `index` with the range and matrix the file (or an earlier tile) gave.
-    func decode(_ index: Int, fullRange: Bool) throws(DecodeFailure) {
-        // The first tile settled the matrix; only the range matters for the planes.
-        var colour: (fullRange: Bool?, matrix: Int?) = (fullRange, 0)
-        try decode(index, colour: &colour)
-    }
-
-    /// Decodes tile `index`; where `colour` has no range or matrix yet, the tile's bitstream sets it.
-    func decode(_ index: Int, colour: inout (fullRange: Bool?, matrix: Int?)) throws(DecodeFailure) {
+    /// Decodes tile `index` and copies it into the planes with the range `colour` settles: the
+    /// first tile (index 0) settles what the file left open, whether it decodes or not; any
+    /// other waits for that before copying.
+    func decode(_ index: Int, colour: HEIFTileColour) throws(DecodeFailure) {
+        var frame: (fullRange: Bool?, matrix: Int?) = (nil, nil)
+        defer { if index == 0 { colour.settle(fullRange: frame.fullRange, matrix: frame.matrix) } }
         // A bitstream may not declare a picture much larger than its tile (coded sizes round up
         // to whole coding blocks); the reader has checked every parameter set it could see.
         let configuration = container.configurations[index]
@@ -92,9 +89,8 @@ final class HEIFTileRun: @unchecked Sendable {
         }
         var info = pv_hevc_frame_info_t()
         pv_hevc_frame_info(decoder, &info)
-        // The file's nclx decides; without one the bitstream does, as for libheif.
-        if colour.fullRange == nil { colour.fullRange = info.full_range != 0 }
-        if colour.matrix == nil { colour.matrix = Int(info.matrix) }
+        // The file's nclx decides; without one the first tile's bitstream does, as for libheif.
+        frame = (info.full_range != 0, Int(info.matrix))
         let left = (index % container.columns) * container.tileWidth
         let top = (index / container.columns) * container.tileHeight
         let copyWidth = min(container.tileWidth, target.width - left)
@@ -103,7 +99,8 @@ final class HEIFTileRun: @unchecked Sendable {
         guard pv_hevc_check_decoded(decoder, Int32(copyWidth), Int32(copyHeight)) == 0 else {
             throw failure(decoder, tile: index)
         }
-        guard pv_hevc_copy_plane(decoder, 0, target.luma + top * target.width + left, target.width, Int32(copyWidth), Int32(copyHeight), colour.fullRange! ? 0 : 1) == 0 else {
+        if index == 0 { colour.settle(fullRange: frame.fullRange, matrix: frame.matrix) }
+        guard pv_hevc_copy_plane(decoder, 0, target.luma + top * target.width + left, target.width, Int32(copyWidth), Int32(copyHeight), colour.value.fullRange ? 0 : 1) == 0 else {
             throw failure(decoder, tile: index)
         }
         guard let cb = target.cb, let cr = target.cr, info.has_chroma != 0 else { return }
