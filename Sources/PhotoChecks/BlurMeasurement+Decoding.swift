@@ -88,12 +88,9 @@ extension BlurMeasurement {
         let plane = builder.finish()
         let finer = builder.finishFiner()
         // The blur score's parts (the plane's detail in bands of tile rows and its noise, the
-        // halved plane's detail, the Laplacian statistics) and the exposure and fingerprint
+        // halved plane and its detail, the Laplacian statistics) and the exposure and fingerprint
         // figures all only read the plane: on two threads they are shared out about evenly, the
         // bands the pipeline measured during the decode aside.
-        let halvingStart = clock.now
-        let half = plane.halved()
-        let halvingTime = clock.now - halvingStart
         let earlyBands = early?.bands ?? []
         let bandCount = early?.count ?? (threads > 1 ? Self.pipelineBands : 1)
         let remaining = earlyBands.count..<bandCount
@@ -104,6 +101,9 @@ extension BlurMeasurement {
         let lowerBands = upperBands.upperBound..<remaining.upperBound
         let upper = { () -> (bands: [OrientedDetail.TileBand], noiseSigma: Double, coarse: OrientedDetail?, statistics: LaplacianStatistics, time: Duration) in
             let start = clock.now
+            // Only the noise estimate and the coarse detail read the halved plane: halved here,
+            // it is not a wait before the two threads start.
+            let half = plane.halved()
             let bands = upperBands.map { OrientedDetail.band($0, of: bandCount, plane: plane) }
             let noiseSigma = NoiseEstimate.whiteNoiseSigma(of: plane, halved: half)
             let coarse = coarseWeight > 0 ? half.map { OrientedDetail(plane: $0) } : nil
@@ -136,7 +136,7 @@ extension BlurMeasurement {
         let scales = ScaleAwareBlurScore.measure(analysis: plane, analysisScore: analysisScore, finer: finer, strongestShare: strongestShare,
                                                  coarseWeight: coarseWeight, finerBelow: finerBelow, crossingCorrected: crossingCorrected)
         // The blur stage's own time, as on one thread: its parts, wherever they ran.
-        let blurTime = halvingTime + (early?.time ?? .zero) + first.time + second.bandTime + (clock.now - scoringStart)
+        let blurTime = (early?.time ?? .zero) + first.time + second.bandTime + (clock.now - scoringStart)
         let statistics = first.statistics
         let (exposure, fingerprint, exposureTime, fingerprintTime) = (second.exposure, second.fingerprint, second.exposureTime, second.fingerprintTime)
         return BlurMeasurement(

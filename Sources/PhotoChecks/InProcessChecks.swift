@@ -120,8 +120,8 @@ public struct InProcessChecks: PhotoDecoding {
         let keeping = header.shortestSide >= minimumShortSide || evenIfFailed ? previews : nil
         var plan = image.plan(targetShortSide: settings.analysisScale.targetShortestSide, preview: keeping, threads: threads)
         let measuring = BlurMeasurement.estimatedBytes(width: header.storedWidth, height: header.storedHeight, scale: settings.analysisScale)
-        // The strips handed to the second thread (none for a HEIC, whose strips follow its tiles),
-        // as wide as the decode makes them: a JPEG's at its DCT scale.
+        // The strips handed to the second thread (none for a HEIC, whose tile threads build the
+        // plane themselves), as wide as the decode makes them: a JPEG's at its DCT scale.
         let decodedWidth = (header.storedWidth * plan.scaleNumerator + 7) / 8
         let pipelineBytes = image.decodesBeforeStrips ? 0 : BlurMeasurement.pipelineBytes(width: decodedWidth)
         var threads = threads
