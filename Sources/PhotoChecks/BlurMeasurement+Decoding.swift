@@ -18,7 +18,8 @@ extension BlurMeasurement {
     /// are measured at the same time. The luma time is then only the wait for the plane after the
     /// decode ended. A HEIC needs no pipeline: its tile threads hand out each strip once its tiles
     /// are decoded, and build the plane and its top bands from it while the others decode (the
-    /// luma time is then that work, done during the decode). A `fingerprint`
+    /// luma time is then that work, done during the decode, and the decode time the whole wait
+    /// for the last strip). A `fingerprint`
     /// passed in (the first decode's, for a photo decoded again) is kept rather than measured
     /// again, so a photo's fingerprint does not depend on whether its blur score asked for a
     /// second look.
@@ -146,7 +147,8 @@ extension BlurMeasurement {
             analysisWidth: plane.width,
             analysisHeight: plane.height,
             decodeScale: plan.scale,
-            decodeSeconds: (decodeAndLuma - lumaTime).seconds,
+            // A HEIC's tile threads built the plane while decoding: its decode time is the whole wait.
+            decodeSeconds: (threads > 1 && image.decodesBeforeStrips ? decodeAndLuma : decodeAndLuma - lumaTime).seconds,
             lumaSeconds: lumaTime.seconds,
             blurSeconds: blurTime.seconds,
             exposure: exposure,
