@@ -29,8 +29,8 @@ public enum DecodeWorkerHost {
             guard frame.kind == .setup else { throw ChannelError.malformed("a \(frame.kind) frame before the setup") }
             setup = try frame.header(WorkerSetup.self)
             checks = try InProcessChecks(settings: setup.validationSettings)
-            // Starting libvips set a 4 MiB mmap threshold, for processes that decode on many
-            // threads at once; a worker has one arena and one photo at a time, so its large
+            // Starting the decoder (`VipsRuntime`) set a 4 MiB mmap threshold, for processes that
+            // decode on many threads at once; a worker has one arena and one photo at a time, so its large
             // buffers are kept and reused instead of mapped and faulted in afresh for each photo
             // (a 12 MP HEIC's two 12 MB planes: 6,000 page faults, about 18 ms of CPU).
             pv_sandbox_limit_arenas()

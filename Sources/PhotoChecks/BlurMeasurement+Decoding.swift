@@ -52,7 +52,7 @@ extension BlurMeasurement {
                 // thread, idle most of the decode, or on a HEIC's tile threads as they hand out strips.
                 let bands = EarlyBands(count: Self.pipelineBands)
                 early = bands
-                if !image.decodesBeforeStrips {
+                if !image.spreadsOverThreads {
                     pipeline = StripPipeline { rows, count, stride in
                         made.append(rows: rows, count: count, rowStride: stride)
                         bands.measureReady(from: made)
@@ -148,7 +148,7 @@ extension BlurMeasurement {
             analysisHeight: plane.height,
             decodeScale: plan.scale,
             // A HEIC's tile threads built the plane while decoding: its decode time is the whole wait.
-            decodeSeconds: (threads > 1 && image.decodesBeforeStrips ? decodeAndLuma : decodeAndLuma - lumaTime).seconds,
+            decodeSeconds: (plan.threads > 1 && image.spreadsOverThreads ? decodeAndLuma : decodeAndLuma - lumaTime).seconds,
             lumaSeconds: lumaTime.seconds,
             blurSeconds: blurTime.seconds,
             exposure: exposure,

@@ -123,7 +123,7 @@ public struct InProcessChecks: PhotoDecoding {
         // The strips handed to the second thread (none for a HEIC, whose tile threads build the
         // plane themselves), as wide as the decode makes them: a JPEG's at its DCT scale.
         let decodedWidth = (header.storedWidth * plan.scaleNumerator + 7) / 8
-        let pipelineBytes = image.decodesBeforeStrips ? 0 : BlurMeasurement.pipelineBytes(width: decodedWidth)
+        let pipelineBytes = image.spreadsOverThreads ? 0 : BlurMeasurement.pipelineBytes(width: decodedWidth)
         var threads = threads
         // Extra threads are a convenience: a decode they would push over the budget runs on one.
         if threads > 1, plan.estimatedBytes + measuring + pipelineBytes > budget.capacity {

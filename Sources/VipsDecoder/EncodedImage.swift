@@ -55,9 +55,10 @@ public final class EncodedImage {
         self.header = ImageHeader(format: .heif, storedWidth: heif.displayedWidth, storedHeight: heif.displayedHeight, orientation: 1)
     }
 
-    /// True when every pixel is decoded before the first strip is handed out (HEIC's tiles), so
-    /// that nothing can be done with a strip while the decoder works on the next.
-    public var decodesBeforeStrips: Bool { heif != nil }
+    /// True when the decoder itself spreads the photo over the threads its plan allows (a HEIC's
+    /// tiles) and hands each strip out from whichever of them completed it: the strips need no
+    /// thread of their own beside it, and `body` may run on those threads.
+    public var spreadsOverThreads: Bool { heif != nil }
 
     deinit {
         if let image { pv_object_unref(image) }
@@ -151,7 +152,9 @@ public final class EncodedImage {
     ///   - plan: from `plan(targetShortSide:)`.
     ///   - rowsPerStrip: how many rows each call of `body` receives at most.
     ///   - begin: called once with the decoded geometry before the first strip.
-    ///   - body: receives each strip, its first row index, row count and the bytes between rows.
+    ///   - body: receives each strip, its first row index, row count and the bytes between rows;
+    ///     with `spreadsOverThreads` and more than one plan thread, on the decoder's threads, one
+    ///     call at a time and strips in order, so it must not rely on the caller's thread.
     /// - Throws: `DecodeFailure` when the data is truncated, corrupt or needs more memory than the
     ///   budget, or what `body` throws.
     /// Call it once per image: the decoders read the data sequentially.

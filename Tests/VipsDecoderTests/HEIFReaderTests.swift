@@ -163,6 +163,74 @@ struct HEIFReaderTests {
         }
     }
 
+    @Test("on a grid shown turned, mirrored and cropped every way, each strip waits for exactly the tiles its pixels read, and strips go out once each, in order")
+    func tileScheduleTransforms() {
+        // A 3 x 2 grid of 100 x 80 tiles; the crops leave the first column of tiles out.
+        var transforms: [PixelTransform] = []
+        for cropped in [false, true] {
+            for turns in 0..<4 {
+                for mirror in [nil, true, false] as [Bool?] {
+                    var transform = PixelTransform(width: 300, height: 160)
+                    if cropped { transform.crop(left: 130, top: 10, width: 150, height: 140) }
+                    for _ in 0..<turns { transform.rotateAnticlockwise() }
+                    if let mirror { transform.mirror(verticalAxis: mirror) }
+                    transforms.append(transform)
+                }
+            }
+        }
+        for transform in transforms {
+            for rowsPerStrip in [16, 64] {
+                let schedule = HEIFTileSchedule(transform: transform, tileWidth: 100, tileHeight: 80, columns: 3, rows: 2, tileCount: 6, rowsPerStrip: rowsPerStrip)
+                #expect(schedule.order.first == 0 && schedule.order.sorted() == Array(0..<6))
+                #expect(zip(schedule.needed, schedule.needed.dropFirst()).allSatisfy { $0 <= $1 })
+                for strip in 0..<schedule.stripCount {
+                    let rows = (strip * rowsPerStrip)..<min((strip + 1) * rowsPerStrip, transform.height)
+                    var read = Set<Int>()
+                    for y in rows {
+                        for x in 0..<transform.width {
+                            let source = transform.source(x: x, y: y)
+                            read.insert(source.y / 80 * 3 + source.x / 100)
+                        }
+                    }
+                    let before = Set(schedule.order.prefix(strip == 0 ? 0 : schedule.needed[strip - 1]))
+                    let decoded = Set(schedule.order.prefix(schedule.needed[strip]))
+                    // Every tile it reads is decoded first, and it waits for no tile it does not
+                    // read (but tile 0, always taken first).
+                    #expect(read.isSubset(of: decoded) && decoded.subtracting(before).subtracting([0]).isSubset(of: read), "strip \(strip) of \(transform)")
+                }
+                // Tiles decoded in order with strips claimed as they become ready: every strip once,
+                // in order, and never while another thread is handing strips out.
+                var handed: [Int] = []
+                while let tile = schedule.take() {
+                    schedule.decoded(tile)
+                    guard let claimed = schedule.claimStrips() else { continue }
+                    #expect(schedule.claimStrips() == nil, "a second thread claimed strips while the first hands them out")
+                    handed += claimed
+                    while let more = schedule.handedOut() { handed += more }
+                }
+                #expect(handed == Array(0..<schedule.stripCount), "\(transform)")
+            }
+        }
+    }
+
+    @Test("strips' consumer failing on 2 or 3 threads ends the decode with its error, without a hang",
+          .enabled(if: Fixtures.sharedRequiredOrPresent))
+    func consumerFailsOnThreads() throws {
+        struct Enough: Error {}
+        let data = try bytes(try #require(Fixtures.sharedFile("photos/room-couch-pug.heic")))
+        for threads in [2, 3] {
+            let image = try data.withUnsafeBytes { try ImageDecoder().open($0) }
+            var strips = 0
+            #expect(throws: Enough.self, "\(threads) threads") {
+                try image.decodeStrips(plan: image.plan(targetShortSide: 1024, threads: threads)) { _ in } body: { _, _, _, _ in
+                    strips += 1
+                    if strips == 5 { throw Enough() }
+                }
+            }
+            #expect(strips == 5, "\(threads) threads: \(strips) strips after the consumer gave up")
+        }
+    }
+
     @Test("a HEIC's tiles decoded on 2 or 3 threads give the one-thread picture, and a damaged tile the one-thread failure",
           .enabled(if: Fixtures.sharedRequiredOrPresent))
     func tilesInParallel() async throws {
@@ -188,9 +256,36 @@ struct HEIFReaderTests {
             let parallel = try decoded(damaged, threads: threads)
             #expect(parallel == .failure(expected), "\(threads) threads: \(parallel)")
         }
-        // A turned photo and the crafted controls' crops, turns and mirrors: strips go out by
-        // columns of tiles or parts of tiles, on whichever thread decoded the last they read.
+        // The first tile damaged in a file without nclx: the other threads, waiting for its range
+        // to copy theirs, are released and the photo fails with it.
+        #expect(container.colour == nil)
+        var firstDamaged = data
+        let firstExtent = try #require(container.tiles[0].first)
+        for offset in stride(from: firstExtent.lowerBound + 40, to: firstExtent.upperBound - 8, by: 97) { firstDamaged[offset] ^= 0x5A }
+        for threads in [1, 2, 3] {
+            let failed = try decoded(firstDamaged, threads: threads)
+            guard case .failure(let failure) = failed else { Issue.record("\(threads) threads: a damaged first tile decoded"); continue }
+            #expect(failure.message.contains("tile 1 of 48"), "\(threads) threads: \(failure.message)")
+        }
+        // A turned photo: its tiles are decoded by columns, so a tile late in the file is taken
+        // early. Damaged there and earlier in the file but later in the schedule, the failure is
+        // still the first in file order.
         let turned = try bytes(try #require(Fixtures.sharedFile("photos/paper-arrow.heic")))
+        let turnedContainer = try turned.withUnsafeBytes { try HEIFContainer.read($0) }
+        let turnedOrder = HEIFTileSchedule(container: turnedContainer, rowsPerStrip: 64).order
+        let takenEarly = turnedOrder[1], takenLate = try #require(turnedOrder.dropFirst(2).last { $0 > 0 && $0 < turnedOrder[1] })
+        var turnedDamaged = turned
+        for tile in [takenEarly, takenLate] {
+            let extent = try #require(turnedContainer.tiles[tile].first)
+            for offset in stride(from: extent.lowerBound + 40, to: extent.upperBound - 8, by: 97) { turnedDamaged[offset] ^= 0x5A }
+        }
+        for threads in [1, 2, 3] {
+            let failed = try decoded(turnedDamaged, threads: threads)
+            guard case .failure(let failure) = failed else { Issue.record("\(threads) threads: the damaged turned photo decoded"); continue }
+            #expect(failure.message.contains("tile \(takenLate + 1) of \(turnedContainer.tiles.count)"), "\(threads) threads: \(failure.message)")
+        }
+        // The turned photo and the crafted controls' crops, turns and mirrors (one tile each, so
+        // one thread: their schedules are checked on a grid above) give the one-thread picture.
         let controls = try await HEIFLies.generate().filter { !$0.isLie }
         for data in try [turned] + controls.map({ try bytes($0.url) }) {
             let one = try decoded(data, threads: 1)

@@ -4,10 +4,11 @@ import PhotoFormat
 import PhotoStructure
 import Synchronization
 
-/// Decodes a HEIC photo's primary image with FFmpeg's HEVC decoder, one tile after another into
-/// one luma plane (and, when a preview is wanted, Cb and Cr planes), then hands the luma out in
-/// strips of the displayed picture: cropped, turned and mirrored as the file says. The tiles are
-/// independent pictures, so when the caller has idle cores they are split among threads.
+/// Decodes a HEIC photo's primary image with FFmpeg's HEVC decoder, tile by tile into one luma
+/// plane (and, when a preview is wanted, Cb and Cr planes), and hands the luma out in strips of the
+/// displayed picture (cropped, turned and mirrored as the file says), each as soon as the tiles it
+/// reads are decoded. The tiles are independent pictures, so when the caller has idle cores
+/// several threads take them.
 ///
 /// The container was read in Swift and every parameter set checked against it before this runs;
 /// FFmpeg sees only the HEVC bitstream. Owns its C pointers; call it from one thread.
@@ -74,6 +75,9 @@ struct HEIFDecoder {
         let first = HEIFTileRun(container: container, target: target)
         defer { first.close() }
         let colour = HEIFTileColour(fullRange: container.colour?.fullRange, matrix: container.colour?.matrix)
+        // Tile 0 settles the colour whatever happens to it; this keeps the wait balanced on any
+        // path that never reaches it (settling twice changes nothing).
+        defer { colour.settle(fullRange: nil, matrix: nil) }
         let failures = HEIFTileFailures()
         let consumerFailure = Mutex<(any Error)?>(nil)
         // Tiles are taken one at a time, so threads stay busy until the last tile whatever each
@@ -111,9 +115,12 @@ struct HEIFDecoder {
                 DispatchQueue.concurrentPerform(iterations: groups) { group in work(decoders[group]) }
             }
         }
-        if let failure = failures.first { throw failure }
+        // When `body` gave up, the decode stopped by its choice: its error, as on one thread,
+        // even if a tile in flight on another thread failed meanwhile.
         if let failure = consumerFailure.withLock({ $0 }) { throw failure }
-        // Strips whose last tile was decoded while another thread was handing strips out.
+        if let failure = failures.first { throw failure }
+        // Every strip has gone out by now (a thread handing strips out also takes those that
+        // became ready meanwhile); this only keeps that true if the hand-over ever changes.
         try handOut()
         let (fullRange, matrix) = colour.value
         planes.matrix = PreviewPixels.weights(matrix: matrix)

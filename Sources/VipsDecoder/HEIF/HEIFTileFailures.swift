@@ -1,9 +1,9 @@
 import PhotoFormat
 import Synchronization
 
-/// The first failing tile (in file order) of a decode whose tiles run on several threads: a run
-/// stops before a tile that comes after a known failure, so the failure reported is the one a
-/// decode of the tiles one after another would report.
+/// The first failing tile (in file order) of a decode whose tiles run on several threads: no
+/// thread decodes a tile that comes after a known failure, while earlier ones are still decoded,
+/// so the failure reported is the one a decode of the tiles one after another would report.
 final class HEIFTileFailures: Sendable {
     private let earliest = Mutex<(tile: Int, failure: DecodeFailure)?>(nil)
 

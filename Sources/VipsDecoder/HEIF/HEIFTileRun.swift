@@ -55,8 +55,22 @@ final class HEIFTileRun: @unchecked Sendable {
 
     /// Decodes tile `index` and copies it into the planes with the range `colour` settles: the
     /// first tile (index 0) settles what the file left open, whether it decodes or not; any
-    /// other waits for that before copying.
+    /// other waits for that before copying. After a failure the decoder is closed, so the next
+    /// tile (tiles are not taken in file order) starts from a fresh one.
     func decode(_ index: Int, colour: HEIFTileColour) throws(DecodeFailure) {
+        do {
+            try decodeTile(index, colour: colour)
+        } catch {
+            // FFmpeg's state after a damaged picture is not to be trusted: reused, it failed the
+            // next, intact tile of the same photo.
+            pv_hevc_close(decoder)
+            decoder = nil
+            openConfiguration = nil
+            throw error
+        }
+    }
+
+    private func decodeTile(_ index: Int, colour: HEIFTileColour) throws(DecodeFailure) {
         var frame: (fullRange: Bool?, matrix: Int?) = (nil, nil)
         defer { if index == 0 { colour.settle(fullRange: frame.fullRange, matrix: frame.matrix) } }
         // A bitstream may not declare a picture much larger than its tile (coded sizes round up

@@ -36,10 +36,17 @@ final class HEIFTileSchedule: Sendable {
     }
 
     /// The schedule of `container`'s tiles for strips of `rowsPerStrip` displayed rows.
-    init(container: HEIFContainer, rowsPerStrip: Int) {
+    convenience init(container: HEIFContainer, rowsPerStrip: Int) {
+        self.init(
+            transform: container.transform, tileWidth: container.tileWidth, tileHeight: container.tileHeight,
+            columns: container.columns, rows: container.rows, tileCount: container.tiles.count, rowsPerStrip: rowsPerStrip
+        )
+    }
+
+    /// The schedule of a grid of `columns` x `rows` tiles of `tileWidth` x `tileHeight` (the first
+    /// `tileCount`, row by row), shown through `transform`, for strips of `rowsPerStrip` rows.
+    init(transform: PixelTransform, tileWidth: Int, tileHeight: Int, columns: Int, rows: Int, tileCount: Int, rowsPerStrip: Int) {
         precondition(rowsPerStrip > 0, "strips need at least one row")
-        let transform = container.transform
-        let tileCount = container.tiles.count
         var order: [Int] = []
         var position = [Int](repeating: -1, count: tileCount)
         func take(_ tile: Int) {
@@ -55,10 +62,10 @@ final class HEIFTileSchedule: Sendable {
             let top = strip * rowsPerStrip, bottom = min(top + rowsPerStrip, transform.height) - 1
             // The map is a signed permutation plus a shift: the corners bound what the strip reads.
             let corners = [(0, top), (transform.width - 1, top), (0, bottom), (transform.width - 1, bottom)].map { transform.source(x: $0.0, y: $0.1) }
-            let columns = Self.tiles(corners.map(\.x), size: container.tileWidth, count: container.columns)
-            let rows = Self.tiles(corners.map(\.y), size: container.tileHeight, count: container.rows)
-            for row in rows {
-                for column in columns { take(row * container.columns + column) }
+            let columnsRead = Self.tiles(corners.map(\.x), size: tileWidth, count: columns)
+            let rowsRead = Self.tiles(corners.map(\.y), size: tileHeight, count: rows)
+            for row in rowsRead {
+                for column in columnsRead { take(row * columns + column) }
             }
             needed.append(order.count)
         }
@@ -96,7 +103,7 @@ final class HEIFTileSchedule: Sendable {
         }
     }
 
-    /// Stops handing out tiles: a tile failed, or a strip's consumer did.
+    /// Stops handing out tiles: the strips' consumer gave up.
     func stop() {
         state.withLock { $0.stopped = true }
     }
