@@ -4,9 +4,14 @@ import PhotoFormat
 extension PreviewEncoder {
     /// The preview made from pixels the blur check's decode kept: cropped, resized within the
     /// bounds, converted to sRGB, turned and mirrored as displayed, and saved with no metadata.
-    /// JPEG's YCbCr goes straight to libjpeg-turbo (`planarPreview`), the rest through libvips.
+    /// JPEG's YCbCr goes straight to libjpeg-turbo (`planarPreview`), and so does a PNG's or
+    /// WebP's RGB once turned into that YCbCr (`ycbcrFromRGB`: libvips' resize and JPEG writer
+    /// took a fifth of a PNG's time); chroma in another matrix or range goes through libvips.
     func preview(from pixels: PreviewPixels) throws(DecodeFailure) -> PreviewImage {
         if let preview = try planarPreview(from: pixels) {
+            return preview
+        }
+        if let converted = pixels.ycbcrFromRGB(), let preview = try planarPreview(from: converted) {
             return preview
         }
         return try vipsPreview(from: pixels)

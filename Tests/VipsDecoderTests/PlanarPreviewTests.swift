@@ -171,6 +171,67 @@ struct PlanarPreviewTests {
         #expect(try encoder.planarPreview(from: rgb) == nil)
     }
 
+    @Test("a PNG's or WebP's kept RGB, grey and alpha come out as from the libvips path: turned, mirrored and cropped, within rounding")
+    func rgbAsLibvips() throws {
+        let encoder = try PreviewEncoder()
+        for bands in 1...4 {
+            for orientation in [(0, false), (90, false), (180, true), (270, true)] {
+                let (width, height) = (3000, 2100)
+                let samples = UnsafeMutablePointer<UInt8>.allocate(capacity: width * height * bands)
+                for row in 0..<height {
+                    for x in 0..<width {
+                        let pixel = samples + (row * width + x) * bands
+                        let patch = x < width / 5 && row < height / 4
+                        pixel[0] = patch ? 230 : UInt8(20 + 200 * x / width)
+                        if bands >= 3 {
+                            pixel[1] = patch ? 40 : UInt8(60 + 150 * row / height)
+                            pixel[2] = UInt8(200 - 150 * x / width)
+                        }
+                        // A ramp of opacity across the picture, fully opaque on the left.
+                        if bands == 2 || bands == 4 { pixel[bands - 1] = UInt8(255 - 200 * x / width) }
+                    }
+                }
+                let pixels = PreviewPixels(layout: .rgb(bands: bands), width: width, height: height, samples: samples)
+                pixels.crop = (100, 50, 2800, 2000)
+                pixels.orientation = orientation
+                let converted = try #require(pixels.ycbcrFromRGB())
+                let ours = try #require(try encoder.planarPreview(from: converted), "\(bands) bands: the planar path declined")
+                let theirs = try encoder.vipsPreview(from: pixels)
+                #expect(ours.width == theirs.width && ours.height == theirs.height, "\(bands) bands \(orientation)")
+                let difference = try Self.meanDifference(ours, theirs)
+                #expect(difference < 3, "\(bands) bands \(orientation): mean |difference| \(difference)")
+                // And `preview(from:)` takes that path.
+                #expect(try encoder.preview(from: pixels).jpeg == ours.jpeg)
+            }
+        }
+    }
+
+    @Test("the preview of a PNG or WebP from its decode agrees with libvips' own preview of the file",
+          arguments: ["variants/same-room.png", "variants/same-room.webp", "variants/rgba.png", "variants/palette.png", "variants/deep-16bit-rgb.png",
+                      "photos/screenshot-map.png", "photos/blur-real-clock-motion.png"])
+    func rgbAgreesWithLibvips(file: String) async throws {
+        let url = Fixtures.testdataFile(file)
+        let (ours, header) = try await preview(url)
+        let theirs = try await offloaded {
+            try Data(contentsOf: url).withUnsafeBytes { try PreviewEncoder().preview(of: $0, format: header.format) }
+        }
+        try expectBoundedJPEG(ours)
+        #expect(abs(ours.width - theirs.width) <= 1 && abs(ours.height - theirs.height) <= 1, "\(ours.width)x\(ours.height) against \(theirs.width)x\(theirs.height)")
+        let a = try Self.rgb(ours.jpeg), b = try Self.rgb(theirs.jpeg)
+        var sum = 0, count = 0
+        for row in 0..<min(a.height, b.height) {
+            for x in 0..<min(a.width, b.width) {
+                for band in 0..<3 {
+                    sum += abs(Int(a.rgb[(row * a.width + x) * 3 + band]) - Int(b.rgb[(row * b.width + x) * 3 + band]))
+                    count += 1
+                }
+            }
+        }
+        let difference = Double(sum) / Double(count)
+        print("\(file): preview \(ours.width)x\(ours.height), mean |difference| from libvips' \(String(format: "%.2f", difference))")
+        #expect(difference < 4, "\(file): mean |difference| \(difference)")
+    }
+
     @Test("the preview of a JPEG from its decode agrees with libvips' own preview of the file",
           arguments: jpegs + (Fixtures.sharedRequiredOrPresent ? ["shared:photos/room-bathroom-1.jpg"] : []))
     func agreesWithLibvips(file: String) async throws {
