@@ -12,8 +12,6 @@ final class HEIFTileSchedule: Sendable {
     /// Tile indices in decode order: tile 0, then each tile by the first strip that reads it, then
     /// the tiles no strip reads.
     let order: [Int]
-    /// Rows per strip of the displayed picture.
-    let rowsPerStrip: Int
     /// Strips in the displayed picture.
     let stripCount: Int
     /// For each strip, how many tiles at the front of `order` it needs decoded; never decreasing.
@@ -71,7 +69,6 @@ final class HEIFTileSchedule: Sendable {
         }
         for tile in 0..<tileCount { take(tile) }
         self.order = order
-        self.rowsPerStrip = rowsPerStrip
         self.stripCount = stripCount
         self.needed = needed
         self.state = Mutex(State(decoded: [Bool](repeating: false, count: tileCount)))
