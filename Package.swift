@@ -124,6 +124,7 @@ let package = Package(
         .target(
             name: "SignalForwarding",
             dependencies: [
+                "LumaAnalysis",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -316,6 +317,8 @@ let package = Package(
             name: "SignalForwardingTests",
             dependencies: [
                 "SignalForwarding",
+                "LumaAnalysis",
+                "BlurMetrics",
                 "TestFixtures",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -113,4 +113,101 @@ struct DuplicatePhotoTests {
             #expect(details(again.validation)["duplicate_of"] as? String == firstID)
         }
     }
+
+    @Test("the raw route cannot overwrite: a photo_id the project remembers with another photo is 409 and changes nothing")
+    func rawRouteCannotOverwrite() async throws {
+        try await withLiveApp { client, _ in
+            let cups = try testdataBytes("photos/cups.jpg"), wine = try testdataBytes("photos/room-living-wine.jpg")
+            let first = try await client.execute(uri: "/v1/validate?project_id=flat-7&photo_id=gw-1", method: .post, body: cups)
+            #expect(try jsonObject(first)["passed"] as? Bool == true)
+            try expectError(try await client.execute(uri: "/v1/validate?project_id=flat-7&photo_id=gw-1", method: .post, body: wine),
+                            status: .conflict, code: "photo_id_conflict")
+            // The first photo is still the one remembered: its copy is its duplicate.
+            let copy = try jsonObject(try await client.execute(uri: "/v1/validate?project_id=flat-7", method: .post, body: cups))
+            #expect(details(copy)["duplicate_of"] as? String == "gw-1")
+            let other = try jsonObject(try await client.execute(uri: "/v1/validate?project_id=flat-7", method: .post, body: wine))
+            #expect(other["passed"] as? Bool == true)
+        }
+    }
+
+    @Test("a project keeps its newest photos (duplicates.photos_per_project): the oldest is forgotten, counted and logged")
+    func projectLimit() async throws {
+        try await withLiveApp({ $0.duplicatePhotosPerProject = 2 }) { client, _ in
+            let first = try await uploaded(client, project: "flat-8", file: "photos/cups.jpg")
+            #expect(failures(first.validation).isEmpty)
+            for file in ["photos/room-living-wine.jpg", "photos/outdoor-path.jpg"] {
+                _ = try await uploaded(client, project: "flat-8", file: file)
+            }
+            let again = try await uploaded(client, project: "flat-8", file: "photos/cups.jpg")
+            #expect(failures(again.validation).isEmpty, "the first photo fell out of the project's two")
+            let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
+            #expect(metrics.contains("photo_validator_duplicate_memory_evictions_total{reason=\"project_full\"} 2"))
+            #expect(metrics.contains("photo_validator_duplicate_memory_photos 2"))
+        }
+    }
+
+    @Test("identical keyed uploads racing accept one photo and promise one signal, round after round; the answer is kept without the fingerprint")
+    func racingRepeats() async throws {
+        let path = Fixtures.temporaryPath("racing-outbox.sqlite")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try await withLiveApp(unreachableWebhook(outbox: path)) { client, app in
+            for round in 0..<4 {
+                let answers = try await withThrowingTaskGroup(of: (String, String).self) { group in
+                    for _ in 0..<4 {
+                        group.addTask {
+                            let response = try await upload(client, project: "race-\(round)", headers: [.idempotencyKey: "same-\(round)"])
+                            return (String(buffer: response.body), response.headers[.idempotentReplayed] ?? "first")
+                        }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                #expect(Set(answers.map(\.0)).count == 1, "round \(round): one answer for every repeat")
+                #expect(answers.count { $0.1 == "first" } == 1)
+                let answer = try #require(JSONSerialization.jsonObject(with: Data(answers[0].0.utf8)) as? [String: Any])
+                let validation = try #require(answer["validation"] as? [String: Any])
+                #expect(failures(validation).isEmpty, "round \(round)")
+                #expect(details(validation)["fingerprint"] == nil)
+                let photoID = try #require(answer["photo_id"] as? String)
+                #expect(try await app.forwarder!.outbox.entry(photoID: photoID) != nil)
+                #expect(app.service.duplicates!.store.photos(in: "race-\(round)").photos.map(\.photoID) == [photoID])
+            }
+            #expect(try await app.forwarder!.outbox.counts().pending + app.forwarder!.outbox.counts().dead == 4)
+        }
+    }
+
+    @Test("different photos racing one key: one is answered, the others 422, and only the answered one is remembered")
+    func racingKeyReuse() async throws {
+        let path = Fixtures.temporaryPath("reuse-outbox.sqlite")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try await withLiveApp(unreachableWebhook(outbox: path)) { client, app in
+            let files = ["photos/cups.jpg", "photos/room-living-wine.jpg", "photos/outdoor-path.jpg"]
+            let statuses = try await withThrowingTaskGroup(of: (String, Int, String?).self) { group in
+                for file in files {
+                    group.addTask {
+                        let response = try await upload(client, project: "reuse", file: file, headers: [.idempotencyKey: "one-key"])
+                        return (file, Int(response.status.code), try? jsonObject(response)["photo_id"] as? String)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let answered = statuses.filter { $0.1 == 200 }
+            #expect(answered.count == 1 && statuses.count { $0.1 == 422 } == 2)
+            let remembered = app.service.duplicates!.store.photos(in: "reuse").photos.map(\.photoID)
+            #expect(remembered == [answered.first?.2].compactMap { $0 })
+            // The 422s remembered nothing: their photos pass in the project.
+            for (file, status, _) in statuses where status == 422 {
+                #expect(failures(try await uploaded(client, project: "reuse", file: file).validation).isEmpty, "\(file)")
+            }
+        }
+    }
+}
+
+/// Forwarding to a webhook nobody listens on, with the outbox at `outbox`: promises are kept, never delivered.
+private func unreachableWebhook(outbox: String) -> (inout ServiceConfiguration) -> Void {
+    { configuration in
+        configuration.signal.target = .webhook
+        configuration.signal.webhookURL = "http://127.0.0.1:9/unreachable"
+        configuration.signal.webhookSecret = "secret"
+        configuration.signal.outboxPath = outbox
+    }
 }

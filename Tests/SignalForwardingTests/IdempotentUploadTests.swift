@@ -1,4 +1,8 @@
+import BlurMetrics
 import Foundation
+import GRDB
+import LumaAnalysis
+import Synchronization
 import Testing
 @testable import SignalForwarding
 
@@ -43,6 +47,80 @@ struct IdempotentUploadTests {
         try await outbox.pruneIdempotentUploads(before: Date().addingTimeInterval(-SignalOutbox.idempotencyWindow))
         #expect(try await outbox.idempotentUpload(projectID: "project-1", key: "old", window: 10 * SignalOutbox.idempotencyWindow) == nil)
         #expect(try await outbox.idempotentUpload(projectID: "project-1", key: "k")?.photoID == "b")
+    }
+}
+
+@Suite("The outbox's answers within their limits", .timeLimit(.minutes(10)))
+struct IdempotentAnswerLimitsTests {
+    private func upload(_ key: String, project: String = "project-1", bytes: Int = 100, at time: Date) -> IdempotentUpload {
+        IdempotentUpload(projectID: project, key: key, requestDigest: "d", photoID: key, answer: String(repeating: "x", count: bytes), createdAt: time)
+    }
+
+    @Test("a project keeps its newest answers; past the byte budget the oldest of every project go; each eviction is reported")
+    func evictsOldest() async throws {
+        let evictions = Mutex<[IdempotentAnswerLimits.Eviction: Int]>([:])
+        let outbox = try SignalOutbox(path: temporaryOutboxPath(),
+                                      answerLimits: IdempotentAnswerLimits(answersPerProject: 3, totalAnswers: 1_000, totalBytes: 1_000)) { reason, count in
+            evictions.withLock { $0[reason, default: 0] += count }
+        }
+        let start = Date()
+        for index in 0..<5 {
+            _ = try await outbox.record(upload("k\(index)", at: start + Double(index)), promising: nil)
+        }
+        #expect(try await outbox.idempotentUpload(projectID: "project-1", key: "k1") == nil)
+        #expect(try await outbox.idempotentUpload(projectID: "project-1", key: "k2") != nil)
+        #expect(evictions.withLock { $0[.projectFull] } == 2)
+        for index in 0..<10 {
+            _ = try await outbox.record(upload("o\(index)", project: "other-\(index)", at: start + 10 + Double(index)), promising: nil)
+        }
+        let usage = try await outbox.answerUsage()
+        #expect(usage.bytes <= 1_000 && usage.answers == usage.bytes / 100)
+        // Project 1's answers were the oldest of all.
+        #expect(try await outbox.idempotentUpload(projectID: "project-1", key: "k4") == nil)
+        #expect(try await outbox.idempotentUpload(projectID: "other-9", key: "o9") != nil)
+        #expect(evictions.withLock { $0[.budget] } == 3)
+    }
+
+    @Test("1,000 keyed answers leave the outbox within its budget, and a promise still goes through")
+    func manyKeys() async throws {
+        let outbox = try SignalOutbox(path: temporaryOutboxPath(),
+                                      answerLimits: IdempotentAnswerLimits(answersPerProject: 50, totalAnswers: 10_000, totalBytes: 200_000))
+        for index in 0..<1_000 {
+            _ = try await outbox.record(upload("k\(index)", project: "p\(index % 7)", bytes: 2_000, at: Date()), promising: nil)
+        }
+        #expect(try await outbox.answerUsage().bytes <= 200_000)
+        let promised = upload("last", project: "good", at: Date())
+        #expect(try await outbox.record(promised, promising: (workflowID: "good", signalName: "photo_added", photo: photo("last"))).photoID == "last")
+        #expect(try await outbox.counts().pending == 1)
+    }
+
+    @Test("an answer over the size limit is refused, and nothing of it is written")
+    func oversizedAnswer() async throws {
+        let outbox = try SignalOutbox(path: temporaryOutboxPath(),
+                                      answerLimits: IdempotentAnswerLimits(answersPerProject: 5, totalAnswers: 5, totalBytes: 1 << 20, answerBytes: 500))
+        await #expect(throws: OutboxError.self) {
+            try await outbox.record(upload("big", bytes: 501, at: Date()), promising: (workflowID: "w", signalName: "photo_added", photo: photo("big")))
+        }
+        #expect(try await outbox.counts().pending == 0)
+        #expect(try await outbox.answerUsage().answers == 0)
+    }
+
+    @Test("the accepted photo's fingerprint row is written with the answer and signal, and not at all when an earlier answer wins the key")
+    func fingerprintInTheSameTransaction() async throws {
+        let outbox = try SignalOutbox(path: temporaryOutboxPath())
+        let store = try outbox.fingerprintStore(limits: .init(retention: 3600, photosPerProject: 64, totalBytes: 1 << 30))
+        let fingerprint = PhotoFingerprint(of: LumaPlane(width: 64, height: 64, pixels: (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }))
+        func row(_ photoID: String) async -> FingerprintRow? {
+            guard case .remembered(let row) = await store.remember(fingerprint, encoded: fingerprint.base64, photoID: photoID, in: "project-1", comparedUpTo: 0, compare: { _ in nil }) else { return nil }
+            return row
+        }
+        let first = try #require(await row("a"))
+        _ = try await outbox.record(upload("k", at: Date()), promising: (workflowID: "project-1", signalName: "photo_added", photo: photo("a")), fingerprint: first)
+        let second = try #require(await row("b"))
+        let kept = try await outbox.record(upload("k", at: Date()), promising: (workflowID: "project-1", signalName: "photo_added", photo: photo("b")), fingerprint: second)
+        #expect(kept.photoID == "k")
+        let rows = try await outbox.database.read { try String.fetchAll($0, sql: "SELECT photo_id FROM photo_fingerprint") }
+        #expect(rows == ["a"])
     }
 }
 

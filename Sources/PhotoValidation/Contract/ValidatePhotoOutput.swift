@@ -22,6 +22,26 @@ public struct ValidatePhotoOutput: Sendable, Codable, Equatable {
         self.details = details
     }
 
+    /// This answer with `details` changed by `update`, its verdict and messages as they are.
+    public func updatingDetails(_ update: (inout ValidationDetails) -> Void) -> ValidatePhotoOutput {
+        var copy = self
+        update(&copy.editableDetails)
+        return copy
+    }
+
+    // `details` stays read-only to callers; `updatingDetails` edits a copy through this.
+    private var editableDetails: ValidationDetails {
+        get { details }
+        set { self = ValidatePhotoOutput(passed: passed, failures: failures, messages: messages, details: newValue) }
+    }
+
+    private init(passed: Bool, failures: [FailureCode], messages: [String], details: ValidationDetails) {
+        self.passed = passed
+        self.failures = failures
+        self.messages = messages
+        self.details = details
+    }
+
     /// This answer with `failure` added after the others and `details` changed by `update`: a
     /// check that runs outside the validator (the project's duplicate check).
     public func adding(_ failure: FailureCode, updating update: (inout ValidationDetails) -> Void = { _ in }) -> ValidatePhotoOutput {

@@ -6,6 +6,10 @@ import Synchronization
 
 /// The duplicate check of a project's photos: compares a photo's fingerprint with those of the
 /// photos the project accepted within the retention period, and remembers accepted ones.
+///
+/// The store hands out a project's photos, parsed once; the comparisons themselves are pure CPU
+/// work that the caller runs in its worker-pool slot, under its deadline and fair admission, so a
+/// project of large fingerprints costs its own uploads and no one else's.
 public final class DuplicateCheck: Sendable {
     /// Where accepted photos' fingerprints are kept.
     public let store: PhotoFingerprintStore
@@ -19,24 +23,28 @@ public final class DuplicateCheck: Sendable {
         self.rule = rule
     }
 
-    /// The earlier photo of `projectID` that `output` duplicates (other than `photoID`), or nil;
-    /// nil too when the photo has no fingerprint (it was not decoded).
-    ///
-    /// - Throws: `OutboxError` when the store cannot be read.
-    func earlierPhoto(of output: ValidatePhotoOutput, in projectID: String, besides photoID: String?) async throws(OutboxError) -> String? {
-        guard let isSame = matcher(for: output) else { return nil }
-        return try await store.earlierPhoto(in: projectID, besides: photoID, isSame: isSame)
+    /// The photos of `projectID` a new photo is compared with (other than `photoID`), and the
+    /// store's generation to hand `remember` afterwards.
+    func candidates(in projectID: String, besides photoID: String?) -> (photos: [PhotoFingerprintStore.Photo], generation: UInt64) {
+        store.photos(in: projectID, besides: photoID)
     }
 
-    /// Remembers the accepted photo `photoID` of `projectID`; returns the earlier photo it turned
-    /// out to duplicate when one was remembered meanwhile (nothing is remembered then).
+    /// The id of the earliest of `photos` that is the photo `fingerprint` describes, or nil: at
+    /// most one comparison per photo, each of bounded cost (parsed fingerprints are bounded).
+    func earliestMatch(of fingerprint: PhotoFingerprint, among photos: [PhotoFingerprintStore.Photo]) -> String? {
+        photos.first { $0.fingerprint.matches(fingerprint, rule: rule) }?.photoID
+    }
+
+    /// Remembers the accepted photo `photoID` of `projectID` (whose fingerprint was compared with
+    /// the project's photos up to `generation`); `compare` runs `earliestMatch` on the photos that
+    /// arrived meanwhile, wherever the caller's work is admitted.
     ///
-    /// - Throws: `OutboxError` when the store cannot be written.
-    func remember(_ output: ValidatePhotoOutput, photoID: String, in projectID: String) async throws(OutboxError) -> String? {
-        guard let encoded = output.details.fingerprint, let isSame = matcher(for: output) else { return nil }
-        let earlier = try await store.remember(encoded, photoID: photoID, in: projectID, isSame: isSame)
+    /// - Throws: what `compare` throws.
+    func remember(_ fingerprint: PhotoFingerprint, encoded: String, photoID: String, in projectID: String, comparedUpTo generation: UInt64,
+                  compare: ([PhotoFingerprintStore.Photo]) async throws -> String?) async rethrows -> PhotoFingerprintStore.Remembered {
+        let remembered = try await store.remember(fingerprint, encoded: encoded, photoID: photoID, in: projectID, comparedUpTo: generation, compare: compare)
         await pruneHourly()
-        return earlier
+        return remembered
     }
 
     /// Forgets `photoID` of `projectID`; returns whether it was remembered.
@@ -44,13 +52,6 @@ public final class DuplicateCheck: Sendable {
     /// - Throws: `OutboxError` when the store cannot be written.
     func forget(photoID: String, in projectID: String) async throws(OutboxError) -> Bool {
         try await store.forget(photoID: photoID, in: projectID)
-    }
-
-    /// Whether a stored fingerprint is the photo of `output`; nil when `output` has no fingerprint.
-    private func matcher(for output: ValidatePhotoOutput) -> (@Sendable (String) -> Bool)? {
-        guard let fingerprint = output.details.fingerprint.flatMap(PhotoFingerprint.init(base64:)) else { return nil }
-        let rule = rule
-        return { stored in PhotoFingerprint(base64: stored).map { $0.matches(fingerprint, rule: rule) } ?? false }
     }
 
     /// Drops expired fingerprints at most once an hour, so projects never seen again do not grow the store.

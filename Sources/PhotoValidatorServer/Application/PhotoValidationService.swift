@@ -2,7 +2,9 @@ import Admission
 import ContentCheck
 import Hummingbird
 import Logging
+import LumaAnalysis
 import PhotoValidation
+import SignalForwarding
 import Synchronization
 import ValidationWorkers
 
@@ -145,50 +147,30 @@ public struct PhotoValidationService: Sendable {
     /// Validates `body` as a photo of `photoType` in `slot`, recording the outcome in `record` and
     /// the metrics; `digest` is the file's SHA-256 when the caller has taken it already. With
     /// `project`, a photo the project already accepted (other than `project.photoID`) is
-    /// `duplicate_photo`, and the content check is not asked.
+    /// `duplicate_photo`, and the content check is not asked; the comparisons run in the worker
+    /// with the decode, under the same deadline.
     func validate(_ body: ByteBuffer, as photoType: PhotoType, in slot: ValidationWorkerPool.Slot, record: RequestRecord,
-                  digest: String? = nil, project: (id: String, photoID: String?)? = nil) async throws(APIError) -> ValidatePhotoOutput {
+                  digest: String? = nil, project: (id: String, photoID: String?)? = nil) async throws(APIError) -> CheckedPhoto {
         let validator = validator
         let content = content
         // The deadline holds while the job runs: past it the request is answered and a job stuck
         // in a decoder keeps only its thread (the pool starts a stand-in and reports it).
         let deadline = ContinuousClock.now + configuration.validationTimeout
-        let prepared: PreparedPhoto
-        do {
-            // The worker decodes, measures and makes the preview; the provider is called below,
-            // from this task, so no worker thread waits on the network.
-            prepared = try await slot.run(deadline: deadline) {
-                body.withUnsafeReadableBytes { bytes in
-                    PreparedPhoto(validator.validate(bytes, as: photoType, previews: content?.previewBounds(for: photoType)),
-                                  of: bytes, knownDigest: digest)
-                }
+        let duplicates = project == nil ? nil : duplicates
+        let candidates = project.flatMap { duplicates?.candidates(in: $0.id, besides: $0.photoID) }
+        // The worker decodes, measures, makes the preview and compares the fingerprint; the
+        // provider is called below, from this task, so no worker thread waits on the network.
+        let (prepared, fingerprint, duplicateOf) = try await run(in: slot, until: deadline, record: record) {
+            body.withUnsafeReadableBytes { bytes in
+                let prepared = PreparedPhoto(validator.validate(bytes, as: photoType, previews: content?.previewBounds(for: photoType)),
+                                             of: bytes, knownDigest: digest)
+                guard let duplicates, let candidates else { return (prepared, PhotoFingerprint?.none, String?.none) }
+                let fingerprint = prepared.output.details.fingerprint.flatMap(PhotoFingerprint.init(base64:))
+                return (prepared, fingerprint, fingerprint.flatMap { duplicates.earliestMatch(of: $0, among: candidates.photos) })
             }
-        } catch WorkerPoolError.notRunning {
-            metrics.recordRejection(reason: "shutting_down")
-            throw .shuttingDown(retryAfter: configuration.retryAfterSeconds)
-        } catch let error as WorkerPoolError where error.isOverloaded {
-            // Waiting, it gave its place to a client holding fewer (the pool was full).
-            metrics.recordRejection(reason: "overloaded")
-            throw .overloaded(retryAfter: configuration.retryAfterSeconds, detail: error.description)
-        } catch WorkerPoolError.timedOut {
-            metrics.recordRejection(reason: "timeout")
-            record.errorCause = "validation_timeout: the decode was still running at the deadline; its worker stays busy until the decoder returns"
-            throw .validationTimeout(retryAfter: configuration.retryAfterSeconds, limit: configuration.validationTimeout)
-        } catch {
-            record.errorCause = String(describing: error)
-            throw .internalError(requestID: record.requestID)
         }
         var output = prepared.output
         var contentLog: String?
-        var duplicateOf: String?
-        if let duplicates, let project {
-            do {
-                duplicateOf = try await duplicates.earlierPhoto(of: output, in: project.id, besides: project.photoID)
-            } catch {
-                record.errorCause = error.description
-                throw .outboxUnavailable(retryAfter: configuration.retryAfterSeconds)
-            }
-        }
         if let duplicateOf {
             output = output.adding(.duplicatePhoto) { $0.duplicateOf = duplicateOf }
         } else if let content {
@@ -205,7 +187,65 @@ public struct PhotoValidationService: Sendable {
             timingsMs: Dictionary(timings.stages.map { ($0.name, $0.milliseconds) }, uniquingKeysWith: { $1 }),
             content: contentLog
         )
-        return output
+        return CheckedPhoto(output: output, fingerprint: fingerprint, generation: candidates?.generation ?? 0, deadline: deadline)
+    }
+
+    /// Remembers `photo`, when it passed, as `photoID` of `projectID` for the duplicate check:
+    /// comparing it first, in `slot` and under its deadline, with any photo the project accepted
+    /// since it was validated. Returns the answer (`duplicate_photo` when such a photo is the same)
+    /// and the row to write with its signal (nil in memory only, or when nothing was kept).
+    ///
+    /// - Throws: `APIError` 409 when the project remembers another photo as `photoID`, or the
+    ///   pool's 503s.
+    func remember(_ photo: CheckedPhoto, photoID: String, in projectID: String, slot: ValidationWorkerPool.Slot,
+                  record: RequestRecord) async throws(APIError) -> (output: ValidatePhotoOutput, row: FingerprintRow?) {
+        guard photo.output.passed, let duplicates, let fingerprint = photo.fingerprint, let encoded = photo.output.details.fingerprint else {
+            return (photo.output, nil)
+        }
+        let remembered: PhotoFingerprintStore.Remembered
+        do {
+            remembered = try await duplicates.remember(fingerprint, encoded: encoded, photoID: photoID, in: projectID, comparedUpTo: photo.generation) { arrived in
+                try await run(in: slot, until: photo.deadline, record: record) { duplicates.earliestMatch(of: fingerprint, among: arrived) }
+            }
+        } catch let error as APIError {
+            throw error
+        } catch {
+            record.errorCause = String(describing: error)
+            throw .internalError(requestID: record.requestID)
+        }
+        switch remembered {
+        case .remembered(let row):
+            return (photo.output, row)
+        case .alreadyRemembered:
+            return (photo.output, nil)
+        case .duplicate(let earlier):
+            return (photo.output.adding(.duplicatePhoto) { $0.duplicateOf = earlier }, nil)
+        case .conflict:
+            throw .photoIDConflict(photoID)
+        }
+    }
+
+    /// Runs `body` on a worker thread in `slot` until `deadline`, answering the pool's refusals
+    /// and time-outs as the API's 503s.
+    private func run<Result: Sendable>(in slot: ValidationWorkerPool.Slot, until deadline: ContinuousClock.Instant, record: RequestRecord,
+                                       _ body: @escaping @Sendable () throws -> Result) async throws(APIError) -> Result {
+        do {
+            return try await slot.run(deadline: deadline, body)
+        } catch WorkerPoolError.notRunning {
+            metrics.recordRejection(reason: "shutting_down")
+            throw .shuttingDown(retryAfter: configuration.retryAfterSeconds)
+        } catch let error as WorkerPoolError where error.isOverloaded {
+            // Waiting, it gave its place to a client holding fewer (the pool was full).
+            metrics.recordRejection(reason: "overloaded")
+            throw .overloaded(retryAfter: configuration.retryAfterSeconds, detail: error.description)
+        } catch WorkerPoolError.timedOut {
+            metrics.recordRejection(reason: "timeout")
+            record.errorCause = "validation_timeout: the decode was still running at the deadline; its worker stays busy until the decoder returns"
+            throw .validationTimeout(retryAfter: configuration.retryAfterSeconds, limit: configuration.validationTimeout)
+        } catch {
+            record.errorCause = String(describing: error)
+            throw .internalError(requestID: record.requestID)
+        }
     }
 }
 

@@ -4,6 +4,7 @@ import DecodeSandbox
 import Hummingbird
 import HummingbirdCore
 import Logging
+import LumaAnalysis
 import NIOCore
 import PhotoChecks
 import PhotoFormat
@@ -59,8 +60,19 @@ public struct PhotoValidatorApp: Sendable {
         var service = PhotoValidationService(validator: validator, pool: pool, metrics: metrics, configuration: configuration, uploads: uploads)
         if configuration.validation.duplicateCheck {
             // In the outbox's database when there is one, so a restart forgets nothing; else in memory.
-            let retention = configuration.duplicateRetention.seconds
-            let store = try forwarder?.outbox.fingerprintStore(retention: retention) ?? PhotoFingerprintStore(retention: retention)
+            let limits = ProjectMemory<PhotoFingerprint>.Limits(
+                retention: configuration.duplicateRetention.seconds, photosPerProject: configuration.duplicatePhotosPerProject,
+                totalBytes: configuration.duplicateMemoryBytes
+            )
+            let onEvict: @Sendable ([EvictedPhoto]) -> Void = { evicted in
+                metrics.recordEvictions(evicted)
+                // Age is the retention doing its work; only the limits' evictions are worth a line.
+                let early = evicted.filter { $0.reason != .age }
+                if let first = early.first {
+                    logger.notice("the duplicate check forgot \(early.count) accepted photo(s) before their retention ended (\(first.reason.rawValue), first: project \(first.projectID) photo \(first.photoID)): a later copy of them is not caught; raise duplicates.memory_mib or duplicates.photos_per_project if this is frequent")
+                }
+            }
+            let store = try forwarder?.outbox.fingerprintStore(limits: limits, onEvict: onEvict) ?? PhotoFingerprintStore(limits: limits, onEvict: onEvict)
             service.duplicates = DuplicateCheck(store: store, rule: configuration.validation.duplicateRule)
         }
         // The content check's HTTP client is made on its first call and shut down by its service.

@@ -67,6 +67,10 @@ public struct ServiceConfiguration: Sendable {
     /// How long the duplicate check remembers a project's accepted photo (the workflow's
     /// abandonment timeout).
     public var duplicateRetention: Duration
+    /// Accepted photos kept per project, its newest (`duplicates.photos_per_project`).
+    public var duplicatePhotosPerProject: Int
+    /// Bytes the kept fingerprints of every project may take together (`duplicates.memory_mib`).
+    public var duplicateMemoryBytes: Int
     /// The thresholds and limits of the checks.
     public var validation: ValidationSettings
     /// Where `photo_added` signals go.
@@ -87,6 +91,7 @@ public struct ServiceConfiguration: Sendable {
         .limitsAdmissionWaitSeconds, .limitsMinBodyRateKib, .limitsBodyRateGraceSeconds, .limitsMaxConnections,
         .limitsHeaderTimeoutSeconds, .limitsRequestTimeoutSeconds, .limitsValidationTimeoutSeconds, .limitsRetryAfterSeconds,
         .limitsStuckWorkerUnhealthySeconds, .limitsIdleTimeoutSeconds, .limitsClientHeader, .duplicatesRetentionHours,
+        .duplicatesPhotosPerProject, .duplicatesMemoryMib,
         .authToken, .authTokenFile, .logFormat, .logLevel, .shutdownGraceSeconds,
     ])
 
@@ -118,6 +123,8 @@ public struct ServiceConfiguration: Sendable {
         idleTimeoutSeconds = try settings.integer(.limitsIdleTimeoutSeconds)
         clientHeader = settings.stringIfSet(.limitsClientHeader)
         duplicateRetention = .seconds(try settings.number(.duplicatesRetentionHours) * 3600)
+        duplicatePhotosPerProject = try settings.integer(.duplicatesPhotosPerProject)
+        duplicateMemoryBytes = try settings.integer(.duplicatesMemoryMib) << 20
         authToken = try settings.secret(.authToken)
         logFormat = try settings.choice(.logFormat, of: LogFormat.self)
         logLevel = try settings.choice(.logLevel, of: Logger.Level.self)

@@ -88,6 +88,16 @@ extension Setting {
         default: "48", flag: "duplicates-retention-hours",
         "how long a project's accepted photo is compared with its later uploads")
 
+    /// The setting `duplicates.photos_per_project`.
+    public static let duplicatesPhotosPerProject = Setting("duplicates.photos_per_project", .integer(1...4096),
+        default: "64", flag: "duplicates-photos-per-project",
+        "accepted photos kept per project (its newest), and so the most an upload is compared with")
+
+    /// The setting `duplicates.memory_mib`.
+    public static let duplicatesMemoryMib = Setting("duplicates.memory_mib", .integer(1...65_536),
+        default: "128", flag: "duplicates-memory",
+        "MiB the kept fingerprints of every project may take together; the oldest photos go first")
+
     /// The setting `auth.token`.
     public static let authToken = Setting("auth.token", .text, secret: true, "bearer token required on every route but /healthz")
 

@@ -59,4 +59,14 @@ extension Setting {
     /// The setting `outbox.min_free_mib`.
     public static let outboxMinFreeMib = Setting("outbox.min_free_mib", .integer(0...1_048_576), default: "16", flag: "outbox-min-free",
         "free space the outbox's volume keeps, MiB; below it uploads get 503 and /readyz fails")
+
+    /// The setting `outbox.answers_per_project`.
+    public static let outboxAnswersPerProject = Setting("outbox.answers_per_project", .integer(1...1_000_000),
+        default: String(IdempotentAnswerLimits.default.answersPerProject), flag: "outbox-answers-per-project",
+        "answers to keyed uploads kept per project for their Idempotency-Key; the oldest go first")
+
+    /// The setting `outbox.answers_mib`.
+    public static let outboxAnswersMib = Setting("outbox.answers_mib", .integer(1...65_536),
+        default: String(IdempotentAnswerLimits.default.totalBytes >> 20), flag: "outbox-answers-mib",
+        "MiB of answers to keyed uploads the outbox keeps in all; the oldest go first")
 }

@@ -37,6 +37,8 @@ public struct SignalConfiguration: Sendable {
     public var retry = RetryPolicy()
     /// Free space the outbox's volume must keep; below it nothing new is promised.
     public var outboxMinimumFreeBytes: Int64
+    /// How many answers to keyed uploads the outbox keeps.
+    public var answerLimits = IdempotentAnswerLimits.default
 
     /// The settings' defaults.
     public init() {
@@ -48,6 +50,7 @@ public struct SignalConfiguration: Sendable {
     public static let settings = SettingsCatalog([
         .signalTarget, .signalName, .temporalUrl, .temporalNamespace, .temporalApiKey, .temporalIdentity, .webhookUrl,
         .webhookSecret, .outboxPath, .outboxMaxAgeHours, .outboxRetryInitialSeconds, .outboxRetryMaxSeconds, .outboxMinFreeMib,
+        .outboxAnswersPerProject, .outboxAnswersMib,
     ])
 
     /// The configuration `settings` resolves over the settings' defaults; the Temporal identity's
@@ -68,6 +71,8 @@ public struct SignalConfiguration: Sendable {
         }
         retry.maximumAge = .seconds(hours * 3600)
         outboxMinimumFreeBytes = Int64(try settings.integer(.outboxMinFreeMib)) << 20
+        answerLimits.answersPerProject = try settings.integer(.outboxAnswersPerProject)
+        answerLimits.totalBytes = try settings.integer(.outboxAnswersMib) << 20
         retry.initialDelay = try settings.seconds(.outboxRetryInitialSeconds)
         retry.maximumDelay = try settings.seconds(.outboxRetryMaxSeconds)
         if retry.initialDelay > retry.maximumDelay {

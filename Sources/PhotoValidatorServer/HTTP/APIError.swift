@@ -19,6 +19,7 @@ public struct APIError: Error, HTTPResponseError, Sendable, Equatable {
             case outboxDisabled = "outbox_disabled"
             case outboxUnavailable = "outbox_unavailable"
             case overloaded = "overloaded"
+            case photoIDConflict = "photo_id_conflict"
             case requestTimeout = "request_timeout"
             case shuttingDown = "shutting_down"
             case unauthorized = "unauthorized"
@@ -52,6 +53,8 @@ public struct APIError: Error, HTTPResponseError, Sendable, Equatable {
         public static let outboxUnavailable = Code(.outboxUnavailable)
         /// `overloaded`.
         public static let overloaded = Code(.overloaded)
+        /// `photo_id_conflict`.
+        public static let photoIDConflict = Code(.photoIDConflict)
         /// `request_timeout`.
         public static let requestTimeout = Code(.requestTimeout)
         /// `shutting_down`.
@@ -136,6 +139,12 @@ extension APIError {
         status: .unprocessableContent, code: .idempotencyKeyReused, message: "This upload does not match the earlier one with the same request id.",
         detail: "an upload with this Idempotency-Key and different content was answered within the last 24 hours; send a new key for a new upload"
     )
+
+    /// 409: the project already remembers another photo under the `photo_id` given; nothing was changed.
+    static func photoIDConflict(_ photoID: String) -> APIError {
+        APIError(status: .conflict, code: .photoIDConflict, message: "This photo id already names a different photo in this project.",
+                 detail: "the project's duplicate check remembers another photo as '\(photoID)'; send a new photo_id, or DELETE the old photo first")
+    }
 
     /// 422: a note on a room photo.
     static let noteNotAllowed = APIError(status: .unprocessableContent, code: .noteNotAllowed, message: "Notes are only allowed on inspiration photos")

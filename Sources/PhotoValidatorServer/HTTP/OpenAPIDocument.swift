@@ -131,7 +131,7 @@ paths:
   /v1/validate:
     post:
       summary: Validate one photo.
-      description: The raw image as the body (photo_type as a query parameter), or multipart/form-data with a file part and a photo_type field. An empty body is answered 200 with invalid_image. With project_id the photo is compared with the project's accepted photos (duplicate_photo); with photo_id as well a passed photo is remembered under that id.
+      description: The raw image as the body (photo_type as a query parameter), or multipart/form-data with a file part and a photo_type field. An empty body is answered 200 with invalid_image. With project_id the photo is compared with the project's accepted photos (duplicate_photo); with photo_id as well a passed photo is remembered under that id (a photo_id the project remembers with another photo is 409).
       parameters:
         - $ref: '#/components/parameters/PhotoType'
         - name: project_id
@@ -172,6 +172,11 @@ paths:
               schema: {$ref: '#/components/schemas/Error'}
         '401': {$ref: '#/components/responses/Error'}
         '408': {$ref: '#/components/responses/Error'}
+        '409':
+          description: photo_id already names a different photo of the project (photo_id_conflict); nothing was changed.
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Error'}
         '413': {$ref: '#/components/responses/Error'}
         '422': {$ref: '#/components/responses/Error'}
         '500': {$ref: '#/components/responses/Error'}

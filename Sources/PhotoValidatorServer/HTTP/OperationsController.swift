@@ -15,6 +15,9 @@ struct OperationsController {
             if let forwarder, let counts = try? await forwarder.outbox.counts() {
                 service.metrics.recordOutbox(counts)
             }
+            if let usage = service.duplicates?.store.usage {
+                service.metrics.recordMemory(photos: usage.photos, bytes: usage.bytes, projects: usage.projects)
+            }
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                      body: .init(byteBuffer: ByteBuffer(bytes: service.metrics.render())))
         }

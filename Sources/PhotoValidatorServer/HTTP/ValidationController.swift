@@ -10,6 +10,8 @@ import SignalForwarding
 struct ValidationController {
     let service: PhotoValidationService
     let forwarder: SignalForwarder?
+    /// Keys of uploads being answered, so repeats take turns.
+    let claims = IdempotencyClaims()
 
     func addRoutes(to router: Router<ValidationRequestContext>) {
         router.post("/v1/validate", use: validate)
@@ -43,11 +45,18 @@ struct ValidationController {
                 image = body
                 photoType = queryPhotoType
             }
-            var output = try await service.admitted(record: context.record, client: client(of: request, context: context, projectID: project?.id)) { slot in
-                try await service.validate(image, as: photoType, in: slot, record: context.record, project: project)
+            let (output, row) = try await service.admitted(record: context.record, client: client(of: request, context: context, projectID: project?.id)) { slot -> (ValidatePhotoOutput, FingerprintRow?) in
+                let checked = try await service.validate(image, as: photoType, in: slot, record: context.record, project: project)
+                guard let project, let photoID = project.photoID else { return (checked.output, nil) }
+                return try await service.remember(checked, photoID: photoID, in: project.id, slot: slot, record: context.record)
             }
-            if let project, let photoID = project.photoID {
-                output = try await remember(output, photoID: photoID, in: project.id, context: context)
+            if let row {
+                do {
+                    try await service.duplicates?.store.persist(row)
+                } catch let error as OutboxError {
+                    context.record.errorCause = error.description
+                    throw APIError.outboxUnavailable(retryAfter: service.configuration.retryAfterSeconds)
+                }
             }
             return try output.response(from: request, context: context)
         }
@@ -86,19 +95,6 @@ struct ValidationController {
             throw .validationError(error.description)
         }
         return (projectID, photoID)
-    }
-
-    /// `output`, remembered for the project's duplicate check when it passed; `duplicate_photo`
-    /// instead when the same photo was remembered meanwhile (two uploads at once).
-    private func remember(_ output: ValidatePhotoOutput, photoID: String, in projectID: String, context: ValidationRequestContext) async throws(APIError) -> ValidatePhotoOutput {
-        guard output.passed, let duplicates = service.duplicates else { return output }
-        do {
-            guard let earlier = try await duplicates.remember(output, photoID: photoID, in: projectID) else { return output }
-            return output.adding(.duplicatePhoto) { $0.duplicateOf = earlier }
-        } catch {
-            context.record.errorCause = error.description
-            throw .outboxUnavailable(retryAfter: service.configuration.retryAfterSeconds)
-        }
     }
 
     /// Whose photo this is, for the worker pool's turns: the configured client header's value,
@@ -159,35 +155,60 @@ struct ValidationController {
         // A keyed upload is hashed here, before it is validated; the same hash is the content check's cache key.
         let fileDigest = key.map { _ in file.body.withUnsafeReadableBytes { ContentCache.digest(of: $0) } }
         let digest = fileDigest.map { IdempotencyKey.digest(fileDigest: $0, photoType: upload.photoType, note: upload.note, storageKey: upload.storageKey) }
+        // Repeats of a keyed upload take turns from here until the first one's answer is stored:
+        // the first is validated, the others replay it, and a different photo with the key gets 422.
+        let claim: IdempotencyClaims.Claim?
+        if let key, forwarder != nil {
+            claim = await claims.claim(key.value, in: projectID)
+        } else {
+            claim = nil
+        }
+        defer { claim?.release() }
         if let key, let digest, let forwarder, let earlier = try await storedAnswer(key, projectID: projectID, in: forwarder, context: context) {
             return try Self.replay(earlier, digest: digest)
         }
         // Without an outbox to remember it, a keyed upload's photo_id is derived from the key.
         let photoID = (forwarder == nil ? key?.photoID(projectID: projectID) : nil) ?? UUID().uuidString.lowercased()
-        var output = try await service.admitted(record: context.record, client: client(of: request, context: context, projectID: projectID)) { slot in
-            try await service.validate(file.body, as: upload.photoType, in: slot, record: context.record, digest: fileDigest,
-                                       project: (projectID, photoID))
+        let (output, row) = try await service.admitted(record: context.record, client: client(of: request, context: context, projectID: projectID)) { slot -> (ValidatePhotoOutput, FingerprintRow?) in
+            let checked = try await service.validate(file.body, as: upload.photoType, in: slot, record: context.record, digest: fileDigest,
+                                                     project: (projectID, photoID))
+            do {
+                return try await service.remember(checked, photoID: photoID, in: projectID, slot: slot, record: context.record)
+            } catch let error as APIError where error.code == .photoIDConflict {
+                // Only a key-derived id can already be taken: by another photo sent with the same key.
+                throw APIError.idempotencyKeyReused
+            }
         }
-        output = try await remember(output, photoID: photoID, in: projectID, context: context)
-        let answer = try AnswerEncoder.json(UploadAnswer(photoID: photoID, validation: output))
+        // A keyed upload's answer is kept for its repeats, so it goes without the fingerprint (most
+        // of its bytes, which neither a repeat nor the gateway reads), the first time as well.
+        let answer = try AnswerEncoder.json(UploadAnswer(photoID: photoID, validation: key == nil ? output : output.withoutFingerprint))
         guard let forwarder else { return AnswerEncoder.response(json: answer) }
         let photo = PhotoData(photoID: photoID, storageKey: upload.storageKey(photoID: photoID), photoType: upload.photoType.rawValue, note: upload.note)
         let promises = upload.promisesSignal(for: output)
-        // The signal is on disk before the answer: a 200 for a passed photo is a promise.
+        // The signal, the photo's fingerprint and the kept answer are on disk before the answer,
+        // in one transaction: a 200 for a passed photo is a promise, and a photo not promised is
+        // not remembered.
         do {
             if let key, let digest {
                 let stored = try await forwarder.record(
                     IdempotentUpload(projectID: projectID, key: key.value, requestDigest: digest, photoID: photoID, answer: String(buffer: answer)),
-                    promising: promises ? photo : nil
+                    promising: promises ? photo : nil, fingerprint: row
                 )
-                if stored.photoID != photoID { return try Self.replay(stored, digest: digest) }
+                if stored.photoID != photoID {
+                    if let row { service.duplicates?.store.withdraw(row) }
+                    return try Self.replay(stored, digest: digest)
+                }
             } else if promises {
-                try await forwarder.promise(projectID: projectID, photo: photo)
+                try await forwarder.promise(projectID: projectID, photo: photo, fingerprint: row)
+            } else {
+                try await service.duplicates?.store.persist(row)
             }
         } catch let error as OutboxError {
             context.record.errorCause = error.description
             // Nothing was promised: a retry of this photo must not be its own duplicate.
-            if output.passed { _ = try? await service.duplicates?.forget(photoID: photoID, in: projectID) }
+            if let row { service.duplicates?.store.withdraw(row) }
+            // A verdict that promises nothing is still the verdict; only a promise needs the outbox.
+            guard promises else { return AnswerEncoder.response(json: answer) }
             throw APIError.outboxUnavailable(retryAfter: service.configuration.retryAfterSeconds)
         }
         return AnswerEncoder.response(json: answer)

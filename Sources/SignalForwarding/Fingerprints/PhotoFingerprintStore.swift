@@ -1,29 +1,42 @@
 import Foundation
 import GRDB
+import LumaAnalysis
+import Synchronization
 
-/// The fingerprints of each project's accepted photos, for the duplicate check: in the outbox's
-/// SQLite database when forwarding is on, so they outlive a restart, else in memory.
+/// The fingerprints of each project's accepted photos, for the duplicate check: parsed once and
+/// kept in memory within a per-project count and a total byte budget (`ProjectMemory`), and, when
+/// forwarding is on, mirrored in the outbox's SQLite database so they outlive a restart.
+///
+/// Comparisons never run under the store's lock nor in a database transaction: a caller takes the
+/// project's photos (`photos(in:besides:)`), compares them wherever its work is admitted, and
+/// `remember` compares only with what arrived meanwhile before it keeps the new photo.
 public final class PhotoFingerprintStore: Sendable {
-    /// How long an accepted photo's fingerprint is remembered (by default the workflow's
-    /// abandonment timeout, 48 h).
-    public let retention: TimeInterval
-    private let database: any DatabaseWriter
+    /// A remembered photo.
+    public typealias Photo = ProjectMemory<PhotoFingerprint>.Photo
+
+    /// The bounds of the memory.
+    public var limits: ProjectMemory<PhotoFingerprint>.Limits { memory.withLock { $0.limits } }
+    private let memory: Mutex<ProjectMemory<PhotoFingerprint>>
+    private let database: (any DatabaseWriter)?
+    private let onEvict: @Sendable ([EvictedPhoto]) -> Void
 
     /// A store kept in memory only: what a daemon without an outbox remembers until it stops.
-    ///
-    /// - Throws: `OutboxError.unavailable` when SQLite cannot open it.
-    public convenience init(retention: TimeInterval) throws(OutboxError) {
-        do {
-            try self.init(database: try DatabaseQueue(), retention: retention)
-        } catch {
-            throw .unavailable("cannot open the in-memory fingerprint store: \(error)")
-        }
+    /// `onEvict` hears of every photo the limits made it forget.
+    public init(limits: ProjectMemory<PhotoFingerprint>.Limits, onEvict: @escaping @Sendable ([EvictedPhoto]) -> Void = { _ in }) {
+        memory = Mutex(ProjectMemory(limits: limits))
+        database = nil
+        self.onEvict = onEvict
     }
 
-    /// A store in `database`, creating its table when missing.
-    init(database: any DatabaseWriter, retention: TimeInterval) throws {
+    /// A store mirrored in `database`: creates its table when missing and loads the photos within
+    /// the retention period, oldest first, so the limits keep the newest; rows that are not a
+    /// fingerprint (or are larger than any fingerprint) are deleted, not loaded.
+    init(database: any DatabaseWriter, limits: ProjectMemory<PhotoFingerprint>.Limits, now: Date = Date(),
+         onEvict: @escaping @Sendable ([EvictedPhoto]) -> Void = { _ in }) throws {
         self.database = database
-        self.retention = retention
+        self.onEvict = onEvict
+        var loaded = ProjectMemory<PhotoFingerprint>(limits: limits)
+        let cutoff = now.timeIntervalSince1970 - limits.retention
         try database.write { db in
             try db.execute(sql: """
                 CREATE TABLE IF NOT EXISTS photo_fingerprint (
@@ -35,59 +48,123 @@ public final class PhotoFingerprintStore: Sendable {
                 );
                 CREATE INDEX IF NOT EXISTS photo_fingerprint_age ON photo_fingerprint(created_at);
                 """)
-        }
-    }
-
-    /// The id of the earliest photo of `projectID` remembered within the retention period for
-    /// which `isSame` holds, other than `photoID`; nil when there is none.
-    ///
-    /// - Throws: `OutboxError.unavailable` when the store cannot be read.
-    public func earlierPhoto(in projectID: String, besides photoID: String? = nil, now: Date = Date(),
-                             isSame: @escaping @Sendable (String) -> Bool) async throws(OutboxError) -> String? {
-        let retention = retention
-        do {
-            return try await database.read { db in
-                try Self.firstMatch(in: db, projectID: projectID, besides: photoID, since: now.timeIntervalSince1970 - retention, isSame: isSame)
-            }
-        } catch {
-            throw .unavailable("cannot read the fingerprint store: \(error)")
-        }
-    }
-
-    /// Remembers `fingerprint` for `photoID` of `projectID`, unless, checked in the same
-    /// transaction, another photo of the project for which `isSame` holds was remembered first:
-    /// then nothing is written and that photo's id is returned (two uploads of one photo at once
-    /// cannot both be accepted).
-    ///
-    /// - Throws: `OutboxError.unavailable` when the store cannot be written.
-    public func remember(_ fingerprint: String, photoID: String, in projectID: String, now: Date = Date(),
-                         isSame: @escaping @Sendable (String) -> Bool) async throws(OutboxError) -> String? {
-        let time = now.timeIntervalSince1970
-        let retention = retention
-        do {
-            return try await database.write { db in
-                if let earlier = try Self.firstMatch(in: db, projectID: projectID, besides: photoID, since: time - retention, isSame: isSame) {
-                    return earlier
+            try db.execute(sql: "DELETE FROM photo_fingerprint WHERE created_at < ? OR length(fingerprint) > ?",
+                           arguments: [cutoff, PhotoFingerprint.maximumEncodedBytes])
+            var unreadable: [(String, String)] = []
+            var evicted: [EvictedPhoto] = []
+            let rows = try Row.fetchCursor(db, sql: "SELECT project_id, photo_id, fingerprint, created_at FROM photo_fingerprint ORDER BY created_at, rowid")
+            while let row = try rows.next() {
+                let projectID: String = row["project_id"], photoID: String = row["photo_id"]
+                guard let fingerprint = PhotoFingerprint(base64: row["fingerprint"]) else {
+                    unreadable.append((projectID, photoID))
+                    continue
                 }
-                try db.execute(sql: "INSERT OR REPLACE INTO photo_fingerprint (project_id, photo_id, fingerprint, created_at) VALUES (?, ?, ?, ?)",
-                               arguments: [projectID, photoID, fingerprint, time])
-                return nil
+                let time = Date(timeIntervalSince1970: row["created_at"])
+                evicted += loaded.remember(fingerprint, bytes: fingerprint.memoryBytes, photoID: photoID, in: projectID, at: time).evicted
             }
+            for (projectID, photoID) in unreadable + evicted.map({ ($0.projectID, $0.photoID) }) {
+                try Self.deleteRow(db, projectID: projectID, photoID: photoID)
+            }
+        }
+        memory = Mutex(loaded)
+    }
+
+    /// Photos remembered, their bytes, and the projects they belong to.
+    public var usage: (photos: Int, bytes: Int, projects: Int) {
+        memory.withLock { ($0.count, $0.totalBytes, $0.projectCount) }
+    }
+
+    /// The photos of `projectID` an upload is compared with (its newest within the retention
+    /// period, other than `photoID`, oldest first), and the generation to pass to `remember`.
+    public func photos(in projectID: String, besides photoID: String? = nil, now: Date = Date()) -> (photos: [Photo], generation: UInt64) {
+        memory.withLock { ($0.photos(of: projectID, besides: photoID, now: now), $0.generation) }
+    }
+
+    /// What `remember` did.
+    public enum Remembered: Sendable, Equatable {
+        /// The photo is remembered; `row` is to be written to the database in the transaction that
+        /// promises its signal (nil for a store kept in memory only).
+        case remembered(row: FingerprintRow?)
+        /// Another photo of the project, remembered meanwhile, is the same photo: nothing was kept.
+        case duplicate(of: String)
+        /// The project already has this photo under this id: nothing changed.
+        case alreadyRemembered
+        /// The project has another photo under this id: nothing changed.
+        case conflict
+    }
+
+    /// Remembers `fingerprint` (its text `encoded`) as `photoID` of `projectID` unless a photo of
+    /// the project remembered after `generation` (from `photos(in:)`, which the caller compared
+    /// with) is the same photo by `compare`, which returns the earliest such photo's id. `compare`
+    /// runs outside the lock, on just the photos that arrived since it last ran, as many times as
+    /// photos keep arriving; two uploads of one photo at once cannot both be remembered.
+    public func remember(_ fingerprint: PhotoFingerprint, encoded: String, photoID: String, in projectID: String,
+                         comparedUpTo generation: UInt64, now: Date = Date(),
+                         compare: ([Photo]) async throws -> String?) async rethrows -> Remembered {
+        var seen = generation
+        while true {
+            enum Step { case done(Remembered, [EvictedPhoto]), compare([Photo], UInt64) }
+            let step: Step = memory.withLock { memory in
+                if let existing = memory.photo(photoID, of: projectID) {
+                    return .done(existing.fingerprint == fingerprint ? .alreadyRemembered : .conflict, [])
+                }
+                let arrived = memory.photos(of: projectID, after: seen, besides: photoID, now: now)
+                guard arrived.isEmpty else { return .compare(arrived, memory.generation) }
+                let kept = memory.remember(fingerprint, bytes: fingerprint.memoryBytes, photoID: photoID, in: projectID, at: now)
+                let row = database == nil ? nil : FingerprintRow(
+                    projectID: projectID, photoID: photoID, fingerprint: encoded, createdAt: now,
+                    sequence: kept.photo?.sequence ?? 0, evicted: kept.evicted
+                )
+                return .done(.remembered(row: kept.photo == nil ? nil : row), kept.evicted)
+            }
+            switch step {
+            case .done(let result, let evicted):
+                if !evicted.isEmpty { onEvict(evicted) }
+                return result
+            case .compare(let arrived, let newest):
+                if let earlier = try await compare(arrived) { return .duplicate(of: earlier) }
+                seen = newest
+            }
+        }
+    }
+
+    /// Takes back a photo `remember` kept when its row could not be written (nothing was promised):
+    /// a retry of the photo must not be its own duplicate.
+    public func withdraw(_ row: FingerprintRow) {
+        memory.withLock { memory in
+            if memory.photo(row.photoID, of: row.projectID)?.sequence == row.sequence {
+                _ = memory.forget(row.photoID, of: row.projectID)
+            }
+        }
+    }
+
+    /// Writes `row` in its own transaction (a photo remembered without a signal); nothing to do
+    /// for a store in memory only. On failure the photo is withdrawn.
+    ///
+    /// - Throws: `OutboxError.unavailable` when the database cannot be written.
+    public func persist(_ row: FingerprintRow?) async throws(OutboxError) {
+        guard let row, let database else { return }
+        do {
+            try await database.write { db in try row.write(db) }
         } catch {
+            withdraw(row)
             throw .unavailable("cannot write to the fingerprint store: \(error)")
         }
     }
 
     /// Forgets the photo `photoID` of `projectID`; returns whether it was remembered.
     ///
-    /// - Throws: `OutboxError.unavailable` when the store cannot be written.
+    /// - Throws: `OutboxError.unavailable` when the database cannot be written.
     @discardableResult
     public func forget(photoID: String, in projectID: String) async throws(OutboxError) -> Bool {
+        let forgotten = memory.withLock { $0.forget(photoID, of: projectID) != nil }
+        guard let database else { return forgotten }
         do {
-            return try await database.write { db in
-                try db.execute(sql: "DELETE FROM photo_fingerprint WHERE project_id = ? AND photo_id = ?", arguments: [projectID, photoID])
+            let deleted = try await database.write { db in
+                try Self.deleteRow(db, projectID: projectID, photoID: photoID)
                 return db.changesCount > 0
             }
+            return forgotten || deleted
         } catch {
             throw .unavailable("cannot write to the fingerprint store: \(error)")
         }
@@ -96,31 +173,19 @@ public final class PhotoFingerprintStore: Sendable {
     /// Forgets fingerprints older than the retention period; returns how many.
     @discardableResult
     public func prune(now: Date = Date()) async throws -> Int {
-        try await database.write { db in
-            try db.execute(sql: "DELETE FROM photo_fingerprint WHERE created_at < ?", arguments: [now.timeIntervalSince1970 - self.retention])
-            return db.changesCount
+        let evicted = memory.withLock { $0.prune(now: now) }
+        if !evicted.isEmpty { onEvict(evicted) }
+        if let database {
+            let retention = limits.retention
+            try await database.write { db in
+                try db.execute(sql: "DELETE FROM photo_fingerprint WHERE created_at < ?", arguments: [now.timeIntervalSince1970 - retention])
+            }
         }
+        return evicted.count
     }
 
-    /// How many of a project's newest photos an upload is compared with. A design project holds a
-    /// few room photos and up to three inspiration photos; a client that adds hundreds to one
-    /// project cannot make each further upload cost more than this many comparisons.
-    public static let comparedPhotos = 64
-
-    /// The earliest photo of `projectID` remembered since `cutoff`, among its `comparedPhotos`
-    /// newest and other than `photoID`, whose fingerprint `isSame` accepts.
-    private static func firstMatch(in db: Database, projectID: String, besides photoID: String?, since cutoff: TimeInterval,
-                                   isSame: (String) -> Bool) throws -> String? {
-        let rows = try Row.fetchCursor(db, sql: """
-            SELECT photo_id, fingerprint FROM (
-                SELECT photo_id, fingerprint, created_at FROM photo_fingerprint WHERE project_id = ? AND created_at >= ?
-                ORDER BY created_at DESC, photo_id DESC LIMIT ?
-            ) ORDER BY created_at, photo_id
-            """, arguments: [projectID, cutoff, comparedPhotos])
-        while let row = try rows.next() {
-            let id: String = row["photo_id"]
-            if id != photoID, isSame(row["fingerprint"]) { return id }
-        }
-        return nil
+    /// Deletes one photo's row.
+    static func deleteRow(_ db: Database, projectID: String, photoID: String) throws {
+        try db.execute(sql: "DELETE FROM photo_fingerprint WHERE project_id = ? AND photo_id = ?", arguments: [projectID, photoID])
     }
 }

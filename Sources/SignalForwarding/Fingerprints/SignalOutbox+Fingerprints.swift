@@ -1,12 +1,15 @@
 import Foundation
+import LumaAnalysis
 
 extension SignalOutbox {
-    /// The project fingerprint store in this outbox's database.
+    /// The project fingerprint store mirrored in this outbox's database, within `limits`;
+    /// `onEvict` hears of every photo the limits made it forget.
     ///
-    /// - Throws: `OutboxError.unavailable` when its table cannot be created.
-    public func fingerprintStore(retention: TimeInterval) throws(OutboxError) -> PhotoFingerprintStore {
+    /// - Throws: `OutboxError.unavailable` when its table cannot be created or read.
+    public func fingerprintStore(limits: ProjectMemory<PhotoFingerprint>.Limits,
+                                 onEvict: @escaping @Sendable ([EvictedPhoto]) -> Void = { _ in }) throws(OutboxError) -> PhotoFingerprintStore {
         do {
-            return try PhotoFingerprintStore(database: database, retention: retention)
+            return try PhotoFingerprintStore(database: database, limits: limits, onEvict: onEvict)
         } catch {
             throw .unavailable("cannot open the fingerprint store in the outbox at \(path): \(error)")
         }

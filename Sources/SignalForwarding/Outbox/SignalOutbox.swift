@@ -15,14 +15,21 @@ public final class SignalOutbox: Sendable {
     /// Free space the volume must keep: below it nothing new is promised, so delivery can
     /// still record its outcomes.
     public let minimumFreeBytes: Int64
+    /// How many idempotent answers are kept, per project and in all.
+    public let answerLimits: IdempotentAnswerLimits
+    private let onAnswersEvicted: @Sendable (_ reason: IdempotentAnswerLimits.Eviction, _ count: Int) -> Void
 
     /// Opens (creating if needed) the outbox at `path`, refusing new promises when its volume has
-    /// less than `minimumFreeBytes` free.
+    /// less than `minimumFreeBytes` free, and keeping idempotent answers within `answerLimits`
+    /// (`onAnswersEvicted` hears of the oldest ones it forgets to stay within them).
     ///
     /// - Throws: `OutboxError.unavailable` when the file cannot be opened or migrated.
-    public init(path: String, minimumFreeBytes: Int64 = 0) throws(OutboxError) {
+    public init(path: String, minimumFreeBytes: Int64 = 0, answerLimits: IdempotentAnswerLimits = .default,
+                onAnswersEvicted: @escaping @Sendable (_ reason: IdempotentAnswerLimits.Eviction, _ count: Int) -> Void = { _, _ in }) throws(OutboxError) {
         self.path = path
         self.minimumFreeBytes = minimumFreeBytes
+        self.answerLimits = answerLimits
+        self.onAnswersEvicted = onAnswersEvicted
         do {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -77,18 +84,36 @@ public final class SignalOutbox: Sendable {
                 CREATE INDEX idempotent_upload_age ON idempotent_upload(created_at);
                 """)
         }
+        migrator.registerMigration("count idempotent_upload") { db in
+            // Kept by triggers in the transactions that change the rows, so the budget is checked
+            // without summing the table on every upload.
+            try db.execute(sql: """
+                CREATE TABLE idempotent_usage (id INTEGER PRIMARY KEY CHECK (id = 1), rows INTEGER NOT NULL, bytes INTEGER NOT NULL);
+                INSERT INTO idempotent_usage (id, rows, bytes)
+                    SELECT 1, COUNT(*), COALESCE(SUM(length(CAST(answer AS BLOB))), 0) FROM idempotent_upload;
+                CREATE TRIGGER idempotent_upload_added AFTER INSERT ON idempotent_upload BEGIN
+                    UPDATE idempotent_usage SET rows = rows + 1, bytes = bytes + length(CAST(NEW.answer AS BLOB)) WHERE id = 1;
+                END;
+                CREATE TRIGGER idempotent_upload_removed AFTER DELETE ON idempotent_upload BEGIN
+                    UPDATE idempotent_usage SET rows = rows - 1, bytes = bytes - length(CAST(OLD.answer AS BLOB)) WHERE id = 1;
+                END;
+                """)
+        }
         return migrator
     }
 
-    /// Commits a signal for `photo` to `workflowID`; when this returns, the signal is on disk.
+    /// Commits a signal for `photo` to `workflowID`, and in the same transaction the accepted
+    /// photo's fingerprint `row` when given; when this returns, the signal is on disk.
     ///
-    /// - Throws: `OutboxError.unavailable` when it could not be written.
-    public func enqueue(workflowID: String, signalName: String, photo: PhotoData, now: Date = Date()) async throws(OutboxError) {
+    /// - Throws: `OutboxError.unavailable` when it could not be written; nothing is promised then.
+    public func enqueue(workflowID: String, signalName: String, photo: PhotoData, fingerprint row: FingerprintRow? = nil,
+                        now: Date = Date()) async throws(OutboxError) {
         try checkFreeSpace()
         do {
             let payload = String(decoding: try encoder.encode(photo), as: UTF8.self)
             try await database.write { db in
                 try Self.insertSignal(db, workflowID: workflowID, signalName: signalName, photoID: photo.photoID, payload: payload, time: now.timeIntervalSince1970)
+                try row?.write(db)
             }
         } catch {
             throw .unavailable("cannot write to the outbox at \(path): \(error)")
@@ -110,31 +135,71 @@ public final class SignalOutbox: Sendable {
         }
     }
 
-    /// Stores `upload`'s answer and, when it promises one, its signal, in one transaction.
-    /// When another request stored an answer for the same key first, nothing is written and
-    /// that answer is returned instead; otherwise `upload` itself.
+    /// Stores `upload`'s answer and, when it promises one, its signal and the accepted photo's
+    /// fingerprint `row`, in one transaction. When another request stored an answer for the same
+    /// key first, nothing is written and that answer is returned instead; otherwise `upload`
+    /// itself. The oldest answers of the project, then of all, are forgotten to stay within
+    /// `answerLimits`; an answer larger than `answerLimits.answerBytes` is refused.
     ///
     /// - Throws: `OutboxError.unavailable` when it could not be written; nothing is promised then.
     public func record(_ upload: IdempotentUpload, promising signal: (workflowID: String, signalName: String, photo: PhotoData)?,
-                       window: TimeInterval = idempotencyWindow) async throws(OutboxError) -> IdempotentUpload {
+                       fingerprint row: FingerprintRow? = nil, window: TimeInterval = idempotencyWindow) async throws(OutboxError) -> IdempotentUpload {
+        guard upload.answer.utf8.count <= answerLimits.answerBytes else {
+            throw .unavailable("the answer to keep for Idempotency-Key '\(upload.key)' is \(upload.answer.utf8.count) bytes, over the \(answerLimits.answerBytes)-byte limit")
+        }
         try checkFreeSpace()
+        let limits = answerLimits
+        let outcome: (stored: IdempotentUpload, evicted: [(IdempotentAnswerLimits.Eviction, Int)])
         do {
             let payload = try signal.map { String(decoding: try encoder.encode($0.photo), as: UTF8.self) }
-            return try await database.write { db in
+            outcome = try await database.write { db in
                 let time = upload.createdAt.timeIntervalSince1970
                 if let earlier = try IdempotentUpload.fetchOne(db, sql: "SELECT * FROM idempotent_upload WHERE project_id = ? AND key = ?",
                                                                arguments: [upload.projectID, upload.key]) {
-                    if earlier.createdAt.timeIntervalSince1970 >= time - window { return earlier }
+                    if earlier.createdAt.timeIntervalSince1970 >= time - window { return (earlier, []) }
                     try db.execute(sql: "DELETE FROM idempotent_upload WHERE project_id = ? AND key = ?", arguments: [upload.projectID, upload.key])
                 }
                 try upload.insert(db)
                 if let signal, let payload {
                     try Self.insertSignal(db, workflowID: signal.workflowID, signalName: signal.signalName, photoID: signal.photo.photoID, payload: payload, time: time)
                 }
-                return upload
+                try row?.write(db)
+                return (upload, try Self.evictAnswers(db, projectID: upload.projectID, limits: limits))
             }
         } catch {
             throw .unavailable("cannot write to the outbox at \(path): \(error)")
+        }
+        for (reason, count) in outcome.evicted where count > 0 { onAnswersEvicted(reason, count) }
+        return outcome.stored
+    }
+
+    /// Deletes the oldest answers of `projectID` beyond its share, then the oldest of all while
+    /// over the byte budget; returns how many for each reason.
+    private static func evictAnswers(_ db: Database, projectID: String, limits: IdempotentAnswerLimits) throws -> [(IdempotentAnswerLimits.Eviction, Int)] {
+        try db.execute(sql: """
+            DELETE FROM idempotent_upload WHERE project_id = ? AND key IN (
+                SELECT key FROM idempotent_upload WHERE project_id = ? ORDER BY created_at DESC, key DESC LIMIT -1 OFFSET ?)
+            """, arguments: [projectID, projectID, limits.answersPerProject])
+        let fromProject = db.changesCount
+        var fromBudget = 0
+        while let row = try Row.fetchOne(db, sql: "SELECT rows, bytes FROM idempotent_usage WHERE id = 1"),
+              (row["bytes"] as Int) > limits.totalBytes || (row["rows"] as Int) > limits.totalAnswers {
+            // A tenth of the rows at a time: the budget is rarely crossed by much.
+            let batch = max(1, (row["rows"] as Int) / 10)
+            try db.execute(sql: """
+                DELETE FROM idempotent_upload WHERE rowid IN (SELECT rowid FROM idempotent_upload ORDER BY created_at LIMIT ?)
+                """, arguments: [batch])
+            guard db.changesCount > 0 else { break }
+            fromBudget += db.changesCount
+        }
+        return [(.projectFull, fromProject), (.budget, fromBudget)]
+    }
+
+    /// Idempotent answers kept and their bytes.
+    public func answerUsage() async throws -> (answers: Int, bytes: Int) {
+        try await database.read { db in
+            let row = try Row.fetchOne(db, sql: "SELECT rows, bytes FROM idempotent_usage WHERE id = 1")
+            return (row?["rows"] ?? 0, row?["bytes"] ?? 0)
         }
     }
 

@@ -1,0 +1,26 @@
+/// A remembered photo the duplicate memory forgot without being asked to, and why.
+public struct EvictedPhoto: Sendable, Equatable {
+    /// Why a photo was forgotten.
+    public enum Reason: String, Sendable, CaseIterable {
+        /// Older than the retention period.
+        case age
+        /// Its project had as many newer photos as a project keeps.
+        case projectFull = "project_full"
+        /// The total budget was full; the oldest photos of every project go first.
+        case budget
+    }
+
+    /// Its project.
+    public let projectID: String
+    /// The photo.
+    public let photoID: String
+    /// Why.
+    public let reason: Reason
+
+    /// An eviction from its parts.
+    public init(projectID: String, photoID: String, reason: Reason) {
+        self.projectID = projectID
+        self.photoID = photoID
+        self.reason = reason
+    }
+}
