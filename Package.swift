@@ -333,6 +333,8 @@ let package = Package(
             name: "PhotoValidatorServerTests",
             dependencies: [
                 "PhotoValidatorServer",
+                "BlurMetrics",
+                "LumaAnalysis",
                 "ContentCheck",
                 "PhotoChecks",
                 "PhotoValidation",

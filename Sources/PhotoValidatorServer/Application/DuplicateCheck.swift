@@ -2,7 +2,6 @@ import Foundation
 import LumaAnalysis
 import PhotoValidation
 import SignalForwarding
-import Synchronization
 
 /// The duplicate check of a project's photos: compares a photo's fingerprint with those of the
 /// photos the project accepted within the retention period, and remembers accepted ones.
@@ -15,7 +14,6 @@ public final class DuplicateCheck: Sendable {
     public let store: PhotoFingerprintStore
     /// When two photos are one photo.
     public let rule: DuplicateRule
-    private let lastPrune = Mutex<ContinuousClock.Instant?>(nil)
 
     /// A check over `store` by `rule`.
     public init(store: PhotoFingerprintStore, rule: DuplicateRule) {
@@ -42,9 +40,7 @@ public final class DuplicateCheck: Sendable {
     /// - Throws: what `compare` throws.
     func remember(_ fingerprint: PhotoFingerprint, encoded: String, photoID: String, in projectID: String, comparedUpTo generation: UInt64,
                   compare: ([PhotoFingerprintStore.Photo]) async throws -> String?) async rethrows -> PhotoFingerprintStore.Remembered {
-        let remembered = try await store.remember(fingerprint, encoded: encoded, photoID: photoID, in: projectID, comparedUpTo: generation, compare: compare)
-        await pruneHourly()
-        return remembered
+        try await store.remember(fingerprint, encoded: encoded, photoID: photoID, in: projectID, comparedUpTo: generation, compare: compare)
     }
 
     /// Forgets `photoID` of `projectID`; returns whether it was remembered.
@@ -52,16 +48,5 @@ public final class DuplicateCheck: Sendable {
     /// - Throws: `OutboxError` when the store cannot be written.
     func forget(photoID: String, in projectID: String) async throws(OutboxError) -> Bool {
         try await store.forget(photoID: photoID, in: projectID)
-    }
-
-    /// Drops expired fingerprints at most once an hour, so projects never seen again do not grow the store.
-    private func pruneHourly() async {
-        let now = ContinuousClock.now
-        let due = lastPrune.withLock { last in
-            guard last.map({ now - $0 >= .seconds(3600) }) ?? true else { return false }
-            last = now
-            return true
-        }
-        if due { _ = try? await store.prune() }
     }
 }

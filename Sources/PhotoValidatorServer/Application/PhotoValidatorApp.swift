@@ -128,6 +128,9 @@ public struct PhotoValidatorApp: Sendable {
         if let forwarder {
             services.append(forwarder.delivery)
         }
+        if let duplicates = service.duplicates {
+            services.append(DuplicateMemoryService(check: duplicates, interval: .seconds(3600), logger: logger))
+        }
         if let socket = configuration.unixSocket {
             services.append(makeListener(address: .unixDomainSocket(path: socket), services: []))
         }
