@@ -26,13 +26,13 @@ struct DefaultBudgetTests {
         #expect(checked >= 20)
     }
 
-    @Test("the default is 5 bytes a pixel of the limit in whole MiB, never under 128 MiB, and follows a lower or higher limit")
+    @Test("the default is 9 bytes a pixel of the limit in whole MiB, never under 128 MiB, and follows a lower or higher limit")
     func followsTheLimit() {
         #expect(ValidationSettings().decodeMemoryBudget == ValidationSettings.defaultDecodeMemoryBudget(pixelLimit: DeclaredSize.defaultPixelLimit))
-        #expect(ValidationSettings.defaultDecodeMemoryBudget(pixelLimit: 100_000_000) == 477 << 20)
+        #expect(ValidationSettings.defaultDecodeMemoryBudget(pixelLimit: 100_000_000) == 859 << 20)
         #expect(ValidationSettings.defaultDecodeMemoryBudget(pixelLimit: 12_000_000) == 128 << 20)
-        #expect(ValidationSettings.defaultDecodeMemoryBudget(pixelLimit: 200_000_000) == 954 << 20)
-        // 48 MP, the 8000x6000 WebP refused before, needs 192 MB for its RGBA canvas alone.
+        #expect(ValidationSettings.defaultDecodeMemoryBudget(pixelLimit: 200_000_000) == 1717 << 20)
+        // 48 MP, the 8000x6000 WebP refused before, needs 384 MB for libvips' two copies of its canvas alone.
         #expect(SandboxedDecoding.leastMemory(DeclaredSize(format: .webp, width: 8000, height: 6000), scale: ValidationSettings().analysisScale) > 128 << 20)
     }
 }

@@ -7,14 +7,16 @@ import Testing
 private let python = Fixtures.peerTool("python", overriddenBy: "PHOTO_VALIDATOR_PYTHON").path
 private let pythonPresent = FileManager.default.isExecutableFile(atPath: python)
 
-/// Issue 53, finding 10: large photos the pixel limit admits decode under the default budget. The
-/// WebPs are the sizes the conformance run found refused (libwebp's own 11158x2156 test photo, an
-/// 8000x6000 photo: libvips holds a WebP's whole RGBA canvas), the JPEG is 100 MP.
+/// Issue 53, finding 10: large photos the pixel limit admits decode under the default budget, in
+/// this process and in a sandboxed decode worker (`validate`'s default), where libvips could not
+/// write the temporary file it put a canvas over 100 MB in. The WebPs are the sizes the conformance
+/// run found refused (libwebp's own 11158x2156 test photo, an 8000x6000 photo: libvips holds a
+/// WebP's canvas about twice), the JPEG is 100 MP.
 @Suite("Large photos within the pixel limit decode under the default budget", .integration,
        .enabled(if: pythonPresent || Fixtures.peersRequired, "needs .venv with Pillow (scripts/setup --test)"),
        .timeLimit(.minutes(10)))
 struct PixelLimitDecodeTests {
-    @Test("each gets a measured verdict, not memory_limit_exceeded",
+    @Test("each gets a measured verdict in this process and in a decode worker, not memory_limit_exceeded",
           arguments: [("webp", 11158, 2156), ("webp", 8000, 6000), ("jpg", 10000, 10000)])
     func decodesUnderDefaults(format: String, width: Int, height: Int) async throws {
         try #require(pythonPresent, ".venv with Pillow is required (PHOTO_VALIDATOR_REQUIRE_PEERS=1)")
@@ -49,5 +51,12 @@ struct PixelLimitDecodeTests {
         #expect(!output.failures.contains(.invalidImage))
         #expect(output.details.width == width && output.details.height == height && output.details.blurScore != nil)
         #expect(validator.memoryBudget.held == 0)
+        let isolated = try await ProcessRunner.run(ProcessRunner.photoValidatorExecutable, ["validate", "--format", "jsonl", "--type", "room", file.path])
+        let record = try #require(isolated.standardOutput.split(separator: "\n").first.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] },
+                                  "validate printed no record: \(isolated.standardError)")
+        let details = try #require(record["details"] as? [String: Any])
+        print("\(format) \(width)x\(height) in a decode worker: \(record["failures"] ?? "") \(details["error"] ?? "measured") \(details["error_detail"] ?? "")")
+        #expect(details["error"] == nil, "in a decode worker: \(details["error_detail"] ?? "")")
+        #expect(details["blur_score"] != nil)
     }
 }

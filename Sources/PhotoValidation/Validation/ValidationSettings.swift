@@ -1,5 +1,6 @@
 import BlurMetrics
 import LumaAnalysis
+import PhotoFormat
 import PhotoStructure
 
 /// The thresholds and limits the checks apply; resolved once, then immutable. Codable, so it
@@ -70,13 +71,14 @@ public struct ValidationSettings: Sendable, Equatable, Codable {
     /// The built-in defaults.
     public init() {}
 
-    /// The decode memory budget that admits every photo `pixelLimit` admits, whole MiB: five bytes a
-    /// pixel, the largest decoder canvas (libvips holds a WebP whole, as RGBA: four bytes a pixel)
-    /// and a fifth more for the decoder's rows, the analysis planes and the preview's copy; never
-    /// under 128 MiB. (A 16-bit interlaced PNG, eight bytes a pixel, or a progressive CMYK JPEG near
-    /// the limit needs more: raise `decode_memory_mib` for those.)
+    /// The decode memory budget that admits every photo `pixelLimit` admits, whole MiB: nine bytes a
+    /// pixel, what the most demanding decode holds (libvips holds a WebP's canvas about twice,
+    /// `DecodePlan.webpBytesPerPixel`: 8) and one more for the decoder's rows, the analysis planes and
+    /// the preview's copy; never under 128 MiB. (A 16-bit interlaced PNG near the limit may need more:
+    /// raise `decode_memory_mib` for those.)
     public static func defaultDecodeMemoryBudget(pixelLimit: Int) -> Int {
-        let mebibytes = (pixelLimit.multipliedReportingOverflow(by: 5).partialValue + (1 << 20) - 1) >> 20
+        let bytesPerPixel = DecodePlan.webpBytesPerPixel + 1
+        let mebibytes = (pixelLimit.multipliedReportingOverflow(by: bytesPerPixel).partialValue + (1 << 20) - 1) >> 20
         return max(128, min(mebibytes, 65_536)) << 20
     }
 
