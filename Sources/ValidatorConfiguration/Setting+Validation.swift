@@ -68,7 +68,7 @@ extension Setting {
 
     /// The setting `decode_memory_mib`.
     public static let decodeMemoryMib = Setting("decode_memory_mib", .integer(16...65_536),
-        default: String(defaults.decodeMemoryBudget >> 20), flag: "decode-memory",
+        computed: "9 bytes per pixel of pixel_limit, at least 128 (\(defaults.decodeMemoryBudget >> 20) for 100 MP)", flag: "decode-memory",
         "memory decodes in flight may hold, MiB; larger decodes wait their turn")
 
     /// The setting `decode.max_jpeg_segments`.

@@ -36,7 +36,8 @@ extension ValidationSettings {
             throw ConfigurationError(source: Setting.analysisSize.key, value: size, expected: "'native' or a shortest side of 16 px or more")
         }
         analysisScale = scale
-        decodeMemoryBudget = try settings.integer(.decodeMemoryMib) << 20
+        // Unset, the budget follows the pixel limit, so that every photo the limit admits can be decoded.
+        decodeMemoryBudget = try settings.integerIfSet(.decodeMemoryMib).map { $0 << 20 } ?? Self.defaultDecodeMemoryBudget(pixelLimit: pixelLimit)
         decodeCostCaps.jpegSegments = try settings.integer(.decodeMaxJpegSegments)
         decodeCostCaps.jpegScans = try settings.integer(.decodeMaxJpegScans)
         decodeCostCaps.metadataBytes = try settings.integer(.decodeMaxMetadataMib) << 20

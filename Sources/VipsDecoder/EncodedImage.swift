@@ -118,7 +118,10 @@ public final class EncodedImage {
             return reducedPreview(DecodePlan(decoder: .libvips, scaleNumerator: 8, luma: false, estimatedBytes: interlaced ? pixels * bands * sampleBytes + streamingRows : streamingRows),
                                   preview: preview, bands: bands)
         case .webp:
-            return reducedPreview(DecodePlan(decoder: .libvips, scaleNumerator: 8, luma: false, estimatedBytes: pixels * 4 + streamingRows), preview: preview, bands: bands)
+            // With alpha the copy libvips keeps is four bytes a pixel, not three: one more (8.5 measured).
+            let canvas = pixels * (DecodePlan.webpBytesPerPixel + (bands == 4 ? 1 : 0))
+            return reducedPreview(DecodePlan(decoder: .libvips, scaleNumerator: 8, luma: false, estimatedBytes: canvas + streamingRows),
+                                  preview: preview, bands: bands)
         case .heif:
             preconditionFailure("HEIC is planned above")
         }

@@ -37,7 +37,7 @@ struct ServiceConfigurationDefaultsTests {
         #expect(configuration.port == Int(Setting.httpPort.literalDefault!))
         #expect(configuration.validationTimeout == .seconds(Double(Setting.limitsValidationTimeoutSeconds.literalDefault!)!))
         #expect(configuration.content.timeout == .seconds(Double(Setting.contentTimeoutSeconds.literalDefault!)!))
-        #expect(configuration.validation.decodeMemoryBudget == Int(Setting.decodeMemoryMib.literalDefault!)! << 20)
+        #expect(configuration.validation.decodeMemoryBudget == ValidationSettings.defaultDecodeMemoryBudget(pixelLimit: Int(Setting.pixelLimit.literalDefault!)!))
         #expect(configuration.validation.roomMinimumShortSide == Int(Setting.roomMinSide.literalDefault!))
         #expect(configuration.validation == ValidationSettings())
         #expect(configuration.signal.retry.maximumAge == .seconds(48 * 3600))

@@ -17,6 +17,13 @@ public struct LocalFeatures: Sendable, Equatable {
 
     /// The shortest side features are detected at, whatever the plane's size, so two copies of a photo at different sizes are compared at one scale.
     public static let detectionSide = 512
+    /// The longest side of the detection plane: a plane longer than 8:1 is brought to this long side
+    /// instead of `detectionSide` short, so a narrow strip's fingerprint costs no more than a panorama's.
+    public static let maximumDetectionLongSide = 4096
+    /// The shortest side of a plane features are detected on; a narrower plane has none (the hash decides).
+    static let minimumDetectionSide = 16
+    /// The most keypoints a fingerprint holds (`OrbExtractor.maximumKeypoints`); parsing refuses more.
+    public static let maximumCount = OrbExtractor.maximumKeypoints
 
     /// Features of an analysis plane, detected on its `detectionPlane(of:)`.
     public init(of plane: LumaPlane) {
@@ -26,18 +33,40 @@ public struct LocalFeatures: Sendable, Equatable {
     /// The plane features are detected on: the analysis plane brought to a shortest side of
     /// `detectionSide`, halved with 2x2 box means while its shortest side is twice that or more (a
     /// 1024 plane once), then resized bilinearly when still another size (a small photo's plane is
-    /// enlarged); nil when the plane's shortest side is under 16.
+    /// enlarged). A plane more than 8:1 is brought to a longest side of `maximumDetectionLongSide`
+    /// instead (halved first while its longest side is twice that or more). Nil when the plane's
+    /// shortest side is under 16, or would be after that.
     public static func detectionPlane(of plane: LumaPlane) -> LumaPlane? {
         var working = plane
         while min(working.width, working.height) >= 2 * detectionSide, let half = PlaneResampling.halved(working) { working = half }
         let side = min(working.width, working.height)
-        guard side >= 16 else { return nil }
-        if side != detectionSide {
-            let scale = Double(detectionSide) / Double(side)
-            working = PlaneResampling.resizedBilinear(working, width: max(1, Int((Double(working.width) * scale).rounded())),
-                                                      height: max(1, Int((Double(working.height) * scale).rounded())))
+        guard side >= minimumDetectionSide else { return nil }
+        guard let size = detectionSize(width: working.width, height: working.height) else { return nil }
+        // Only a plane over 8:1 reaches here with a long side of twice the cap: halving first keeps
+        // the bilinear step from skipping most of its rows.
+        while max(working.width, working.height) >= 2 * maximumDetectionLongSide,
+              working.width / 2 >= size.width, working.height / 2 >= size.height,
+              let half = PlaneResampling.halved(working) { working = half }
+        if (working.width, working.height) != size {
+            working = PlaneResampling.resizedBilinear(working, width: size.width, height: size.height)
         }
         return working
+    }
+
+    /// The detection plane's size for a (halved) plane of `width` x `height` whose shortest side is
+    /// at least 16: `detectionSide` on the shortest side, or `maximumDetectionLongSide` on the
+    /// longest when that is the smaller plane; nil when the shortest side would then be under 16.
+    static func detectionSize(width: Int, height: Int) -> (width: Int, height: Int)? {
+        let side = min(width, height), long = max(width, height)
+        let scale = Double(detectionSide) / Double(side)
+        var size = (width: max(1, Int((Double(width) * scale).rounded())), height: max(1, Int((Double(height) * scale).rounded())))
+        if max(size.width, size.height) > maximumDetectionLongSide {
+            let capped = Double(maximumDetectionLongSide) / Double(long)
+            size = width >= height
+                ? (maximumDetectionLongSide, Int((Double(height) * capped).rounded()))
+                : (Int((Double(width) * capped).rounded()), maximumDetectionLongSide)
+        }
+        return min(size.width, size.height) >= minimumDetectionSide ? size : nil
     }
 
     /// Features detected on `detectionPlane` (none without one).
@@ -66,7 +95,7 @@ public struct LocalFeatures: Sendable, Equatable {
     public var bytes: [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(Self.headerSize + count * Self.recordSize)
-        out += [Self.magic.0, Self.magic.1, Self.version, UInt8(fractionBits), UInt8(count & 0xFF), UInt8(count >> 8)]
+        out += [Self.magic.0, Self.magic.1, Self.version, UInt8(fractionBits), UInt8(truncatingIfNeeded: count), UInt8(truncatingIfNeeded: count >> 8)]
         let unit = Float(1 << fractionBits)
         for k in 0..<count {
             for v in [xs[k], ys[k]] {
@@ -80,12 +109,17 @@ public struct LocalFeatures: Sendable, Equatable {
         return out
     }
 
-    /// Features read back from `bytes`; nil when the header or length is wrong.
+    /// The most bytes `bytes` is: the header and `maximumCount` keypoints.
+    public static let maximumByteCount = headerSize + maximumCount * recordSize
+
+    /// Features read back from `bytes`; nil when the header or length is wrong or it holds more
+    /// keypoints than `maximumCount`.
     public init?(bytes: [UInt8]) {
         guard bytes.count >= Self.headerSize, bytes[0] == Self.magic.0, bytes[1] == Self.magic.1,
               bytes[2] == Self.version, bytes[3] <= 8 else { return nil }
         let n = Int(bytes[4]) | Int(bytes[5]) << 8
-        guard bytes.count == Self.headerSize + n * Self.recordSize else { return nil }
+        // More keypoints than the extractor keeps would make every comparison with them cost more than any real pair.
+        guard n <= Self.maximumCount, bytes.count == Self.headerSize + n * Self.recordSize else { return nil }
         let bits = Int(bytes[3]), unit = Float(1 << bits)
         var xs = [Float](), ys = [Float](), words = [UInt64]()
         xs.reserveCapacity(n); ys.reserveCapacity(n); words.reserveCapacity(4 * n)

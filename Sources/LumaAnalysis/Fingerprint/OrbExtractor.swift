@@ -13,6 +13,9 @@ enum OrbExtractor {
     }
 
     private static let featureCount = 256
+    /// The most keypoints `extract` returns: each level keeps at most four times its quota, which
+    /// only responses tied at a level's cut (a repeating pattern) ever reach.
+    static let maximumKeypoints = 4 * featureCount
     private static let levelCount = 3
     private static let scaleFactor = 1.3
     private static let edge = 31
@@ -225,6 +228,8 @@ enum OrbExtractor {
         }
         var best = retainBest(cands, quota) { $0.response }
         best.sort { $0.response != $1.response ? $0.response > $1.response : $0.order < $1.order }
+        // Ties at the cut are all kept, up to a bound that keeps a fingerprint's size and a comparison's cost bounded.
+        if best.count > 4 * quota { best.removeLast(best.count - 4 * quota) }
         return (best, cut)
     }
 

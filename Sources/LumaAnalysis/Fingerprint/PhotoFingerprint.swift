@@ -10,6 +10,11 @@ import Foundation
 public struct PhotoFingerprint: Sendable, Equatable {
     /// The layout version; a fingerprint of another version never matches.
     public static let version: UInt8 = 2
+    /// The most bytes a fingerprint is before base64: the version, the four hashes, the features'
+    /// length and the largest features and thumbnail a photo of any size gives.
+    public static let maximumByteCount = 1 + 4 * 8 + 4 + LocalFeatures.maximumByteCount + PlaneThumbnail.maximumByteCount
+    /// The most characters (UTF-8 bytes) `base64` is for any photo; `init?(base64:)` refuses a longer string.
+    public static let maximumEncodedBytes = (maximumByteCount + 2) / 3 * 4
     /// The global hash of the plane in each of its four rotations (0, 90, 180, 270 degrees).
     public let rotationHashes: [UInt64]
     /// Keypoints and descriptors of the plane.
@@ -47,9 +52,12 @@ public struct PhotoFingerprint: Sendable, Equatable {
         return Data(bytes).base64EncodedString()
     }
 
-    /// The fingerprint `base64` encodes, or nil when it is not one of this version.
+    /// The fingerprint `base64` encodes, or nil when it is not one of this version or is not one a
+    /// photo can have (longer than `maximumEncodedBytes`, more keypoints or a larger thumbnail than
+    /// any photo gives), so comparing any two fingerprints it returns costs a bounded time.
     public init?(base64: String) {
-        guard let data = Data(base64Encoded: base64), data.count > 37, data.first == Self.version else { return nil }
+        guard base64.utf8.count <= Self.maximumEncodedBytes, let data = Data(base64Encoded: base64), data.count > 37,
+              data.first == Self.version else { return nil }
         let bytes = [UInt8](data)
         let featureCount = (0..<4).reduce(0) { $0 | Int(bytes[33 + $1]) << (8 * $1) }
         guard featureCount <= bytes.count - 37, let features = LocalFeatures(bytes: Array(bytes[37..<(37 + featureCount)])),

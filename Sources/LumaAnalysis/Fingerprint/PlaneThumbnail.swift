@@ -18,6 +18,12 @@ public struct PlaneThumbnail: Sendable, Equatable {
     private static let headerSize = 7
     /// Correlations over fewer overlapping pixels than this are 0: too little to tell.
     static let minimumOverlap = 30
+    /// The longest side a thumbnail has: the detection plane's longest side box-averaged by `factor`.
+    public static let maximumLongSide = LocalFeatures.maximumDetectionLongSide / factor
+    /// The longest its shortest side is: the detection plane's shortest side box-averaged by `factor`.
+    public static let maximumShortSide = LocalFeatures.detectionSide / factor
+    /// The most bytes `bytes` is: the header and a thumbnail of the largest sides.
+    public static let maximumByteCount = headerSize + maximumLongSide * maximumShortSide
 
     /// The thumbnail of a detection plane (`LocalFeatures.detectionPlane(of:)`); empty without one.
     public init(detectionPlane: LumaPlane?) {
@@ -38,15 +44,20 @@ public struct PlaneThumbnail: Sendable, Equatable {
 
     /// Compact form: "TH", version 1, UInt16 width and height (little-endian), then the pixels row by row.
     public var bytes: [UInt8] {
-        [Self.magic.0, Self.magic.1, Self.version, UInt8(width & 0xFF), UInt8(width >> 8), UInt8(height & 0xFF), UInt8(height >> 8)] + pixels
+        // The sides are at most `maximumLongSide`, well within 16 bits.
+        [Self.magic.0, Self.magic.1, Self.version, UInt8(truncatingIfNeeded: width), UInt8(truncatingIfNeeded: width >> 8),
+         UInt8(truncatingIfNeeded: height), UInt8(truncatingIfNeeded: height >> 8)] + pixels
     }
 
-    /// The thumbnail `bytes` encodes; nil when the header or length is wrong.
+    /// The thumbnail `bytes` encodes; nil when the header or length is wrong or a side is longer
+    /// than a detection plane's thumbnail can be (`maximumLongSide`, `maximumShortSide`).
     public init?(bytes: ArraySlice<UInt8>) {
+        guard bytes.count <= Self.maximumByteCount else { return nil }
         let b = Array(bytes)
         guard b.count >= Self.headerSize, b[0] == Self.magic.0, b[1] == Self.magic.1, b[2] == Self.version else { return nil }
         let width = Int(b[3]) | Int(b[4]) << 8, height = Int(b[5]) | Int(b[6]) << 8
-        guard b.count == Self.headerSize + width * height else { return nil }
+        guard max(width, height) <= Self.maximumLongSide, min(width, height) <= Self.maximumShortSide,
+              b.count == Self.headerSize + width * height else { return nil }
         self.init(width: width, height: height, pixels: Array(b[Self.headerSize...]))
     }
 

@@ -73,11 +73,13 @@ public struct BlurMeasurement: Sendable, Equatable {
 
     /// Bytes the analysis of a `width` x `height` photo at `scale` holds: the plane, its denoised
     /// copy, the finer plane kept beside it when the photo is larger (at most nine times the plane's
-    /// pixels) and the working rows, with margin.
+    /// pixels), the working rows, with margin, and the fingerprint's working planes
+    /// (`PhotoFingerprint.estimatedBytes`), measured beside the blur score on a second thread.
     public static func estimatedBytes(width: Int, height: Int, scale: AnalysisScale) -> Int {
         let size = scale.analysisSize(width: width, height: height)
         let finer = size == (width, height) ? (width: 0, height: 0)
             : AnalysisPlaneBuilder.finerSize(sourceWidth: width, sourceHeight: height, targetWidth: size.width, targetHeight: size.height)
         return size.width * size.height * 3 + finer.width * finer.height + max(width, height) * 64
+            + PhotoFingerprint.estimatedBytes(planeWidth: size.width, planeHeight: size.height)
     }
 }

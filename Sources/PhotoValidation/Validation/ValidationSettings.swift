@@ -1,5 +1,6 @@
 import BlurMetrics
 import LumaAnalysis
+import PhotoFormat
 import PhotoStructure
 
 /// The thresholds and limits the checks apply; resolved once, then immutable. Codable, so it
@@ -53,7 +54,8 @@ public struct ValidationSettings: Sendable, Equatable, Codable {
     /// What a file's structure may ask of a decoder (segments, scans, frames, NAL units, metadata).
     public var decodeCostCaps = DecodeCostCaps()
     /// Bytes that decodes in flight may hold at once (estimated from headers); larger decodes wait.
-    public var decodeMemoryBudget: Int = 128 << 20
+    /// By default what a photo at the default pixel limit needs (`defaultDecodeMemoryBudget(pixelLimit:)`).
+    public var decodeMemoryBudget: Int = ValidationSettings.defaultDecodeMemoryBudget(pixelLimit: DeclaredSize.defaultPixelLimit)
     /// Where decoders run: in sandboxed worker processes (the default) or in this process. Only
     /// the commands and the daemon read it; `PhotoValidator(settings:)` (`PhotoChecks`) always decodes in-process.
     public var decodeIsolation: DecodeIsolationMode = .process
@@ -68,6 +70,17 @@ public struct ValidationSettings: Sendable, Equatable, Codable {
 
     /// The built-in defaults.
     public init() {}
+
+    /// The decode memory budget that admits every photo `pixelLimit` admits, whole MiB: nine bytes a
+    /// pixel, what the most demanding decode holds (libvips holds a WebP's canvas about twice,
+    /// `DecodePlan.webpBytesPerPixel`: 8) and one more for the decoder's rows, the analysis planes and
+    /// the preview's copy; never under 128 MiB. (A 16-bit interlaced PNG near the limit may need more:
+    /// raise `decode_memory_mib` for those.)
+    public static func defaultDecodeMemoryBudget(pixelLimit: Int) -> Int {
+        let bytesPerPixel = DecodePlan.webpBytesPerPixel + 1
+        let mebibytes = (pixelLimit.multipliedReportingOverflow(by: bytesPerPixel).partialValue + (1 << 20) - 1) >> 20
+        return max(128, min(mebibytes, 65_536)) << 20
+    }
 
     /// The minimum shortest side for `photoType`.
     public func minimumShortSide(for photoType: PhotoType) -> Int {

@@ -1,0 +1,62 @@
+import Foundation
+import PhotoChecks
+import TestFixtures
+import Testing
+@testable import PhotoValidation
+
+private let python = Fixtures.peerTool("python", overriddenBy: "PHOTO_VALIDATOR_PYTHON").path
+private let pythonPresent = FileManager.default.isExecutableFile(atPath: python)
+
+/// Issue 53, finding 10: large photos the pixel limit admits decode under the default budget, in
+/// this process and in a sandboxed decode worker (`validate`'s default), where libvips could not
+/// write the temporary file it put a canvas over 100 MB in. The WebPs are the sizes the conformance
+/// run found refused (libwebp's own 11158x2156 test photo, an 8000x6000 photo: libvips holds a
+/// WebP's canvas about twice), the JPEG is 100 MP.
+@Suite("Large photos within the pixel limit decode under the default budget", .integration,
+       .enabled(if: pythonPresent || Fixtures.peersRequired, "needs .venv with Pillow (scripts/setup --test)"),
+       .timeLimit(.minutes(10)))
+struct PixelLimitDecodeTests {
+    @Test("each gets a measured verdict in this process and in a decode worker, not memory_limit_exceeded",
+          arguments: [("webp", 11158, 2156), ("webp", 8000, 6000), ("jpg", 10000, 10000)])
+    func decodesUnderDefaults(format: String, width: Int, height: Int) async throws {
+        try #require(pythonPresent, ".venv with Pillow is required (PHOTO_VALIDATOR_REQUIRE_PEERS=1)")
+        let folder = URL(fileURLWithPath: Fixtures.temporaryPath("pixel-limit-\(format)-\(width)x\(height)"))
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("large.\(format)")
+        // A smooth picture with fine texture in bands: quick to write and to compress.
+        let script = """
+            import sys
+            import numpy as np
+            from PIL import Image
+            path, width, height = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+            x = np.arange(width, dtype=np.uint32)[None, :]
+            rows = []
+            for top in range(0, height, 512):
+                y = np.arange(top, min(height, top + 512), dtype=np.uint32)[:, None]
+                grey = ((x * 255 // width + y * 255 // height) // 2 + ((x ^ y) & 15)).astype(np.uint8)
+                rows.append(grey)
+            grey = np.concatenate(rows)
+            Image.fromarray(grey, "L").convert("RGB").save(path, quality=80, method=0)
+            """
+        let outcome = try await ProcessRunner.run(URL(fileURLWithPath: python), ["-c", script, file.path, String(width), String(height)])
+        try #require(outcome.status == 0, "\(outcome.standardError)")
+        let settings = ValidationSettings()
+        let validator = try PhotoValidator(settings: settings)
+        let data = try Data(contentsOf: file)
+        let output = try await offloaded { data.withUnsafeBytes { validator.validate($0, as: .room) } }
+        print("\(format) \(width)x\(height) (\(data.count) bytes) under the default budget of \(settings.decodeMemoryBudget >> 20) MiB:"
+              + " \(output.failures.map(\.rawValue)) \(output.details.error ?? "measured"), total \(String(format: "%.0f", output.details.timingsMs.total)) ms")
+        #expect(output.details.error == nil, "\(output.details.errorDetail ?? "")")
+        #expect(!output.failures.contains(.invalidImage))
+        #expect(output.details.width == width && output.details.height == height && output.details.blurScore != nil)
+        #expect(validator.memoryBudget.held == 0)
+        let isolated = try await ProcessRunner.run(ProcessRunner.photoValidatorExecutable, ["validate", "--format", "jsonl", "--type", "room", file.path])
+        let record = try #require(isolated.standardOutput.split(separator: "\n").first.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] },
+                                  "validate printed no record: \(isolated.standardError)")
+        let details = try #require(record["details"] as? [String: Any])
+        print("\(format) \(width)x\(height) in a decode worker: \(record["failures"] ?? "") \(details["error"] ?? "measured") \(details["error_detail"] ?? "")")
+        #expect(details["error"] == nil, "in a decode worker: \(details["error_detail"] ?? "")")
+        #expect(details["blur_score"] != nil)
+    }
+}
