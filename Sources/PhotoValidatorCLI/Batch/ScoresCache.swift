@@ -8,29 +8,55 @@ import Synchronization
 /// of each photo's measurements (`PhotoMeasurements`), keyed by the SHA-256 of its bytes and the
 /// settings that shape what it measures (`ValidationSettings.measurementKey(for:)`), so a re-run
 /// with other thresholds judges photos it has seen without decoding them.
+///
+/// The file is not trusted: each row carries an HMAC-SHA256 of the content hash, the settings
+/// and the measurements under a key kept outside it (`ScoresCacheKey`), and every field is
+/// bounded before anything is read (`ScoresCache+Verification.swift`). A row that is unsigned,
+/// too large or does not verify is never decoded: the photo is measured again and the row
+/// replaced.
 final class ScoresCache: Sendable {
     /// How many photos were judged from the cache and how many were measured.
     struct Counts: Sendable, Equatable {
         /// Judged from kept measurements.
         var read = 0
-        /// Decoded and measured (then kept, when deterministic).
+        /// Decoded and measured (then kept, when deterministic), the two counts below included.
         var measured = 0
         /// Measurements that could not be written (the run goes on without them).
         var unwritten = 0
+        /// Measured again because their row failed verification: too large, or its checksum did
+        /// not match (edited, or signed with another key).
+        var rejected = 0
+        /// Measured again because their row had no checksum (written by a build before rows were signed).
+        var unsigned = 0
+    }
+
+    /// What the cache holds for one photo under one settings key.
+    enum Lookup: Sendable, Equatable {
+        /// No row.
+        case missing
+        /// A row that verified, decoded.
+        case kept(PhotoMeasurements)
+        /// A row without a checksum, written by an earlier build; not read.
+        case unsigned
+        /// A row that is too large or whose checksum does not match; not read.
+        case rejected
     }
 
     /// The database file.
     let path: String
-    private let database: DatabasePool
+    /// The key rows are signed with.
+    let key: ScoresCacheKey
+    /// The database (internal for the tests, which edit rows as an attacker would).
+    let database: DatabasePool
     private let tally = Mutex(Counts())
-    private let encoder = JSONEncoder()
-    private let decoder = JSONDecoder()
 
-    /// Opens (creating if needed) the cache at `path`.
+    /// Opens (creating if needed) the cache at `path`, whose rows are signed with `key`; a cache
+    /// of an earlier build gets the checksum column, and its unsigned rows are measured again.
     ///
     /// - Throws: `ScoresCacheError` (`scores_cache_unavailable`) when it cannot be opened or migrated.
-    init(path: String) throws(ScoresCacheError) {
+    init(path: String, key: ScoresCacheKey) throws(ScoresCacheError) {
         self.path = path
+        self.key = key
         do {
             var configuration = Configuration()
             // Shards of one array job may share the file on one machine; a writer waits its turn.
@@ -47,6 +73,10 @@ final class ScoresCache: Sendable {
                         PRIMARY KEY (content_sha256, settings)
                     ) WITHOUT ROWID;
                     """)
+            }
+            migrator.registerMigration("sign rows") { db in
+                // Rows kept before have no checksum and are measured again when next looked up.
+                try db.execute(sql: "ALTER TABLE measurement ADD COLUMN checksum BLOB")
             }
             try migrator.migrate(database)
         } catch {
@@ -70,43 +100,58 @@ final class ScoresCache: Sendable {
     }
 
     /// The answer for the photo in `bytes` as `photoType`: judged by `validator` from kept
-    /// measurements when the cache has some that decide at its thresholds, else measured by
-    /// `validator` (decoding it) and kept.
+    /// measurements when the cache has a verified row that decides at its thresholds, else
+    /// measured by `validator` (decoding it) and kept, replacing a row that failed verification.
     func validate(_ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, with validator: PhotoValidator) -> ValidatePhotoOutput {
         let hash = Self.contentHash(bytes)
         let key = validator.settings.measurementKey(for: photoType)
-        if let kept = measurements(hash: hash, settings: key), let output = validator.judge(kept, as: photoType) {
+        let found = lookup(hash: hash, settings: key)
+        if case .kept(let kept) = found, let output = validator.judge(kept, as: photoType) {
             tally.withLock { $0.read += 1 }
             return output
         }
         let measured = validator.measure(bytes, as: photoType)
-        tally.withLock { $0.measured += 1 }
-        if let measurements = measured.measurements, !store(measurements, hash: hash, settings: key) {
-            tally.withLock { $0.unwritten += 1 }
+        tally.withLock { counts in
+            counts.measured += 1
+            if found == .rejected { counts.rejected += 1 }
+            if found == .unsigned { counts.unsigned += 1 }
+        }
+        if let measurements = measured.measurements {
+            if !store(measurements, hash: hash, settings: key) { tally.withLock { $0.unwritten += 1 } }
+        } else if found == .rejected || found == .unsigned {
+            // Nothing to replace it with (a failure another attempt may not repeat): a row that is
+            // never read is not kept either.
+            forget(hash: hash, settings: key)
         }
         return measured.output
     }
 
-    /// The measurements kept for the photo with content `hash` under `settings`, if any.
+    /// The verified measurements kept for the photo with content `hash` under `settings`, if any.
     func measurements(hash: String, settings: String) -> PhotoMeasurements? {
-        let text = try? database.read { db in
-            try String.fetchOne(db, sql: "SELECT measurements FROM measurement WHERE content_sha256 = ? AND settings = ?", arguments: [hash, settings])
-        }
-        return text.flatMap { try? decoder.decode(PhotoMeasurements.self, from: Data($0.utf8)) }
+        if case .kept(let kept) = lookup(hash: hash, settings: settings) { return kept }
+        return nil
     }
 
-    /// Keeps `measurements` for the photo with content `hash` under `settings`, replacing what was
-    /// kept (a re-measure under a higher threshold holds more); false when it could not be written.
+    /// Keeps `measurements` for the photo with content `hash` under `settings`, signed, replacing
+    /// what was kept (a re-measure under a higher threshold holds more); false when it could not
+    /// be written, or would be over the size a read accepts.
     @discardableResult
     func store(_ measurements: PhotoMeasurements, hash: String, settings: String) -> Bool {
-        guard let json = try? encoder.encode(measurements) else { return false }
-        let text = String(decoding: json, as: UTF8.self)
+        guard let json = try? Self.encoder.encode(measurements), json.count <= Self.maximumMeasurementsBytes else { return false }
+        let checksum = Data(self.checksum(hash: hash, settings: settings, measurements: json))
         return (try? database.write { db in
             try db.execute(
-                sql: "INSERT OR REPLACE INTO measurement (content_sha256, settings, measurements, measured_at) VALUES (?, ?, ?, ?)",
-                arguments: [hash, settings, text, Date().timeIntervalSince1970]
+                sql: "INSERT OR REPLACE INTO measurement (content_sha256, settings, measurements, measured_at, checksum) VALUES (?, ?, ?, ?, ?)",
+                arguments: [hash, settings, json, Date().timeIntervalSince1970, checksum]
             )
         }) != nil
+    }
+
+    /// Deletes the row of the photo with content `hash` under `settings`, if any.
+    private func forget(hash: String, settings: String) {
+        _ = try? database.write { db in
+            try db.execute(sql: "DELETE FROM measurement WHERE content_sha256 = ? AND settings = ?", arguments: [hash, settings])
+        }
     }
 
     /// Closes the database, folding the write-ahead log into the file, so that the file alone holds
@@ -117,10 +162,15 @@ final class ScoresCache: Sendable {
         try? database.close()
     }
 
-    /// `scores cache PATH: N read, M measured` for the end of a run.
+    /// `scores cache PATH: N read, M measured` for the end of a run, with the photos measured again
+    /// because their row failed verification or was unsigned.
     var summaryLine: String {
         let counts = counts
+        var again: [String] = []
+        if counts.rejected > 0 { again.append("\(counts.rejected) re-measured: rows failed verification") }
+        if counts.unsigned > 0 { again.append("\(counts.unsigned) re-measured: rows of an earlier build, unsigned") }
         return "scores cache \(path): \(counts.read) read, \(counts.measured) measured"
+            + (again.isEmpty ? "" : " (" + again.joined(separator: "; ") + ")")
             + (counts.unwritten > 0 ? ", \(counts.unwritten) could not be written" : "")
     }
 }

@@ -24,8 +24,8 @@ struct ValidateCommand: AsyncParsableCommand, SettingsCommand {
             """ + settingsHelp
     )
 
-    /// The checks' settings and the content check's (used with --content-check).
-    static let settingsCatalog = ValidationSettings.settings + ContentCheckConfiguration.settings
+    /// The checks' settings, the content check's (used with --content-check) and the scores cache's key.
+    static let settingsCatalog = ValidationSettings.settings + ContentCheckConfiguration.settings + BatchSettings.settings
 
     @Argument(help: "Photo files or folders to validate.")
     var paths: [String]
@@ -54,7 +54,7 @@ struct ValidateCommand: AsyncParsableCommand, SettingsCommand {
     @Option(help: "Which photos are one project for the duplicate check: folder (each folder), run (every photo) or off. A later copy of a passed photo is duplicate_photo naming the earlier file.")
     var duplicates: DuplicateScope = .folder
 
-    @Option(name: .customLong("scores-cache"), help: ArgumentHelp("An SQLite file that keeps each photo's measurements by content hash and analysis settings (created if missing): a re-run with other thresholds or checks judges the photos it has seen without decoding them. Not read with --content-check.", valueName: "path"))
+    @Option(name: .customLong("scores-cache"), help: ArgumentHelp("An SQLite file that keeps each photo's measurements by content hash and analysis settings (created if missing), each row signed with the key of --scores-cache-key-file: a re-run with other thresholds or checks judges the photos it has seen without decoding them; a row that does not verify is measured again. Not read with --content-check.", valueName: "path"))
     var scoresCache: String?
 
     @Flag(name: .customLong("no-progress"), help: "Never draw the progress bar.")
@@ -89,8 +89,9 @@ struct ValidateCommand: AsyncParsableCommand, SettingsCommand {
         }
         var cache: ScoresCache?
         if let scoresCache {
+            let keyFile = try await settingFlags.scoresCacheKeyFile(Self.settingsCatalog, command: "validate", environment: environment)
             do {
-                cache = try ScoresCache(path: scoresCache)
+                cache = try ScoresCache(path: scoresCache, key: ScoresCacheKey.resolve(keyFile: keyFile, environment: environment))
             } catch {
                 StandardStreams.error("photo-validator: \(error)")
                 throw ExitCode(2)
