@@ -88,7 +88,7 @@ struct ScoresCacheVerificationTests {
         _ = bench.validate(bytes)
         let read = bench.validate(bytes)
         #expect(untimed(read) == untimed(bench.fresh(bytes)))
-        #expect(bench.cache.counts == .init(read: 1, measured: 1, unwritten: 0, rejected: 0, unsigned: 0))
+        #expect(bench.cache.counts == .init(read: 1, measured: 1, unwritten: 0, rejected: 0))
         #expect(bench.cache.summaryLine.hasSuffix(": 1 read, 1 measured"))
     }
 
@@ -131,7 +131,7 @@ struct ScoresCacheVerificationTests {
 
         let answer = bench.validate(bytes)
         #expect(untimed(answer) == untimed(truth))
-        #expect(bench.cache.counts == .init(read: 0, measured: 2, unwritten: 0, rejected: 1, unsigned: 0))
+        #expect(bench.cache.counts == .init(read: 0, measured: 2, unwritten: 0, rejected: 1))
         #expect(bench.cache.summaryLine.contains("2 measured (1 re-measured: rows failed verification)"), "\(bench.cache.summaryLine)")
 
         // The row was replaced by the true measurements: the next run reads them.
@@ -184,9 +184,23 @@ struct ScoresCacheVerificationTests {
         }
         #expect(bench.cache.lookup(hash: hash, settings: settings) == .rejected)
         #expect(untimed(bench.validate(bytes)) == untimed(truth))
-        #expect(bench.cache.counts == .init(read: 0, measured: 2, unwritten: 0, rejected: 1, unsigned: 0))
+        #expect(bench.cache.counts == .init(read: 0, measured: 2, unwritten: 0, rejected: 1))
         _ = bench.validate(bytes)
         #expect(bench.cache.counts.read == 1, "the replaced row is read")
+    }
+
+    @Test("a row whose checksum was removed or cut is measured again", arguments: ["x''", "zeroblob(31)", "'text'"])
+    func missingChecksum(value: String) throws {
+        let bench = try Bench()
+        let bytes = try Data(contentsOf: Fixtures.testdataFile("photos/blur-real-text-defocus.jpg"))
+        _ = bench.validate(bytes)
+        let (hash, settings) = bench.keys(bytes)
+        try bench.cache.database.write { db in
+            try db.execute(sql: "UPDATE measurement SET checksum = \(value) WHERE content_sha256 = ? AND settings = ?", arguments: [hash, settings])
+        }
+        #expect(bench.cache.lookup(hash: hash, settings: settings) == .rejected)
+        #expect(bench.validate(bytes).failures.contains(.blurry))
+        #expect(bench.cache.counts.rejected == 1)
     }
 
     @Test("a row signed with another key is measured again")
@@ -197,10 +211,10 @@ struct ScoresCacheVerificationTests {
         bench.cache.close()
         let other = try ScoresCache(path: bench.cache.path, key: .random())
         _ = bytes.withUnsafeBytes { other.validate($0, as: .room, with: bench.validator) }
-        #expect(other.counts == .init(read: 0, measured: 1, unwritten: 0, rejected: 1, unsigned: 0))
+        #expect(other.counts == .init(read: 0, measured: 1, unwritten: 0, rejected: 1))
     }
 
-    @Test("a cache of an earlier build gets the checksum column; its unsigned rows, edited or not, are measured again")
+    @Test("a cache of an earlier build is migrated: its unsigned rows, edited or not, are dropped and their photos measured again")
     func migratesUnsignedRows() throws {
         let folder = try ScratchFolder()
         let path = folder.url.appendingPathComponent("old.sqlite").path
@@ -231,13 +245,16 @@ struct ScoresCacheVerificationTests {
         try old.close()
 
         let cache = try ScoresCache(path: path, key: .random())
-        #expect(cache.lookup(hash: hash, settings: settings) == .unsigned)
+        #expect(cache.droppedUnsignedRows == 1)
+        #expect(cache.lookup(hash: hash, settings: settings) == .missing)
         let answer = bytes.withUnsafeBytes { cache.validate($0, as: .room, with: validator) }
         #expect(answer.failures.contains(.blurry))
-        #expect(cache.counts == .init(read: 0, measured: 1, unwritten: 0, rejected: 0, unsigned: 1))
-        #expect(cache.summaryLine.contains("1 re-measured: rows of an earlier build, unsigned"), "\(cache.summaryLine)")
+        #expect(cache.counts == .init(read: 0, measured: 1, unwritten: 0, rejected: 0))
+        #expect(cache.summaryLine.hasSuffix("; 1 unsigned rows of an earlier build dropped (measured again)"), "\(cache.summaryLine)")
         _ = bytes.withUnsafeBytes { cache.validate($0, as: .room, with: validator) }
-        #expect(cache.counts.read == 1, "the replaced row is signed and read")
+        #expect(cache.counts.read == 1, "the new row is signed and read")
+        cache.close()
+        #expect(try ScoresCache(path: path, key: cache.key).droppedUnsignedRows == 0, "migrated once")
     }
 }
 

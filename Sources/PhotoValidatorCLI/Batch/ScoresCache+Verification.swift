@@ -48,26 +48,26 @@ extension ScoresCache {
     }
 
     /// What the cache holds for the photo with content `hash` under `settings`. The sizes of the
-    /// measurements and the checksum are read first, without loading either (SQLite's `length` of
-    /// a BLOB reads the record header only; a TEXT value, which only an earlier build or an edit
-    /// writes, is refused by its type alone); a row within bounds is loaded and its checksum
-    /// checked before the measurements are decoded, and the decoded fingerprints are bounded too.
-    /// The content hash and settings need no bound: the row matched them, so they are this run's.
+    /// checksum and the measurements are read first, without loading either: the row is found by
+    /// its rowid through the key's index, SQLite's `length` of a BLOB reads the record header only,
+    /// and the measurements are the record's last field, so nothing after them is walked to (a
+    /// TEXT value, which only an edit writes, is refused by its type alone). A row within bounds is
+    /// loaded and its checksum checked before the measurements are decoded, and the decoded
+    /// fingerprints are bounded too. The content hash and settings need no bound: the row matched
+    /// them, so they are this run's.
     func lookup(hash: String, settings: String) -> Lookup {
         let found: Lookup? = try? database.read { db -> Lookup in
-            let arguments: StatementArguments = [hash, settings]
             guard let sizes = try Row.fetchOne(db, sql: """
-                SELECT typeof(checksum) AS checksum_type,
-                       CASE typeof(measurements) WHEN 'blob' THEN length(measurements) END AS measurements_size,
-                       CASE typeof(checksum) WHEN 'blob' THEN length(checksum) END AS checksum_size
+                SELECT id,
+                       CASE typeof(checksum) WHEN 'blob' THEN length(checksum) END AS checksum_size,
+                       CASE typeof(measurements) WHEN 'blob' THEN length(measurements) END AS measurements_size
                 FROM measurement WHERE content_sha256 = ? AND settings = ?
-                """, arguments: arguments) else { return .missing }
-            if (sizes["checksum_type"] as String?) == "null" { return .unsigned }
-            guard let measurementsSize = sizes["measurements_size"] as Int?, measurementsSize <= Self.maximumMeasurementsBytes,
+                """, arguments: [hash, settings]) else { return .missing }
+            guard let id = sizes["id"] as Int64?,
                   let checksumSize = sizes["checksum_size"] as Int?, checksumSize == Self.checksumBytes,
-                  let row = try Row.fetchOne(db, sql: "SELECT measurements, checksum FROM measurement WHERE content_sha256 = ? AND settings = ?",
-                                             arguments: arguments),
-                  let measurements = row["measurements"] as Data?, let stored = row["checksum"] as Data?,
+                  let measurementsSize = sizes["measurements_size"] as Int?, measurementsSize <= Self.maximumMeasurementsBytes,
+                  let row = try Row.fetchOne(db, sql: "SELECT checksum, measurements FROM measurement WHERE id = ?", arguments: [id]),
+                  let stored = row["checksum"] as Data?, let measurements = row["measurements"] as Data?,
                   checksum(hash: hash, settings: settings, measurements: measurements) == stored else { return .rejected }
             guard let decoded = try? JSONDecoder().decode(PhotoMeasurements.self, from: measurements),
                   [decoded.first, decoded.second].allSatisfy({ ($0?.fingerprint.utf8.count ?? 0) <= Self.maximumFingerprintCharacters })

@@ -11,9 +11,8 @@ import Synchronization
 ///
 /// The file is not trusted: each row carries an HMAC-SHA256 of the content hash, the settings
 /// and the measurements under a key kept outside it (`ScoresCacheKey`), and every field is
-/// bounded before anything is read (`ScoresCache+Verification.swift`). A row that is unsigned,
-/// too large or does not verify is never decoded: the photo is measured again and the row
-/// replaced.
+/// bounded before anything is read (`ScoresCache+Verification.swift`). A row that is too large
+/// or does not verify is never decoded: the photo is measured again and the row replaced.
 final class ScoresCache: Sendable {
     /// How many photos were judged from the cache and how many were measured.
     struct Counts: Sendable, Equatable {
@@ -26,8 +25,6 @@ final class ScoresCache: Sendable {
         /// Measured again because their row failed verification: too large, or its checksum did
         /// not match (edited, or signed with another key).
         var rejected = 0
-        /// Measured again because their row had no checksum (written by a build before rows were signed).
-        var unsigned = 0
     }
 
     /// What the cache holds for one photo under one settings key.
@@ -36,9 +33,7 @@ final class ScoresCache: Sendable {
         case missing
         /// A row that verified, decoded.
         case kept(PhotoMeasurements)
-        /// A row without a checksum, written by an earlier build; not read.
-        case unsigned
-        /// A row that is too large or whose checksum does not match; not read.
+        /// A row that is too large, or whose checksum is missing or does not match; not read.
         case rejected
     }
 
@@ -48,15 +43,19 @@ final class ScoresCache: Sendable {
     let key: ScoresCacheKey
     /// The database (internal for the tests, which edit rows as an attacker would).
     let database: DatabasePool
+    /// The unsigned rows of an earlier build's cache dropped when this one opened it (their photos
+    /// are measured again).
+    let droppedUnsignedRows: Int
     private let tally = Mutex(Counts())
 
-    /// Opens (creating if needed) the cache at `path`, whose rows are signed with `key`; a cache
-    /// of an earlier build gets the checksum column, and its unsigned rows are measured again.
+    /// Opens (creating if needed) the cache at `path`, whose rows are signed with `key`. A cache of
+    /// an earlier build is migrated: its rows, unsigned, are dropped and their photos measured again.
     ///
     /// - Throws: `ScoresCacheError` (`scores_cache_unavailable`) when it cannot be opened or migrated.
     init(path: String, key: ScoresCacheKey) throws(ScoresCacheError) {
         self.path = path
         self.key = key
+        let dropped = Mutex(0)
         do {
             var configuration = Configuration()
             // Shards of one array job may share the file on one machine; a writer waits its turn.
@@ -74,14 +73,30 @@ final class ScoresCache: Sendable {
                     ) WITHOUT ROWID;
                     """)
             }
-            migrator.registerMigration("sign rows") { db in
-                // Rows kept before have no checksum and are measured again when next looked up.
-                try db.execute(sql: "ALTER TABLE measurement ADD COLUMN checksum BLOB")
+            migrator.registerMigration("signed measurement") { db in
+                // The earlier table cannot be read safely: WITHOUT ROWID, a lookup compares whole
+                // records, so SQLite loads a row entirely (400 MB for a 400 MB row) before any size
+                // could be read. Its rows are unsigned, so none could be trusted anyway: counting
+                // them reads no record; dropping them frees their pages.
+                dropped.withLock { $0 = (try? Int.fetchOne(db, sql: "SELECT count(*) FROM measurement")) ?? 0 }
+                try db.execute(sql: """
+                    DROP TABLE measurement;
+                    CREATE TABLE measurement (
+                        id INTEGER PRIMARY KEY,
+                        content_sha256 TEXT NOT NULL,
+                        settings TEXT NOT NULL,
+                        checksum BLOB NOT NULL,
+                        measured_at DOUBLE NOT NULL,
+                        measurements BLOB NOT NULL,
+                        UNIQUE (content_sha256, settings)
+                    );
+                    """)
             }
             try migrator.migrate(database)
         } catch {
             throw ScoresCacheError(code: .unavailable, path: path, detail: "\(error)")
         }
+        droppedUnsignedRows = dropped.withLock { $0 }
     }
 
     /// The photos judged from the cache and measured so far.
@@ -114,11 +129,10 @@ final class ScoresCache: Sendable {
         tally.withLock { counts in
             counts.measured += 1
             if found == .rejected { counts.rejected += 1 }
-            if found == .unsigned { counts.unsigned += 1 }
         }
         if let measurements = measured.measurements {
             if !store(measurements, hash: hash, settings: key) { tally.withLock { $0.unwritten += 1 } }
-        } else if found == .rejected || found == .unsigned {
+        } else if found == .rejected {
             // Nothing to replace it with (a failure another attempt may not repeat): a row that is
             // never read is not kept either.
             forget(hash: hash, settings: key)
@@ -163,14 +177,12 @@ final class ScoresCache: Sendable {
     }
 
     /// `scores cache PATH: N read, M measured` for the end of a run, with the photos measured again
-    /// because their row failed verification or was unsigned.
+    /// because their row failed verification, and the rows of an earlier build dropped.
     var summaryLine: String {
         let counts = counts
-        var again: [String] = []
-        if counts.rejected > 0 { again.append("\(counts.rejected) re-measured: rows failed verification") }
-        if counts.unsigned > 0 { again.append("\(counts.unsigned) re-measured: rows of an earlier build, unsigned") }
         return "scores cache \(path): \(counts.read) read, \(counts.measured) measured"
-            + (again.isEmpty ? "" : " (" + again.joined(separator: "; ") + ")")
+            + (counts.rejected > 0 ? " (\(counts.rejected) re-measured: rows failed verification)" : "")
             + (counts.unwritten > 0 ? ", \(counts.unwritten) could not be written" : "")
+            + (droppedUnsignedRows > 0 ? "; \(droppedUnsignedRows) unsigned rows of an earlier build dropped (measured again)" : "")
     }
 }
