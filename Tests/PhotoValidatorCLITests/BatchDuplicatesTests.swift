@@ -1,8 +1,9 @@
 import BlurMetrics
 import LumaAnalysis
 import PhotoValidation
-import SignalForwarding
+import PhotoValidatorServer
 import TestFixtures
+import ValidatorConfiguration
 import Testing
 @testable import PhotoValidatorCLI
 
@@ -18,16 +19,16 @@ private func passedPhoto(seed: UInt64) -> ValidatePhotoOutput {
 
 @Suite("validate's duplicate check compares with a project's newest accepted photos only", .timeLimit(.minutes(10)))
 struct BatchDuplicatesTests {
-    @Test("the window is the daemon's: 64 photos")
+    @Test("validate's window is the daemon's setting, duplicates.photos_per_project, 64 by default")
     func windowIsTheDaemons() {
-        #expect(BatchDuplicates(scope: .folder, rule: .default).window == PhotoFingerprintStore.comparedPhotos)
-        #expect(PhotoFingerprintStore.comparedPhotos == 64)
+        #expect(ValidateCommand.settingsCatalog.setting(forKey: "duplicates.photos_per_project") == .duplicatesPhotosPerProject)
+        #expect(Setting.duplicatesPhotosPerProject.literalDefault == "64")
     }
 
     @Test("past 64 accepted photos, a copy of one that fell out of the window is no duplicate, a copy of one inside is; comparisons stay at most 64 a photo")
     func window() {
         let photos = (0..<70).map { passedPhoto(seed: UInt64($0) + 1) }
-        var check = BatchDuplicates(scope: .folder, rule: .default)
+        var check = BatchDuplicates(scope: .folder, rule: .default, window: 64)
         for (index, photo) in photos.enumerated() {
             let judged = check.judge(photo, path: "project/\(index).jpg")
             #expect(judged.passed, "photo \(index) is distinct from the others")
@@ -58,7 +59,7 @@ struct BatchDuplicatesTests {
     func earliestMatchAndFailures() {
         let photo = passedPhoto(seed: 99)
         let failed = photo.adding(.blurry)
-        var check = BatchDuplicates(scope: .run, rule: .default)
+        var check = BatchDuplicates(scope: .run, rule: .default, window: 64)
         #expect(!check.judge(failed, path: "a/0-blurry.jpg").passed)
         #expect(check.judge(photo, path: "a/1.jpg").passed, "a failed photo is nobody's original")
         let copy = check.judge(photo, path: "b/2.jpg")

@@ -1,15 +1,15 @@
 import Foundation
 import LumaAnalysis
 import PhotoValidation
-import SignalForwarding
 
 /// The duplicate check of a `validate` run: a photo that passed is remembered in its project
 /// (its folder, or the whole run), and a later photo of the same project that matches one of
 /// them is `duplicate_photo` naming the earlier file. Photos are judged in path order.
 ///
-/// As the daemon's memory (`PhotoFingerprintStore`), a photo is compared with at most the
-/// `window` newest accepted photos of its project, the earliest match among them winning, so a
-/// folder of n photos costs at most n × `window` comparisons rather than n².
+/// As in the daemon's memory (`ProjectMemory`), a photo is compared with at most the `window`
+/// newest accepted photos of its project (`duplicates.photos_per_project`, 64 by default), the
+/// earliest match among them winning, so a folder of n photos costs at most n × `window`
+/// comparisons rather than n².
 struct BatchDuplicates {
     /// What a project is.
     let scope: DuplicateScope
@@ -23,8 +23,8 @@ struct BatchDuplicates {
     private var accepted: [String: [(path: String, fingerprint: PhotoFingerprint)]] = [:]
 
     /// A check over `scope` by `rule`, comparing with the `window` newest accepted photos of a
-    /// project (the daemon's `PhotoFingerprintStore.comparedPhotos` unless given).
-    init(scope: DuplicateScope, rule: DuplicateRule, window: Int = PhotoFingerprintStore.comparedPhotos) {
+    /// project (`duplicates.photos_per_project`).
+    init(scope: DuplicateScope, rule: DuplicateRule, window: Int) {
         precondition(window > 0, "the duplicate window must hold at least one photo")
         self.scope = scope
         self.rule = rule

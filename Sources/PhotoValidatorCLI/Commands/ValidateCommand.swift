@@ -6,6 +6,7 @@ import Logging
 import PhotoChecks
 import PhotoFormat
 import PhotoValidation
+import PhotoValidatorServer
 import ValidationWorkers
 import ValidatorConfiguration
 
@@ -24,8 +25,10 @@ struct ValidateCommand: AsyncParsableCommand, SettingsCommand {
             """ + settingsHelp
     )
 
-    /// The checks' settings, the content check's (used with --content-check) and the scores cache's key.
+    /// The checks' settings, the content check's (used with --content-check), the scores cache's
+    /// key and how many of a project's newest accepted photos the duplicate check compares with.
     static let settingsCatalog = ValidationSettings.settings + ContentCheckConfiguration.settings + BatchSettings.settings
+        + SettingsCatalog([.duplicatesPhotosPerProject])
 
     @Argument(help: "Photo files or folders to validate.")
     var paths: [String]
@@ -126,7 +129,10 @@ struct ValidateCommand: AsyncParsableCommand, SettingsCommand {
         // Results arrive out of order; records are printed in path order so runs are comparable.
         var pending: [Int: PhotoFileCheck.Outcome] = [:]
         var nextToPrint = 0
-        var duplicateCheck = BatchDuplicates(scope: scope, rule: settings.duplicateRule)
+        let window = try await settingFlags.resolve(Self.settingsCatalog, command: "validate", environment: environment) { settings in
+            try settings.integer(.duplicatesPhotosPerProject)
+        }
+        var duplicateCheck = BatchDuplicates(scope: scope, rule: settings.duplicateRule, window: window)
         var done = 0
         let checker = PhotoFileCheck(validator: validator, classifier: classifier, pool: pool, scoresCache: cache)
         await BoundedTaskGroup.run(entries.map(\.path), width: pool.threadCount + pool.queueLimit) { path in
