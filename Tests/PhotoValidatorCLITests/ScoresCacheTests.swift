@@ -34,7 +34,7 @@ struct ScoresCacheTests {
     func rerunMatchesFreshRun(photoType: PhotoType) throws {
         let folder = try ScratchFolder()
         let photos = try testPhotos()
-        let cache = try ScoresCache(path: folder.url.appendingPathComponent("scores.sqlite").path)
+        let cache = try ScoresCache(path: folder.url.appendingPathComponent("scores.sqlite").path, key: .random())
         let first = try PhotoValidator(settings: ValidationSettings())
         for photo in photos {
             let cached = photo.bytes.withUnsafeBytes { cache.validate($0, as: photoType, with: first) }
@@ -84,7 +84,7 @@ struct ScoresCacheTests {
     func readsInsteadOfDecoding() throws {
         let folder = try ScratchFolder()
         let bytes = try Data(contentsOf: Fixtures.testdataFile("photos/blur-real-text-defocus.jpg"))
-        let cache = try ScoresCache(path: folder.url.appendingPathComponent("scores.sqlite").path)
+        let cache = try ScoresCache(path: folder.url.appendingPathComponent("scores.sqlite").path, key: .random())
         let validator = try PhotoValidator(settings: ValidationSettings())
         let measured = bytes.withUnsafeBytes { cache.validate($0, as: .room, with: validator) }
         #expect(measured.failures.contains(.blurry))
@@ -113,7 +113,7 @@ struct ScoresCacheTests {
     @Test("a cache that cannot be opened is scores_cache_unavailable, saying what to do")
     func unavailable() throws {
         #expect {
-            _ = try ScoresCache(path: "/proc/photo-validator-no-such-folder/scores.sqlite")
+            _ = try ScoresCache(path: "/proc/photo-validator-no-such-folder/scores.sqlite", key: .random())
         } throws: { error in
             let described = "\(error)"
             return described.hasPrefix("scores_cache_unavailable: ") && described.contains("--scores-cache another path")
@@ -140,9 +140,10 @@ struct ScoresCacheCommandTests {
                 return String(decoding: try JSONSerialization.data(withJSONObject: record, options: .sortedKeys), as: UTF8.self)
             }
         }
-        let first = try await photoValidator(["validate", photos, "--format", "jsonl", "--scores-cache", cache, "--room-blur-threshold", "24"])
+        let key = folder.url.appendingPathComponent("state/scores-cache.key").path
+        let first = try await photoValidator(["validate", photos, "--format", "jsonl", "--scores-cache", cache, "--scores-cache-key-file", key, "--room-blur-threshold", "24"])
         #expect(first.standardError.contains("scores cache \(cache): 0 read, 5 measured"), "\(first.standardError)")
-        let second = try await photoValidator(["validate", photos, "--format", "jsonl", "--scores-cache", cache, "--room-blur-threshold", "20"])
+        let second = try await photoValidator(["validate", photos, "--format", "jsonl", "--scores-cache", cache, "--scores-cache-key-file", key, "--room-blur-threshold", "20"])
         #expect(second.standardError.contains("scores cache \(cache): 5 read, 0 measured"), "\(second.standardError)")
         let fresh = try await photoValidator(["validate", photos, "--format", "jsonl", "--room-blur-threshold", "20"])
         #expect(try records(second.standardOutput) == records(fresh.standardOutput))

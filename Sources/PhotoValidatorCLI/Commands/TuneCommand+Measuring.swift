@@ -1,3 +1,4 @@
+import Foundation
 import PhotoChecks
 import PhotoValidation
 import ValidationWorkers
@@ -15,7 +16,9 @@ extension TuneCommand {
         var cache: ScoresCache?
         if let scoresCache {
             do {
-                cache = try ScoresCache(path: scoresCache)
+                let environment = ProcessInfo.processInfo.environment
+                let keyFile = try await settingFlags.scoresCacheKeyFile(Self.settingsCatalog, command: "tune", environment: environment)
+                cache = try ScoresCache(path: scoresCache, key: ScoresCacheKey.resolve(keyFile: keyFile, environment: environment))
             } catch {
                 // Tuning without the cache measures the same figures, only slower.
                 StandardStreams.error("photo-validator: warning: \(error); measuring every photo")

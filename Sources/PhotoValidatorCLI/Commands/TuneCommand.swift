@@ -24,8 +24,8 @@ struct TuneCommand: AsyncParsableCommand, SettingsCommand {
             """ + settingsHelp
     )
 
-    /// The checks' settings and the deadline of one photo.
-    static let settingsCatalog = ValidationSettings.settings + SettingsCatalog([.limitsValidationTimeoutSeconds])
+    /// The checks' settings, the deadline of one photo and the scores cache's key.
+    static let settingsCatalog = ValidationSettings.settings + SettingsCatalog([.limitsValidationTimeoutSeconds]) + BatchSettings.settings
 
     @Argument(help: "Labelled folders or CSV manifests.")
     var labelled: [String]
@@ -45,7 +45,7 @@ struct TuneCommand: AsyncParsableCommand, SettingsCommand {
     @Option(help: "Photos scored at once (default: one per core).")
     var jobs: Int = AvailableCores.count
 
-    @Option(name: .customLong("scores-cache"), help: ArgumentHelp("The scores cache of validate --scores-cache: photos measured before are scored without decoding them, and new ones are kept.", valueName: "path"))
+    @Option(name: .customLong("scores-cache"), help: ArgumentHelp("The scores cache of validate --scores-cache: photos measured before are scored without decoding them, and new ones are kept; a row that does not verify with the key of --scores-cache-key-file is measured again.", valueName: "path"))
     var scoresCache: String?
 
     @Flag(name: .customLong("no-progress"), help: "Never draw the progress bar.")

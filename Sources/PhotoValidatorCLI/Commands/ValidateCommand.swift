@@ -6,6 +6,7 @@ import Logging
 import PhotoChecks
 import PhotoFormat
 import PhotoValidation
+import PhotoValidatorServer
 import ValidationWorkers
 import ValidatorConfiguration
 
@@ -24,8 +25,10 @@ struct ValidateCommand: AsyncParsableCommand, SettingsCommand {
             """ + settingsHelp
     )
 
-    /// The checks' settings and the content check's (used with --content-check).
-    static let settingsCatalog = ValidationSettings.settings + ContentCheckConfiguration.settings
+    /// The checks' settings, the content check's (used with --content-check), the scores cache's
+    /// key and how many of a project's newest accepted photos the duplicate check compares with.
+    static let settingsCatalog = ValidationSettings.settings + ContentCheckConfiguration.settings + BatchSettings.settings
+        + SettingsCatalog([.duplicatesPhotosPerProject])
 
     @Argument(help: "Photo files or folders to validate.")
     var paths: [String]
@@ -54,7 +57,7 @@ struct ValidateCommand: AsyncParsableCommand, SettingsCommand {
     @Option(help: "Which photos are one project for the duplicate check: folder (each folder), run (every photo) or off. A later copy of a passed photo is duplicate_photo naming the earlier file.")
     var duplicates: DuplicateScope = .folder
 
-    @Option(name: .customLong("scores-cache"), help: ArgumentHelp("An SQLite file that keeps each photo's measurements by content hash and analysis settings (created if missing): a re-run with other thresholds or checks judges the photos it has seen without decoding them. Not read with --content-check.", valueName: "path"))
+    @Option(name: .customLong("scores-cache"), help: ArgumentHelp("An SQLite file that keeps each photo's measurements by content hash and analysis settings (created if missing), each row signed with the key of --scores-cache-key-file: a re-run with other thresholds or checks judges the photos it has seen without decoding them; a row that does not verify is measured again. Not read with --content-check.", valueName: "path"))
     var scoresCache: String?
 
     @Flag(name: .customLong("no-progress"), help: "Never draw the progress bar.")
@@ -89,8 +92,9 @@ struct ValidateCommand: AsyncParsableCommand, SettingsCommand {
         }
         var cache: ScoresCache?
         if let scoresCache {
+            let keyFile = try await settingFlags.scoresCacheKeyFile(Self.settingsCatalog, command: "validate", environment: environment)
             do {
-                cache = try ScoresCache(path: scoresCache)
+                cache = try ScoresCache(path: scoresCache, key: ScoresCacheKey.resolve(keyFile: keyFile, environment: environment))
             } catch {
                 StandardStreams.error("photo-validator: \(error)")
                 throw ExitCode(2)
@@ -125,7 +129,10 @@ struct ValidateCommand: AsyncParsableCommand, SettingsCommand {
         // Results arrive out of order; records are printed in path order so runs are comparable.
         var pending: [Int: PhotoFileCheck.Outcome] = [:]
         var nextToPrint = 0
-        var duplicateCheck = BatchDuplicates(scope: scope, rule: settings.duplicateRule)
+        let window = try await settingFlags.resolve(Self.settingsCatalog, command: "validate", environment: environment) { settings in
+            try settings.integer(.duplicatesPhotosPerProject)
+        }
+        var duplicateCheck = BatchDuplicates(scope: scope, rule: settings.duplicateRule, window: window)
         var done = 0
         let checker = PhotoFileCheck(validator: validator, classifier: classifier, pool: pool, scoresCache: cache)
         await BoundedTaskGroup.run(entries.map(\.path), width: pool.threadCount + pool.queueLimit) { path in

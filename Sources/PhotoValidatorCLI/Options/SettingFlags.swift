@@ -54,6 +54,15 @@ struct SettingFlags: ParsableArguments {
         }
     }
 
+    /// The scores cache's key file these flags set (`scores_cache.key_file`), or nil for the default.
+    ///
+    /// - Throws: `ConfigurationError` for an unknown flag, or a value of the wrong type.
+    func scoresCacheKeyFile(_ catalog: SettingsCatalog, command: String, environment: [String: String]) async throws -> String? {
+        try await resolve(catalog, command: command, environment: environment) { settings in
+            settings.stringIfSet(.scoresCacheKeyFile)
+        }
+    }
+
     /// The content check these flags resolve to for a batch command, which needs a provider.
     ///
     /// - Throws: `ConfigurationError` for a wrong setting, `ValidationError` when no provider is set.

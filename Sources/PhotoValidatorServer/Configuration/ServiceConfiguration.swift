@@ -77,6 +77,9 @@ public struct ServiceConfiguration: Sendable {
     public var signal: SignalConfiguration
     /// The content check through a vision model.
     public var content: ContentCheckConfiguration
+    /// The scores cache's key file when one is set (`scores_cache.key_file`): read by `validate`
+    /// and `tune`, never by `serve`, and resolved here so that `config` shows where it comes from.
+    public var scoresCacheKeyFile: String?
 
     /// The settings' defaults.
     public init() {
@@ -95,8 +98,10 @@ public struct ServiceConfiguration: Sendable {
         .authToken, .authTokenFile, .logFormat, .logLevel, .shutdownGraceSeconds,
     ])
 
-    /// Every setting of `serve`: the server's, the checks', signal forwarding's and the content check's.
+    /// Every setting of `serve`: the server's, the checks', signal forwarding's and the content
+    /// check's, and the batch commands' own, so that `config` lists them all.
     public static let allSettings = settings + ValidationSettings.settings + SignalConfiguration.settings + ContentCheckConfiguration.settings
+        + BatchSettings.settings
 
     /// The configuration `reader` resolves over the settings' defaults; the two that depend on the
     /// machine (threads, one per core; queue, 16 per worker) are computed here only.
@@ -132,5 +137,6 @@ public struct ServiceConfiguration: Sendable {
         validation = try ValidationSettings(reader: reader)
         signal = try SignalConfiguration(settings: settings)
         content = try ContentCheckConfiguration(reader: reader)
+        scoresCacheKeyFile = settings.stringIfSet(.scoresCacheKeyFile)
     }
 }
