@@ -17,11 +17,12 @@ private let darkPhoto = Data(SyntheticPNG.grey(width: 1600, height: 1200) { x, y
     UInt8(truncatingIfNeeded: (x &* 7 &+ y &* 3) ^ (x / 16 &+ y / 16) &* 37) / 8
 })
 
-/// A fingerprint built to be costly to compare: 65,535 keypoints (the most its count field holds)
-/// and a small thumbnail, about 3.1 MB of base64, under the field's bound.
+/// A fingerprint built to be costly to compare: 1,024 identical keypoints (the most a fingerprint
+/// may carry) and a small thumbnail, about 49 KB of base64, under the field's bound.
 private let costlyFingerprint: String = {
     var bytes: [UInt8] = [2] + [UInt8](repeating: 0x5A, count: 32)
-    let features = [0x4C, 0x46, 1, 0, 0xFF, 0xFF] + [UInt8](repeating: 0x11, count: 65_535 * 36)
+    // As many keypoints as a fingerprint may carry, all alike: the costliest comparison parsing allows.
+    let features = [0x4C, 0x46, 1, 0, 0x00, 0x04] + [UInt8](repeating: 0x11, count: 1_024 * 36)
     withUnsafeBytes(of: UInt32(features.count).littleEndian) { bytes.append(contentsOf: $0) }
     bytes += features
     bytes += [0x54, 0x48, 1, 5, 0, 5, 0] + [UInt8](repeating: 128, count: 25)

@@ -1,22 +1,14 @@
 import Crypto
 import Foundation
 import GRDB
+import LumaAnalysis
 import PhotoValidation
 
 extension ScoresCache {
-    /// The largest fingerprint this build can encode, in bytes: the 37-byte header (version, four
-    /// 64-bit hashes, the features' length), `LocalFeatures` of at most 65,535 keypoints (its
-    /// UInt16 count; the extractor keeps ties at its 256-keypoint cut, so 256 is no bound) at 36
-    /// bytes each after a 6-byte header, and a `PlaneThumbnail` of 128 px on its shortest side
-    /// (the 512 px detection plane over 4) and at most 65,535 on its longest (its UInt16 width and
-    /// height) after a 7-byte header.
-    ///
-    /// Switch to `PhotoFingerprint.maximumEncodedBytes` once LumaAnalysis declares it (issue 53,
-    /// finding 1 bounds both sides of the thumbnail, which brings this down).
-    static let maximumFingerprintBytes = 37 + (6 + 65_535 * 36) + (7 + 128 * 65_535)
-
-    /// The longest base64 text of a fingerprint (`BlurFigures.fingerprint`).
-    static let maximumFingerprintCharacters = (maximumFingerprintBytes + 2) / 3 * 4
+    /// The longest base64 text of a fingerprint (`BlurFigures.fingerprint`): the longest any
+    /// photo's fingerprint can be (`PhotoFingerprint.maximumEncodedBytes`, both sides of its
+    /// thumbnail and its keypoints bounded).
+    static let maximumFingerprintCharacters = PhotoFingerprint.maximumEncodedBytes
 
     /// The largest `measurements` a row may hold, in bytes: two decodes' figures, each with a
     /// fingerprint of at most `maximumFingerprintCharacters` (written without escaping `/`), and
