@@ -29,8 +29,29 @@ public final class DuplicateCheck: Sendable {
 
     /// The id of the earliest of `photos` that is the photo `fingerprint` describes, or nil: at
     /// most one comparison per photo, each of bounded cost (parsed fingerprints are bounded).
-    func earliestMatch(of fingerprint: PhotoFingerprint, among photos: [PhotoFingerprintStore.Photo]) -> String? {
+    func earliestMatch(of fingerprint: PhotoFingerprint, among photos: some Collection<PhotoFingerprintStore.Photo>) -> String? {
         photos.first { $0.fingerprint.matches(fingerprint, rule: rule) }?.photoID
+    }
+
+    /// The bytes of kept fingerprints one comparison job takes at most (about 16 photos' of
+    /// ordinary shape, 3 of the largest): comparing costs in proportion to them.
+    static let batchBytes = 512 << 10
+
+    /// `photos` in order, cut into runs of at most `batchBytes` (one photo at least each), so
+    /// that comparing a new photo with them is a series of short jobs.
+    static func batches(of photos: [PhotoFingerprintStore.Photo]) -> [ArraySlice<PhotoFingerprintStore.Photo>] {
+        var batches: [ArraySlice<PhotoFingerprintStore.Photo>] = []
+        var start = photos.startIndex, bytes = 0
+        for index in photos.indices {
+            if index > start, bytes + photos[index].bytes > batchBytes {
+                batches.append(photos[start..<index])
+                start = index
+                bytes = 0
+            }
+            bytes += photos[index].bytes
+        }
+        if start < photos.endIndex { batches.append(photos[start...]) }
+        return batches
     }
 
     /// Remembers the accepted photo `photoID` of `projectID` (whose fingerprint was compared with

@@ -158,16 +158,18 @@ public struct PhotoValidationService: Sendable {
         let deadline = ContinuousClock.now + configuration.validationTimeout
         let duplicates = project == nil ? nil : duplicates
         let candidates = project.flatMap { duplicates?.candidates(in: $0.id, besides: $0.photoID) }
-        // The worker decodes, measures, makes the preview and compares the fingerprint; the
-        // provider is called below, from this task, so no worker thread waits on the network.
-        let (prepared, fingerprint, duplicateOf) = try await run(in: slot, until: deadline, record: record) {
+        // The worker decodes, measures and makes the preview; the provider is called below, from
+        // this task, so no worker thread waits on the network.
+        let (prepared, fingerprint) = try await run(in: slot, until: deadline, record: record) {
             body.withUnsafeReadableBytes { bytes in
                 let prepared = PreparedPhoto(validator.validate(bytes, as: photoType, previews: content?.previewBounds(for: photoType)),
                                              of: bytes, knownDigest: digest)
-                guard let duplicates, let candidates else { return (prepared, PhotoFingerprint?.none, String?.none) }
-                let fingerprint = prepared.output.details.fingerprint.flatMap(PhotoFingerprint.init(base64:))
-                return (prepared, fingerprint, fingerprint.flatMap { duplicates.earliestMatch(of: $0, among: candidates.photos) })
+                return (prepared, candidates == nil ? nil : prepared.output.details.fingerprint.flatMap(PhotoFingerprint.init(base64:)))
             }
+        }
+        var duplicateOf: String?
+        if let duplicates, let candidates, let fingerprint {
+            duplicateOf = try await earliestMatch(of: fingerprint, among: candidates.photos, by: duplicates, in: slot, until: deadline, record: record)
         }
         var output = prepared.output
         var contentLog: String?
@@ -190,6 +192,20 @@ public struct PhotoValidationService: Sendable {
         return CheckedPhoto(output: output, fingerprint: fingerprint, generation: candidates?.generation ?? 0, deadline: deadline)
     }
 
+    /// The id of the earliest of `photos` that is the photo `fingerprint` describes, or nil,
+    /// compared in `slot` under `deadline` in jobs of bounded cost (`DuplicateCheck.batches`): each
+    /// job takes its turn in the fair queue, so a project of large fingerprints delays another
+    /// client's photo by one such job at most, not by all its comparisons.
+    private func earliestMatch(of fingerprint: PhotoFingerprint, among photos: [PhotoFingerprintStore.Photo], by duplicates: DuplicateCheck,
+                               in slot: ValidationWorkerPool.Slot, until deadline: ContinuousClock.Instant, record: RequestRecord) async throws(APIError) -> String? {
+        for batch in DuplicateCheck.batches(of: photos) {
+            if let match = try await run(in: slot, until: deadline, record: record, { duplicates.earliestMatch(of: fingerprint, among: batch) }) {
+                return match
+            }
+        }
+        return nil
+    }
+
     /// Remembers `photo`, when it passed, as `photoID` of `projectID` for the duplicate check:
     /// comparing it first, in `slot` and under its deadline, with any photo the project accepted
     /// since it was validated. Returns the answer (`duplicate_photo` when such a photo is the same)
@@ -205,7 +221,7 @@ public struct PhotoValidationService: Sendable {
         let remembered: PhotoFingerprintStore.Remembered
         do {
             remembered = try await duplicates.remember(fingerprint, encoded: encoded, photoID: photoID, in: projectID, comparedUpTo: photo.generation) { arrived in
-                try await run(in: slot, until: photo.deadline, record: record) { duplicates.earliestMatch(of: fingerprint, among: arrived) }
+                try await earliestMatch(of: fingerprint, among: arrived, by: duplicates, in: slot, until: photo.deadline, record: record)
             }
         } catch let error as APIError {
             throw error
