@@ -5,6 +5,7 @@ import Hummingbird
 import MultipartUpload
 import PhotoValidation
 import SignalForwarding
+import ValidationWorkers
 
 /// The validation endpoints: `POST /v1/validate` and the gateway-compatible upload.
 struct ValidationController {
@@ -101,14 +102,20 @@ struct ValidationController {
         }
     }
 
-    /// Whose photo this is, for the worker pool's turns: the configured client header's value,
-    /// else the project, else the peer's address.
-    private func client(of request: Request, context: ValidationRequestContext, projectID: String?) -> String {
+    /// Whose photo this is, for the worker pool's turns: the caller is the configured client
+    /// header's value (the gateway's user), else the name of the bearer token the request came
+    /// with, else the peer's IP address (without its port), never anything the body or path
+    /// chooses; the project, when the request names one, is a sub-queue within that caller.
+    private func client(of request: Request, context: ValidationRequestContext, projectID: String?) -> FairKey {
+        let caller: String
         if let name = service.configuration.clientHeader, let field = HTTPField.Name(name), let value = request.headers[field], !value.isEmpty {
-            return "header:" + value.prefix(200)
+            caller = "header:" + value.prefix(200)
+        } else if let token = context.authenticatedCaller {
+            caller = "token:" + token
+        } else {
+            caller = "address:" + (context.peerAddress ?? "unknown")
         }
-        if let projectID { return "project:" + projectID }
-        return "address:" + (context.peerAddress ?? "unknown")
+        return FairKey(caller: caller, project: projectID ?? "")
     }
 
     /// A 400 before any byte of the body is read when the Content-Type's boundary is missing,
