@@ -57,4 +57,14 @@ struct AdmissionLedger {
             .max { ($0.value, $1.key.project) < ($1.value, $0.key.project) }
         return busiestProject.map { .project($0.key) }
     }
+
+    /// True when someone would give way to a new job of `caller` in some project of its own: another
+    /// caller as `giver(for:queue:)` chooses, or any project of `caller`'s holding two places or more
+    /// with a job waiting (a new project of the caller's holds none). False means a job of `caller`
+    /// is refused while the pool stays full, whatever its project.
+    func givesWay<Element>(toCaller caller: String, queue: FairQueue<Element>) -> Bool {
+        let mine = places(of: caller)
+        return callers.contains { $0.key != caller && $0.value > mine + 1 && queue.count(of: $0.key) > 0 }
+            || keys.contains { $0.key.caller == caller && $0.value > 1 && queue.count(of: $0.key) > 0 }
+    }
 }

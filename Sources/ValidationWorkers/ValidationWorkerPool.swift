@@ -86,6 +86,18 @@ public final class ValidationWorkerPool: Sendable {
     /// Places `caller` holds (admitted and not yet finished), over all its projects.
     public func inFlight(of caller: String) -> Int { condition.withLock { state.admitted.places(of: caller) } }
 
+    /// True when `caller` already has jobs waiting and another would be refused `overloaded` now
+    /// whatever its project: the pool is full and no one would give way to it. A server asks before
+    /// reading a request's body, so a caller flooding a full pool costs it no body it would refuse
+    /// anyway; a caller with nothing waiting is never refused this early (the pool may have room by
+    /// the time a slow body is in).
+    public func refusesNow(caller: String) -> Bool {
+        condition.withLock {
+            state.queue.count(of: caller) > 0 && state.admitted.total >= threadCount + queueLimit
+                && !state.admitted.givesWay(toCaller: caller, queue: state.queue)
+        }
+    }
+
     /// Overdue jobs, their threads, and how long the oldest has been overdue.
     public var health: WorkerPoolHealth {
         condition.withLock {

@@ -133,4 +133,21 @@ struct FairAdmissionTests {
         for _ in 0..<3 { ledger.release(FairKey(caller: "gateway", project: "busy")) }
         #expect(ledger.total == 0 && ledger.places(of: "gateway") == 0 && ledger.places(of: FairKey(caller: "gateway", project: "busy")) == 0)
     }
+
+    @Test("givesWay(toCaller:) is false only when no other caller, nor a project of the caller's own, would give way")
+    func givesWayToCaller() {
+        var ledger = AdmissionLedger()
+        var queue = FairQueue<String>()
+        // The flooder holds two places, one project each, one of them waiting.
+        ledger.take(FairKey(caller: "flooder", project: "p0"))
+        ledger.take(FairKey(caller: "flooder", project: "p1"))
+        queue.append("flood-1", for: FairKey(caller: "flooder", project: "p1"))
+        #expect(!ledger.givesWay(toCaller: "flooder", queue: queue), "a new project of its own takes no one's place")
+        #expect(ledger.givesWay(toCaller: "good", queue: queue))
+        // With two places in one project, a quiet project of the same caller is let in.
+        ledger.take(FairKey(caller: "flooder", project: "p1"))
+        queue.append("flood-2", for: FairKey(caller: "flooder", project: "p1"))
+        #expect(ledger.givesWay(toCaller: "flooder", queue: queue))
+        #expect(ledger.giver(for: FairKey(caller: "flooder", project: "p9"), queue: queue) == .project(FairKey(caller: "flooder", project: "p1")))
+    }
 }

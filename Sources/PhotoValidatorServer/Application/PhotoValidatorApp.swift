@@ -98,6 +98,7 @@ public struct PhotoValidatorApp: Sendable {
         if configuration.authToken != nil || !configuration.callerTokens.isEmpty {
             router.add(middleware: BearerAuthMiddleware(token: configuration.authToken, callerTokens: configuration.callerTokens))
         }
+        router.add(middleware: FairAdmissionMiddleware(service: service))
         ValidationController(service: service, forwarder: forwarder).addRoutes(to: router)
         OperationsController(service: service, state: state, forwarder: forwarder).addRoutes(to: router)
         OutboxController(forwarder: forwarder).addRoutes(to: router)

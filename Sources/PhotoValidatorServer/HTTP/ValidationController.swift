@@ -102,20 +102,11 @@ struct ValidationController {
         }
     }
 
-    /// Whose photo this is, for the worker pool's turns: the caller is the configured client
-    /// header's value (the gateway's user), else the name of the bearer token the request came
-    /// with, else the peer's IP address (without its port), never anything the body or path
-    /// chooses; the project, when the request names one, is a sub-queue within that caller.
+    /// Whose photo this is, for the worker pool's turns: the caller (`PhotoValidationService.caller(of:context:)`:
+    /// the gateway's user header, the bearer token's name or the peer's IP address, never the project),
+    /// and the project, when the request names one, as a sub-queue within that caller.
     private func client(of request: Request, context: ValidationRequestContext, projectID: String?) -> FairKey {
-        let caller: String
-        if let name = service.configuration.clientHeader, let field = HTTPField.Name(name), let value = request.headers[field], !value.isEmpty {
-            caller = "header:" + value.prefix(200)
-        } else if let token = context.authenticatedCaller {
-            caller = "token:" + token
-        } else {
-            caller = "address:" + (context.peerAddress ?? "unknown")
-        }
-        return FairKey(caller: caller, project: projectID ?? "")
+        FairKey(caller: service.caller(of: request, context: context), project: projectID ?? "")
     }
 
     /// A 400 before any byte of the body is read when the Content-Type's boundary is missing,
