@@ -1,71 +1,121 @@
-/// A queue per client, served in turn: each client with waiting work gets one item before any
-/// client gets a second, so a client that sends many photos delays another's by at most one
-/// decode per client ahead of it, not by its whole backlog.
+/// A queue per caller, served in turn, and within a caller a queue per project, served in turn:
+/// each caller with waiting work gets one item before any caller gets a second, and the caller's
+/// item is the oldest of the project whose turn it is within that caller. A caller that sends many
+/// photos, or spreads them over many projects, delays another caller's by at most one decode per
+/// caller ahead of it, not by its backlog nor by its number of projects.
 ///
-/// Small and not thread-safe: the pool keeps it under its lock.
+/// Small, pure and not thread-safe: the pool keeps it under its lock.
 struct FairQueue<Element> {
-    private var queues: [String: [Element]] = [:]
-    /// Clients with waiting items, in the order they are served next.
+    /// One caller's projects and their turns.
+    private struct CallerQueue {
+        /// Each project's items, oldest first, with the order they arrived in over the whole queue.
+        var projects: [String: [(arrival: Int, element: Element)]] = [:]
+        /// Projects with waiting items, in the order they are served next.
+        var turn: [String] = []
+        var count = 0
+    }
+
+    private var callers: [String: CallerQueue] = [:]
+    /// Callers with waiting items, in the order they are served next.
     private var turn: [String] = []
-    /// Items waiting, over every client.
+    /// Items waiting, over every caller.
     private(set) var count = 0
+    private var arrivals = 0
 
     /// True when nothing waits.
     var isEmpty: Bool { count == 0 }
 
-    /// Items `client` has waiting.
-    func count(of client: String) -> Int { queues[client]?.count ?? 0 }
+    /// Items `caller` has waiting, over all its projects.
+    func count(of caller: String) -> Int { callers[caller]?.count ?? 0 }
 
-    /// Queues `element` behind `client`'s earlier items; a client new to the queue takes the last turn.
-    mutating func append(_ element: Element, client: String) {
-        if queues[client] == nil {
-            queues[client] = []
-            turn.append(client)
+    /// Items waiting under `key` (one project of one caller).
+    func count(of key: FairKey) -> Int { callers[key.caller]?.projects[key.project]?.count ?? 0 }
+
+    /// Queues `element` behind `key`'s earlier items; a caller new to the queue takes the last
+    /// turn among callers, a project new to its caller the last turn among that caller's projects.
+    mutating func append(_ element: Element, for key: FairKey) {
+        if callers[key.caller] == nil {
+            callers[key.caller] = CallerQueue()
+            turn.append(key.caller)
         }
-        queues[client]!.append(element)
+        if callers[key.caller]!.projects[key.project] == nil {
+            callers[key.caller]!.projects[key.project] = []
+            callers[key.caller]!.turn.append(key.project)
+        }
+        callers[key.caller]!.projects[key.project]!.append((arrivals, element))
+        arrivals += 1
+        callers[key.caller]!.count += 1
         count += 1
     }
 
-    /// The next item: the oldest of the client whose turn it is; that client then goes to the back.
+    /// The next item: the oldest of the project whose turn it is within the caller whose turn it
+    /// is; that project, then that caller, go to the back of their turns.
     mutating func popFirst() -> Element? {
         guard !turn.isEmpty else { return nil }
-        let client = turn.removeFirst()
-        var items = queues[client]!
-        let element = items.removeFirst()
+        let caller = turn.removeFirst()
+        // Taken out while changed, so its storage is not copied.
+        var queue = callers.removeValue(forKey: caller)!
+        let project = queue.turn.removeFirst()
+        var items = queue.projects.removeValue(forKey: project)!
+        let element = items.removeFirst().element
+        if !items.isEmpty {
+            queue.projects[project] = items
+            queue.turn.append(project)
+        }
+        queue.count -= 1
         count -= 1
-        if items.isEmpty {
-            queues[client] = nil
-        } else {
-            queues[client] = items
-            turn.append(client)
+        if queue.count > 0 {
+            callers[caller] = queue
+            turn.append(caller)
         }
         return element
     }
 
-    /// Takes `client`'s newest item out of the queue, or nil when it has none.
-    mutating func popLast(of client: String) -> Element? {
-        guard var items = queues[client], let element = items.popLast() else { return nil }
-        count -= 1
+    /// Takes `caller`'s newest item, over all its projects, out of the queue, or nil when it has none.
+    mutating func popLast(of caller: String) -> Element? {
+        guard let newest = callers[caller]?.projects.max(by: { $0.value.last!.arrival < $1.value.last!.arrival })?.key else { return nil }
+        return popLast(of: FairKey(caller: caller, project: newest))
+    }
+
+    /// Takes `key`'s newest item out of the queue, or nil when it has none.
+    mutating func popLast(of key: FairKey) -> Element? {
+        guard callers[key.caller]?.projects[key.project] != nil else { return nil }
+        var queue = callers.removeValue(forKey: key.caller)!
+        var items = queue.projects.removeValue(forKey: key.project)!
+        let element = items.removeLast().element
         if items.isEmpty {
-            queues[client] = nil
-            turn.removeAll { $0 == client }
+            queue.turn.removeAll { $0 == key.project }
         } else {
-            queues[client] = items
+            queue.projects[key.project] = items
+        }
+        queue.count -= 1
+        count -= 1
+        if queue.count == 0 {
+            turn.removeAll { $0 == key.caller }
+        } else {
+            callers[key.caller] = queue
         }
         return element
     }
 
-    /// Takes out every item `shouldRemove` picks and returns them.
+    /// Takes out every item `shouldRemove` picks and returns them; the turns of what is left stand.
     mutating func removeAll(where shouldRemove: (Element) -> Bool) -> [Element] {
         var removed: [Element] = []
-        for client in turn {
-            var kept: [Element] = []
-            for element in queues[client]! {
-                if shouldRemove(element) { removed.append(element) } else { kept.append(element) }
+        for caller in turn {
+            var queue = callers.removeValue(forKey: caller)!
+            for project in queue.turn {
+                var kept: [(arrival: Int, element: Element)] = []
+                for item in queue.projects[project]! {
+                    if shouldRemove(item.element) { removed.append(item.element) } else { kept.append(item) }
+                }
+                queue.count -= queue.projects[project]!.count - kept.count
+                queue.projects[project] = kept.isEmpty ? nil : kept
             }
-            queues[client] = kept.isEmpty ? nil : kept
+            let projects = queue.projects
+            queue.turn.removeAll { projects[$0] == nil }
+            if queue.count > 0 { callers[caller] = queue }
         }
-        turn.removeAll { queues[$0] == nil }
+        turn.removeAll { callers[$0] == nil }
         count -= removed.count
         return removed
     }

@@ -9,10 +9,12 @@ import Synchronization
 /// `threadCount` jobs run and at most `queueLimit` more wait; further jobs fail at once with
 /// `WorkerPoolError.overloaded`.
 ///
-/// Jobs are queued per client (a project, a token, an address: the caller names it) and served
-/// in turn, so a client sending many photos delays another's by at most one job per client ahead
-/// of it. When the pool is full, a client holding fewer places than the busiest one still gets
-/// in: the busiest client's newest waiting job is refused `overloaded` to make room.
+/// Jobs are queued per caller (an authenticated user or token, an address: the caller names it)
+/// and, within a caller, per project, and served in turn (`FairQueue`), so a caller sending many
+/// photos, to one project or to a new project each, delays another's by at most one job per caller
+/// ahead of it. When the pool is full, a caller holding fewer places than the busiest one still
+/// gets in: the busiest caller's newest waiting job is refused `overloaded` to make room; within
+/// one caller, its busiest project gives way to its quiet one the same way (`AdmissionLedger`).
 ///
 /// A job stuck in C code cannot be stopped from inside the process. When its deadline passes the
 /// caller is answered `WorkerPoolError.timedOut` at once; the thread stays with the job and counts
@@ -76,13 +78,25 @@ public final class ValidationWorkerPool: Sendable {
     }
 
     /// Jobs admitted and not yet finished or timed out (running plus queued).
-    public var inFlight: Int { condition.withLock { state.admittedTotal } }
+    public var inFlight: Int { condition.withLock { state.admitted.total } }
 
     /// Jobs admitted but not yet running.
     public var queued: Int { condition.withLock { state.queue.count } }
 
-    /// Places `client` holds (admitted and not yet finished).
-    public func inFlight(of client: String) -> Int { condition.withLock { state.admitted[client] ?? 0 } }
+    /// Places `caller` holds (admitted and not yet finished), over all its projects.
+    public func inFlight(of caller: String) -> Int { condition.withLock { state.admitted.places(of: caller) } }
+
+    /// True when `caller` already has jobs waiting and another would be refused `overloaded` now
+    /// whatever its project: the pool is full and no one would give way to it. A server asks before
+    /// reading a request's body, so a caller flooding a full pool costs it no body it would refuse
+    /// anyway; a caller with nothing waiting is never refused this early (the pool may have room by
+    /// the time a slow body is in).
+    public func refusesNow(caller: String) -> Bool {
+        condition.withLock {
+            state.queue.count(of: caller) > 0 && state.admitted.total >= threadCount + queueLimit
+                && !state.admitted.givesWay(toCaller: caller, queue: state.queue)
+        }
+    }
 
     /// Overdue jobs, their threads, and how long the oldest has been overdue.
     public var health: WorkerPoolHealth {
@@ -101,44 +115,44 @@ public final class ValidationWorkerPool: Sendable {
     /// A place in the pool, held from admission until the work is done.
     public struct Slot: Sendable {
         let pool: ValidationWorkerPool
-        /// Whose job runs in it: jobs queue per client and are served in turn.
-        let client: String
+        /// Whose job runs in it: jobs queue per caller and project and are served in turn.
+        let key: FairKey
 
         /// Runs `body` on a worker thread and returns its result, or throws
         /// `WorkerPoolError.timedOut` as soon as `deadline` passes, whether the job is still
         /// waiting or already running.
         public func run<Result: Sendable>(deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () throws -> Result) async throws -> Result {
-            try await pool.submit(deadline: deadline, runLimit: nil, client: client, body)
+            try await pool.submit(deadline: deadline, runLimit: nil, key: key, body)
         }
 
         /// Runs `body` on a worker thread and returns its result, or throws
         /// `WorkerPoolError.timedOut` once it has run for `runLimit` (the pool's default timeout
         /// when nil); time spent waiting for a thread does not count.
         public func run<Result: Sendable>(runLimit: Duration? = nil, _ body: @escaping @Sendable () throws -> Result) async throws -> Result {
-            try await pool.submit(deadline: nil, runLimit: runLimit ?? pool.defaultTimeout, client: client, body)
+            try await pool.submit(deadline: nil, runLimit: runLimit ?? pool.defaultTimeout, key: key, body)
         }
     }
 
-    /// Takes a slot for `client`, runs `operation` with it, and gives the slot back.
+    /// Takes a slot for `key`, runs `operation` with it, and gives the slot back.
     ///
     /// - Throws: `WorkerPoolError.overloaded` at once when `threadCount + queueLimit` slots are
-    ///   taken and `client` holds as many as any other client, `WorkerPoolError.notRunning` when
-    ///   the pool is stopped, or what `operation` throws.
-    public func withSlot<Result>(client: String = "", _ operation: (Slot) async throws -> Result) async throws -> Result {
+    ///   taken and no other caller (nor, within `key`'s caller, another project) holds two places
+    ///   more than `key`'s with a job still waiting, `WorkerPoolError.notRunning` when the pool is
+    ///   stopped, or what `operation` throws.
+    public func withSlot<Result>(for key: FairKey = FairKey(caller: ""), _ operation: (Slot) async throws -> Result) async throws -> Result {
         guard !stopped.load(ordering: .acquiring) else { throw WorkerPoolError.notRunning }
         let capacity = threadCount + queueLimit
         let (admitted, evicted): (Bool, Job?) = condition.withLock {
             var evicted: Job?
-            if state.admittedTotal >= capacity {
-                // The busiest client gives up its newest waiting job to a client holding fewer.
-                let mine = state.admitted[client] ?? 0
-                guard let busiest = state.admitted.filter({ $0.key != client && $0.value > mine + 1 && state.queue.count(of: $0.key) > 0 })
-                    .max(by: { $0.value < $1.value })?.key,
-                    let job = state.queue.popLast(of: busiest) else { return (false, nil) }
-                evicted = job
+            if state.admitted.total >= capacity {
+                switch state.admitted.giver(for: key, queue: state.queue) {
+                case .caller(let caller): evicted = state.queue.popLast(of: caller)
+                case .project(let project): evicted = state.queue.popLast(of: project)
+                case nil: break
+                }
+                guard evicted != nil else { return (false, nil) }
             }
-            state.admittedTotal += 1
-            state.admitted[client, default: 0] += 1
+            state.admitted.take(key)
             return (true, evicted)
         }
         evicted?.refuse(WorkerPoolError.overloaded(inFlight: capacity, capacity: capacity))
@@ -146,13 +160,9 @@ public final class ValidationWorkerPool: Sendable {
             throw WorkerPoolError.overloaded(inFlight: capacity, capacity: capacity)
         }
         defer {
-            condition.withLock {
-                state.admittedTotal -= 1
-                let left = (state.admitted[client] ?? 1) - 1
-                state.admitted[client] = left > 0 ? left : nil
-            }
+            condition.withLock { state.admitted.release(key) }
         }
-        return try await operation(Slot(pool: self, client: client))
+        return try await operation(Slot(pool: self, key: key))
     }
 
     /// Runs `body` on a worker thread in a slot of its own and returns its result.
@@ -190,7 +200,7 @@ public final class ValidationWorkerPool: Sendable {
     // MARK: - Jobs
 
     private func submit<Result: Sendable>(
-        deadline: ContinuousClock.Instant?, runLimit: Duration?, client: String, _ body: @escaping @Sendable () throws -> Result
+        deadline: ContinuousClock.Instant?, runLimit: Duration?, key: FairKey, _ body: @escaping @Sendable () throws -> Result
     ) async throws -> Result {
         let completion = JobCompletion<Result>()
         let id = nextJobID.wrappingAdd(1, ordering: .relaxed).newValue
@@ -208,7 +218,7 @@ public final class ValidationWorkerPool: Sendable {
                 )
                 let accepted = condition.withLock {
                     guard state.accepting else { return false }
-                    state.queue.append(job, client: client)
+                    state.queue.append(job, for: key)
                     condition.signal()
                     return true
                 }
@@ -299,9 +309,8 @@ public final class ValidationWorkerPool: Sendable {
     /// The queue and the jobs running, guarded by `condition`.
     private struct State {
         var queue = FairQueue<Job>()
-        /// Places admitted per client, and in all.
-        var admitted: [String: Int] = [:]
-        var admittedTotal = 0
+        /// Places admitted per caller and project, and in all.
+        var admitted = AdmissionLedger()
         var running: [Int: RunningJob] = [:]
         // Jobs are queued from the start, so work submitted before `start()` (a request that
         // races the worker service's start) waits for the threads instead of being refused.
@@ -328,7 +337,7 @@ public final class ValidationWorkerPool: Sendable {
         let runLimit: Duration?
         let work: () -> Void
         let expire: @Sendable () -> Void
-        /// Ends a waiting job with an error (it gave its place to another client's).
+        /// Ends a waiting job with an error (it gave its place to another caller's).
         let refuse: @Sendable (any Error) -> Void
     }
 }

@@ -3,11 +3,13 @@ import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import TestFixtures
 import Testing
+import ValidationWorkers
 @testable import PhotoValidatorServer
 
 @Suite("Limits, authentication and back-pressure", .timeLimit(.minutes(10)))
@@ -222,8 +224,9 @@ struct LimitsTests {
             // Whatever happens below, the worker is let go (a test that fails must not hold it).
             defer { gate.open(1) }
             let order = CompletionLog()
-            // The busy project's first job holds the only worker until every upload is queued.
-            async let holder: Void = pool.withSlot(client: "project:busy") { slot in try await slot.run { gate.wait() } }
+            // The busy project's first job holds the only worker until every upload is queued; the
+            // uploads come from 127.0.0.1 without a token: one caller, a sub-queue per project.
+            async let holder: Void = pool.withSlot(for: FairKey(caller: "address:127.0.0.1", project: "busy")) { slot in try await slot.run { gate.wait() } }
             // Bounded: an upload that failed under load must fail the test, not leave it waiting.
             try #require(try await poll(within: .seconds(180)) { pool.inFlight >= 1 }, "pool.inFlight never reached 1")
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -253,7 +256,7 @@ struct LimitsTests {
 }
 
 extension LimitsTests {
-    @Test("a full pool still takes a project holding fewer places: the busiest project's waiting upload is answered 503 overloaded, not 500")
+    @Test("a full pool still takes a caller's project holding fewer places: the busiest project's waiting upload is answered 503 overloaded, not 500")
     func fullPoolEvictsBusiest() async throws {
         try await withLiveApp({ $0.workers = 1; $0.queueLimit = 1; $0.retryAfterSeconds = 3 }) { client, app in
             let port = try #require(client.port)
@@ -262,7 +265,7 @@ extension LimitsTests {
             // Whatever happens below, the worker is let go (a test that fails must not hold it).
             defer { gate.open(1) }
             let order = CompletionLog()
-            async let holder: Void = pool.withSlot(client: "project:busy") { slot in try await slot.run { gate.wait() } }
+            async let holder: Void = pool.withSlot(for: FairKey(caller: "address:127.0.0.1", project: "busy")) { slot in try await slot.run { gate.wait() } }
             // Bounded: an upload that failed under load must fail the test, not leave it waiting.
             try #require(try await poll(within: .seconds(180)) { pool.inFlight >= 1 }, "pool.inFlight never reached 1")
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -287,13 +290,123 @@ extension LimitsTests {
     }
 }
 
-/// Uploads a small photo to `project` on a connection of its own, waiting up to 120 s for the
-/// answer (HummingbirdTesting's default of 15 s is short for a queue held on purpose); returns the
-/// status and the Retry-After header ("-" without one).
-private func uploadSmallPhoto(port: Int, project: String) async throws -> (UInt, String) {
+extension LimitsTests {
+    /// How the two callers of `newProjectPerUploadCannotCrowdOut` tell themselves apart.
+    enum CallerKind: String, CaseIterable, Sendable {
+        /// Each with a named bearer token of its own (`auth.tokens`).
+        case namedToken
+        /// Each with the gateway's user header (`limits.client_header`).
+        case clientHeader
+    }
+
+    @Test("a caller with a new project per upload fills the pool: another caller's upload is admitted, not 503", arguments: CallerKind.allCases)
+    func newProjectPerUploadCannotCrowdOut(_ kind: CallerKind) async throws {
+        try await withLiveApp({ configuration in
+            configuration.workers = 1
+            configuration.queueLimit = 3
+            switch kind {
+            case .namedToken: configuration.callerTokens = [CallerToken(name: "mallory", token: "tok-m"), CallerToken(name: "alice", token: "tok-a")]
+            case .clientHeader: configuration.clientHeader = "X-User-Id"
+            }
+        }) { client, app in
+            let port = try #require(client.port)
+            let pool = app.service.pool
+            let gate = Gate()
+            // Whatever happens below, the worker is let go (a test that fails must not hold it).
+            defer { gate.open(1) }
+            func headers(_ user: String) -> HTTPFields {
+                switch kind {
+                case .namedToken: [.authorization: "Bearer tok-\(user.prefix(1))"]
+                case .clientHeader: [HTTPField.Name("X-User-Id")!: user]
+                }
+            }
+            let flooder = kind == .namedToken ? "token:mallory" : "header:mallory"
+            let order = CompletionLog()
+            // The flooder's first job holds the only worker while its uploads, each to a new project, fill the queue.
+            async let holder: Void = pool.withSlot(for: FairKey(caller: flooder, project: "flood-0")) { slot in try await slot.run { gate.wait() } }
+            try #require(try await poll(within: .seconds(180)) { pool.inFlight >= 1 }, "pool.inFlight never reached 1")
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                func send(_ user: String, _ project: String) {
+                    let extra = headers(user)
+                    group.addTask {
+                        let (status, _) = try await uploadSmallPhoto(port: port, project: project, extra: extra)
+                        order.names.withLock { $0.append("\(project) \(status)") }
+                    }
+                }
+                for index in 1...3 {
+                    send("mallory", "flood-\(index)")
+                    // Bounded: an upload that failed under load must fail the test, not leave it waiting.
+                    try #require(try await poll(within: .seconds(180)) { pool.queued >= index }, "pool.queued never reached \(index)")
+                }
+                #expect(pool.inFlight(of: flooder) == 4)
+                send("alice", "home")
+                try #require(try await poll(within: .seconds(180)) { order.names.withLock { !$0.isEmpty } }, "no upload was answered")
+                gate.open(1)
+                try await group.waitForAll()
+            }
+            try await holder
+            let served = order.names.withLock { $0 }
+            // The flooder's newest upload gave way and the good caller's was served (a queue per
+            // project refused it 503). The order of service is checked where it is exact, in
+            // FairAdmissionTests and ValidationWorkerPoolTests: here answers are recorded as the
+            // client tasks get to them, which on a loaded machine can lag a small photo's decode.
+            #expect(served.first == "flood-3 503", "\(served)")
+            #expect(served.sorted() == ["flood-1 200", "flood-2 200", "flood-3 503", "home 200"], "\(served)")
+        }
+    }
+
+    @Test("a caller the full pool would refuse whatever its project is answered 503 before its body is read")
+    func fullPoolRefusesBeforeBody() async throws {
+        try await withLiveApp({ $0.workers = 1; $0.queueLimit = 1; $0.retryAfterSeconds = 2 }) { client, app in
+            let port = try #require(client.port)
+            let pool = app.service.pool
+            let gate = Gate()
+            // Whatever happens below, the worker is let go (a test that fails must not hold it).
+            defer { gate.open(2) }
+            // 127.0.0.1 (the caller of the raw request below) holds the thread and the queue, one project each.
+            async let running: Void = pool.withSlot(for: FairKey(caller: "address:127.0.0.1", project: "a")) { slot in try await slot.run { gate.wait() } }
+            try #require(try await poll(within: .seconds(180)) { pool.inFlight >= 1 }, "pool.inFlight never reached 1")
+            async let waiting: Void = pool.withSlot(for: FairKey(caller: "address:127.0.0.1", project: "b")) { slot in try await slot.run {} }
+            try #require(try await poll(within: .seconds(180)) { pool.queued >= 1 }, "pool.queued never reached 1")
+            #expect(pool.refusesNow(caller: "address:127.0.0.1") && !pool.refusesNow(caller: "address:10.0.0.9"))
+            // Headers only: without the early refusal the daemon would wait for the body and this read would time out.
+            let answer = try await RawHTTP.firstResponse(port: port, sending: "POST /api/v1/projects/c/photos HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 500000\r\n\r\n")
+            #expect(answer.hasPrefix("HTTP/1.1 503"), "\(answer.prefix(300))")
+            #expect(answer.contains("\"error\":\"overloaded\"") && answer.lowercased().contains("retry-after: 2"))
+            gate.open(2)
+            try await running
+            try await waiting
+            let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
+            #expect(metrics.contains("photo_validator_rejected_total{reason=\"overloaded\"} 1"))
+        }
+    }
+
+    @Test("named tokens are accepted beside the shared one, a prefix or extension of one is 401, and named tokens alone turn authentication on")
+    func namedTokens() async throws {
+        try await withLiveApp({ $0.authToken = "shared-token"; $0.callerTokens = [CallerToken(name: "batch", token: "batch-token")] }) { client, _ in
+            for token in ["shared-token", "batch-token"] {
+                let response = try await client.execute(uri: "/v1/validate", method: .post, headers: [.authorization: "Bearer \(token)"], body: try testdataBytes("photos/cups.jpg"))
+                #expect(response.status == .ok, "\(token)")
+            }
+            try expectError(try await client.execute(uri: "/metrics", method: .get, headers: [.authorization: "Bearer batch"]), status: .unauthorized, code: "unauthorized")
+            try expectError(try await client.execute(uri: "/metrics", method: .get, headers: [.authorization: "Bearer batch-token2"]), status: .unauthorized, code: "unauthorized")
+        }
+        try await withLiveApp({ $0.callerTokens = [CallerToken(name: "batch", token: "batch-token")] }) { client, _ in
+            try expectError(try await client.execute(uri: "/v1/validate", method: .post, body: try testdataBytes("photos/cups.jpg")), status: .unauthorized, code: "unauthorized")
+            #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)
+        }
+    }
+}
+
+/// Uploads a small photo to `project` on a connection of its own, with `extra` headers, waiting up
+/// to 120 s for the answer (HummingbirdTesting's default of 15 s is short for a queue held on
+/// purpose); returns the status and the Retry-After header ("-" without one).
+private func uploadSmallPhoto(port: Int, project: String, extra: HTTPFields = [:]) async throws -> (UInt, String) {
     var form = MultipartBody()
     form.file("file", filename: "photo.png", contentType: "image/png", bytes: try testdataBytes("photos/small-coffee.png"))
-    let (headers, body) = form.finished()
+    let finished = form.finished()
+    let headers = finished.headers + extra
+    let body = finished.body
     return try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(120))) { client in
         let response = try await client.post("/api/v1/projects/\(project)/photos", headers: headers, body: body)
         return (UInt(response.status.code), response.headers[.retryAfter] ?? "-")

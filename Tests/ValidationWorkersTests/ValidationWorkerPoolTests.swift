@@ -122,23 +122,6 @@ struct ValidationWorkerPoolTests {
         gate.open(2)
     }
 
-    @Test("the fair queue serves clients in turn, each client's items in order")
-    func fairQueueTurns() {
-        var queue = FairQueue<String>()
-        for item in ["a1", "a2", "a3"] { queue.append(item, client: "a") }
-        queue.append("b1", client: "b")
-        queue.append("c1", client: "c")
-        queue.append("b2", client: "b")
-        var order: [String] = []
-        while let item = queue.popFirst() { order.append(item) }
-        #expect(order == ["a1", "b1", "c1", "a2", "b2", "a3"])
-        #expect(queue.isEmpty && queue.count == 0)
-        queue.append("x", client: "x")
-        queue.append("y", client: "x")
-        #expect(queue.popLast(of: "x") == "y" && queue.count(of: "x") == 1)
-        #expect(queue.removeAll { $0 == "x" } == ["x"] && queue.isEmpty)
-    }
-
     @Test("a second client's job starts within one job of a busy client's backlog, not after it")
     func clientsServedInTurn() async throws {
         let pool = ValidationWorkerPool(threadCount: 1, queueLimit: 16)
@@ -146,16 +129,16 @@ struct ValidationWorkerPoolTests {
         let order = Log()
         let gate = Gate()
         // The busy client's first job holds the only thread until the others are queued.
-        async let first: Void = pool.withSlot(client: "busy") { slot in
+        async let first: Void = pool.withSlot(for: FairKey(caller: "busy")) { slot in
             try await slot.run { gate.wait(); order.lines.withLock { $0.append("busy") } }
         }
         while pool.inFlight < 1 { try await Task.sleep(for: .milliseconds(5)) }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<5 {
-                group.addTask { try await pool.withSlot(client: "busy") { slot in try await slot.run { order.lines.withLock { $0.append("busy") } } } }
+                group.addTask { try await pool.withSlot(for: FairKey(caller: "busy")) { slot in try await slot.run { order.lines.withLock { $0.append("busy") } } } }
             }
             while pool.queued < 5 { try await Task.sleep(for: .milliseconds(5)) }
-            group.addTask { try await pool.withSlot(client: "other") { slot in try await slot.run { order.lines.withLock { $0.append("other") } } } }
+            group.addTask { try await pool.withSlot(for: FairKey(caller: "other")) { slot in try await slot.run { order.lines.withLock { $0.append("other") } } } }
             while pool.queued < 6 { try await Task.sleep(for: .milliseconds(5)) }
             gate.open(10)
             try await group.waitForAll()
@@ -178,7 +161,7 @@ struct ValidationWorkerPoolTests {
             for index in 0..<4 {
                 group.addTask {
                     do {
-                        try await pool.withSlot(client: "busy") { slot in try await slot.run { gate.wait() } }
+                        try await pool.withSlot(for: FairKey(caller: "busy")) { slot in try await slot.run { gate.wait() } }
                         outcomes.lines.withLock { $0.append("busy-\(index) ran") }
                     } catch let error as WorkerPoolError {
                         if case .overloaded = error { outcomes.lines.withLock { $0.append("busy refused") } }
@@ -189,7 +172,7 @@ struct ValidationWorkerPoolTests {
             while pool.queued < 3 { try await Task.sleep(for: .milliseconds(5)) }
             #expect(pool.inFlight(of: "busy") == 4)
             group.addTask {
-                try await pool.withSlot(client: "light") { slot in try await slot.run {} }
+                try await pool.withSlot(for: FairKey(caller: "light")) { slot in try await slot.run {} }
                 outcomes.lines.withLock { $0.append("light ran") }
             }
             while !outcomes.lines.withLock({ $0.contains("busy refused") }) { try await Task.sleep(for: .milliseconds(5)) }
@@ -199,6 +182,47 @@ struct ValidationWorkerPoolTests {
         let result = outcomes.lines.withLock { $0 }
         #expect(result.contains("light ran"))
         #expect(result.filter { $0 == "busy refused" }.count == 1, "\(result)")
+        await pool.shutdown()
+    }
+}
+
+extension ValidationWorkerPoolTests {
+    @Test("a caller with a new project per job fills the pool: another caller is still admitted and served next, one flood job gives way")
+    func newProjectPerJobCannotCrowdOut() async throws {
+        let pool = ValidationWorkerPool(threadCount: 1, queueLimit: 4)
+        pool.start()
+        let gate = Gate()
+        let outcomes = Log()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<5 {
+                group.addTask {
+                    do {
+                        try await pool.withSlot(for: FairKey(caller: "flooder", project: "p\(index)")) { slot in
+                            try await slot.run { gate.wait(); outcomes.lines.withLock { $0.append("flood-\(index)") } }
+                        }
+                    } catch let error as WorkerPoolError {
+                        if case .overloaded = error { outcomes.lines.withLock { $0.append("flood refused") } }
+                    }
+                }
+                while pool.inFlight < index + 1 { try await Task.sleep(for: .milliseconds(5)) }
+            }
+            while pool.queued < 4 { try await Task.sleep(for: .milliseconds(5)) }
+            #expect(pool.inFlight(of: "flooder") == 5)
+            group.addTask {
+                try await pool.withSlot(for: FairKey(caller: "good", project: "home")) { slot in
+                    try await slot.run { outcomes.lines.withLock { $0.append("good") } }
+                }
+            }
+            while !outcomes.lines.withLock({ $0.contains("flood refused") }) { try await Task.sleep(for: .milliseconds(5)) }
+            while pool.queued < 4 { try await Task.sleep(for: .milliseconds(5)) }
+            gate.open(10)
+            try await group.waitForAll()
+        }
+        let result = outcomes.lines.withLock { $0 }
+        #expect(result.filter { $0 == "flood refused" }.count == 1, "\(result)")
+        // The running flood job, the flooder's turn already due, then the good caller's (one
+        // queue per project would have served it after all of the flooder's); its newest gave way.
+        #expect(result.filter { $0 != "flood refused" } == ["flood-0", "flood-1", "good", "flood-2", "flood-3"], "\(result)")
         await pool.shutdown()
     }
 }

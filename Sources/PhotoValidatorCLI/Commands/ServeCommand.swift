@@ -52,7 +52,8 @@ struct ServeCommand: AsyncParsableCommand {
             "unix_socket": .string(configuration.unixSocket ?? "-"),
             "workers": .stringConvertible(configuration.workers),
             "queue": .stringConvertible(configuration.queueLimit),
-            "auth": .string(configuration.authToken == nil ? "off" : "bearer token"),
+            "auth": .string(Self.authentication(configuration)),
+            "fair_caller": .string(configuration.clientHeader.map { "header \($0)" } ?? (configuration.callerTokens.isEmpty ? "peer address" : "token name, else peer address")),
         ])
         do {
             try await app.run()
@@ -64,5 +65,12 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         logger.info("stopped")
+    }
+
+    /// How requests authenticate, for the start line: `off`, `bearer token`, `named tokens (n)` or both.
+    static func authentication(_ configuration: ServiceConfiguration) -> String {
+        let named = configuration.callerTokens.isEmpty ? nil : "named tokens (\(configuration.callerTokens.count))"
+        let kinds = [configuration.authToken.map { _ in "bearer token" }, named].compactMap { $0 }
+        return kinds.isEmpty ? "off" : kinds.joined(separator: " and ")
     }
 }

@@ -121,14 +121,14 @@ public struct PhotoValidationService: Sendable {
         }
     }
 
-    /// Takes a worker-pool slot (a thread or a place in its queue) for `client` and runs
-    /// `operation` with it; clients' photos are served in turn. The body is complete by now: a
-    /// slow upload never holds a slot.
+    /// Takes a worker-pool slot (a thread or a place in its queue) for `client` (a caller and a
+    /// project) and runs `operation` with it; callers' photos are served in turn, and each caller's
+    /// projects in turn within its turn. The body is complete by now: a slow upload never holds a slot.
     ///
     /// - Throws: `APIError` 503 when the pool is full or stopping, or what `operation` throws.
-    func admitted<Result>(record: RequestRecord, client: String, _ operation: (ValidationWorkerPool.Slot) async throws -> Result) async throws -> Result {
+    func admitted<Result>(record: RequestRecord, client: FairKey, _ operation: (ValidationWorkerPool.Slot) async throws -> Result) async throws -> Result {
         do {
-            return try await pool.withSlot(client: client, operation)
+            return try await pool.withSlot(for: client, operation)
         } catch let error as WorkerPoolError {
             switch error {
             case .overloaded:

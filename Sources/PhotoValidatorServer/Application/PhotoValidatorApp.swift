@@ -53,6 +53,9 @@ public struct PhotoValidatorApp: Sendable {
         if let warning = validator.isolation?.sandboxWarning {
             logger.warning("\(warning)")
         }
+        if let warning = Self.fairnessWarning(configuration) {
+            logger.warning("\(warning)")
+        }
         let uploads = WeightedSemaphore(capacity: configuration.uploadMemoryBytes)
         let metrics = ServiceMetrics(pool: pool, budget: validator.memoryBudget, uploads: uploads, isolation: validator.isolation)
         let state = ServiceState()
@@ -104,9 +107,10 @@ public struct PhotoValidatorApp: Sendable {
         router.add(middleware: ObservabilityMiddleware(
             logger: logger, metrics: metrics, routes: { routeTable.table }, bodyLimit: configuration.bodyLimit
         ))
-        if let token = configuration.authToken {
-            router.add(middleware: BearerAuthMiddleware(token: token))
+        if configuration.authToken != nil || !configuration.callerTokens.isEmpty {
+            router.add(middleware: BearerAuthMiddleware(token: configuration.authToken, callerTokens: configuration.callerTokens))
         }
+        router.add(middleware: FairAdmissionMiddleware(service: service))
         ValidationController(service: service, forwarder: forwarder).addRoutes(to: router)
         OperationsController(service: service, state: state, forwarder: forwarder).addRoutes(to: router)
         OutboxController(forwarder: forwarder).addRoutes(to: router)

@@ -53,11 +53,15 @@ public struct ServiceConfiguration: Sendable {
     public var idleTimeoutSeconds: Int
     /// Seconds clients are told to wait in `Retry-After` when the daemon is saturated.
     public var retryAfterSeconds: Int
-    /// The request header that names the client photos are queued per (`limits.client_header`);
-    /// without it (or when a request lacks it) the project, else the peer address, is the client.
+    /// The request header that names the caller photos are queued per (`limits.client_header`);
+    /// without it (or when a request lacks it) the caller is the name of its `authTokens` entry,
+    /// else the peer's IP address. Projects are sub-queues within their caller.
     public var clientHeader: String?
-    /// The bearer token every route but `/healthz` requires, when set.
+    /// The bearer token every route but `/healthz` requires, when set; it names no caller.
     public var authToken: String?
+    /// Named bearer tokens (`auth.tokens`), accepted beside `authToken`; a request with one is that
+    /// caller's in fair admission.
+    public var callerTokens: [CallerToken]
     /// Log line format.
     public var logFormat: LogFormat
     /// Lowest level logged.
@@ -95,7 +99,7 @@ public struct ServiceConfiguration: Sendable {
         .limitsHeaderTimeoutSeconds, .limitsRequestTimeoutSeconds, .limitsValidationTimeoutSeconds, .limitsRetryAfterSeconds,
         .limitsStuckWorkerUnhealthySeconds, .limitsIdleTimeoutSeconds, .limitsClientHeader, .duplicatesRetentionHours,
         .duplicatesPhotosPerProject, .duplicatesMemoryMib,
-        .authToken, .authTokenFile, .logFormat, .logLevel, .shutdownGraceSeconds,
+        .authToken, .authTokenFile, .authTokens, .authTokensFile, .logFormat, .logLevel, .shutdownGraceSeconds,
     ])
 
     /// Every setting of `serve`: the server's, the checks', signal forwarding's and the content
@@ -131,6 +135,14 @@ public struct ServiceConfiguration: Sendable {
         duplicatePhotosPerProject = try settings.integer(.duplicatesPhotosPerProject)
         duplicateMemoryBytes = try settings.integer(.duplicatesMemoryMib) << 20
         authToken = try settings.secret(.authToken)
+        if let text = try settings.secret(.authTokens) {
+            callerTokens = try CallerToken.list(text, source: Setting.authTokens.key)
+        } else {
+            callerTokens = []
+        }
+        if let authToken, let named = callerTokens.first(where: { $0.token == authToken }) {
+            throw ConfigurationError(source: Setting.authTokens.key, value: "\(named.name):<redacted>", expected: "a token other than auth.token")
+        }
         logFormat = try settings.choice(.logFormat, of: LogFormat.self)
         logLevel = try settings.choice(.logLevel, of: Logger.Level.self)
         shutdownGracePeriod = try settings.seconds(.shutdownGraceSeconds)

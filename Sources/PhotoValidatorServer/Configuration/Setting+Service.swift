@@ -81,7 +81,7 @@ extension Setting {
 
     /// The setting `limits.client_header`.
     public static let limitsClientHeader = Setting("limits.client_header", .text, flag: "client-header",
-        "request header naming the client whose photos queue together (e.g. X-User-Id set by the gateway); default: the project, else the peer address")
+        "request header naming the caller whose photos take one turn in fair admission (e.g. X-User-Id, set by the gateway, never by its clients); without it the caller is the auth.tokens name, else the peer's IP address, and projects are sub-queues of their caller")
 
     /// The setting `duplicates.retention_hours`.
     public static let duplicatesRetentionHours = Setting("duplicates.retention_hours", .number(0.001...8760),
@@ -104,6 +104,14 @@ extension Setting {
     /// The setting `auth.token_file`.
     public static let authTokenFile = Setting("auth.token_file", .path, flag: "auth-token-file",
         "file holding the bearer token (read once at start)")
+
+    /// The setting `auth.tokens`.
+    public static let authTokens = Setting("auth.tokens", .text, secret: true,
+        "named bearer tokens, name:token entries separated by commas or new lines; each is accepted beside auth.token and its name is the caller in fair admission")
+
+    /// The setting `auth.tokens_file`.
+    public static let authTokensFile = Setting("auth.tokens_file", .path, flag: "auth-tokens-file",
+        "file holding the named bearer tokens, one name:token a line (read once at start)")
 
     /// The setting `log.format`.
     public static let logFormat = Setting("log.format", .choice(ServiceConfiguration.LogFormat.allCases.map(\.rawValue)),

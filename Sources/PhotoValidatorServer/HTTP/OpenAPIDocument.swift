@@ -12,7 +12,10 @@ info:
   description: |
     Checks photos uploaded to the room-redesign app: decodable (JPEG, PNG, WebP, HEIC), large enough,
     sharp enough. Answers with the gateway's ValidatePhotoOutput plus measured details. When a bearer
-    token is configured every route except /healthz requires `Authorization: Bearer <token>`.
+    token is configured every route except /healthz requires `Authorization: Bearer <token>`: the
+    shared token, or a named one (`auth.tokens`), whose name is then the caller in fair admission.
+    Photos are queued per caller (the configured user header, else the named token, else the peer's
+    address) and, within a caller, per project; callers are served in turn.
     Every answer carries `X-Request-ID` (the client's, when it sends a plain one, or a new one).
 servers:
   - url: http://127.0.0.1:8080

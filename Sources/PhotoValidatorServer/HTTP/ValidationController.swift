@@ -5,6 +5,7 @@ import Hummingbird
 import MultipartUpload
 import PhotoValidation
 import SignalForwarding
+import ValidationWorkers
 
 /// The validation endpoints: `POST /v1/validate` and the gateway-compatible upload.
 struct ValidationController {
@@ -97,14 +98,11 @@ struct ValidationController {
         return (projectID, photoID)
     }
 
-    /// Whose photo this is, for the worker pool's turns: the configured client header's value,
-    /// else the project, else the peer's address.
-    private func client(of request: Request, context: ValidationRequestContext, projectID: String?) -> String {
-        if let name = service.configuration.clientHeader, let field = HTTPField.Name(name), let value = request.headers[field], !value.isEmpty {
-            return "header:" + value.prefix(200)
-        }
-        if let projectID { return "project:" + projectID }
-        return "address:" + (context.peerAddress ?? "unknown")
+    /// Whose photo this is, for the worker pool's turns: the caller (`PhotoValidationService.caller(of:context:)`:
+    /// the gateway's user header, the bearer token's name or the peer's IP address, never the project),
+    /// and the project, when the request names one, as a sub-queue within that caller.
+    private func client(of request: Request, context: ValidationRequestContext, projectID: String?) -> FairKey {
+        FairKey(caller: service.caller(of: request, context: context), project: projectID ?? "")
     }
 
     /// A 400 before any byte of the body is read when the Content-Type's boundary is missing,

@@ -9,6 +9,9 @@ public struct ValidationRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// What the handler learned, read by the observability middleware after the response.
     public let record: RequestRecord
+    /// The name of the `auth.tokens` entry the request authenticated with, or nil (no named
+    /// token, or the shared `auth.token`); set by `BearerAuthMiddleware`.
+    public var authenticatedCaller: String?
     private let channel: any Channel
 
     /// Creates a context for a new request.

@@ -1,0 +1,70 @@
+/// The places held in the worker pool (jobs admitted and not yet finished), per caller and per
+/// project within a caller, and who gives way to a new job when the pool is full.
+///
+/// Pure: the pool keeps it under its lock beside its `FairQueue`.
+struct AdmissionLedger {
+    /// Who gives up a waiting job to a job that would otherwise be refused.
+    enum Giver: Equatable {
+        /// Another caller: its newest waiting job, whichever its project.
+        case caller(String)
+        /// Another project of the new job's own caller: that project's newest waiting job.
+        case project(FairKey)
+    }
+
+    /// Places held, over every caller.
+    private(set) var total = 0
+    private var callers: [String: Int] = [:]
+    private var keys: [FairKey: Int] = [:]
+
+    /// Places `caller` holds, over all its projects.
+    func places(of caller: String) -> Int { callers[caller] ?? 0 }
+
+    /// Places `key` holds.
+    func places(of key: FairKey) -> Int { keys[key] ?? 0 }
+
+    /// Records a place taken for `key`.
+    mutating func take(_ key: FairKey) {
+        total += 1
+        callers[key.caller, default: 0] += 1
+        keys[key, default: 0] += 1
+    }
+
+    /// Records `key`'s place given back.
+    mutating func release(_ key: FairKey) {
+        precondition(places(of: key) > 0, "\(key) gives back a place it does not hold")
+        total -= 1
+        callers[key.caller] = callers[key.caller]! > 1 ? callers[key.caller]! - 1 : nil
+        keys[key] = keys[key]! > 1 ? keys[key]! - 1 : nil
+    }
+
+    /// Who gives way to a new job of `key` when the pool is full, or nil when the job is refused.
+    ///
+    /// The busiest other caller holding at least two places more than `key`'s caller, with a job
+    /// still waiting in `queue` (a running job keeps its thread); failing one, the busiest other
+    /// project of `key`'s own caller holding at least two places more than `key`'s project. So a
+    /// caller cannot crowd another out by spreading its jobs over new projects, and a caller's
+    /// busy project cannot crowd out its quiet one. Ties go to the name first in order, so the
+    /// choice does not depend on a dictionary's order.
+    func giver<Element>(for key: FairKey, queue: FairQueue<Element>) -> Giver? {
+        let mine = places(of: key.caller)
+        let busiestCaller = callers
+            .filter { $0.key != key.caller && $0.value > mine + 1 && queue.count(of: $0.key) > 0 }
+            .max { ($0.value, $1.key) < ($1.value, $0.key) }
+        if let busiestCaller { return .caller(busiestCaller.key) }
+        let mineInProject = places(of: key)
+        let busiestProject = keys
+            .filter { $0.key.caller == key.caller && $0.key != key && $0.value > mineInProject + 1 && queue.count(of: $0.key) > 0 }
+            .max { ($0.value, $1.key.project) < ($1.value, $0.key.project) }
+        return busiestProject.map { .project($0.key) }
+    }
+
+    /// True when someone would give way to a new job of `caller` in some project of its own: another
+    /// caller as `giver(for:queue:)` chooses, or any project of `caller`'s holding two places or more
+    /// with a job waiting (a new project of the caller's holds none). False means a job of `caller`
+    /// is refused while the pool stays full, whatever its project.
+    func givesWay<Element>(toCaller caller: String, queue: FairQueue<Element>) -> Bool {
+        let mine = places(of: caller)
+        return callers.contains { $0.key != caller && $0.value > mine + 1 && queue.count(of: $0.key) > 0 }
+            || keys.contains { $0.key.caller == caller && $0.value > 1 && queue.count(of: $0.key) > 0 }
+    }
+}
