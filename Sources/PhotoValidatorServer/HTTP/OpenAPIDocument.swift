@@ -195,7 +195,7 @@ paths:
         - name: Idempotency-Key
           in: header
           required: false
-          description: The gateway's request id. A repeat of the same upload within 24 hours gets the first answer (same photo_id, no second signal) with Idempotent-Replayed true; a different upload with the same key gets 422 idempotency_key_reused. Kept in the outbox; without forwarding the photo_id is derived from the key.
+          description: The gateway's request id. A repeat of the same upload within 24 hours gets the first answer (same photo_id, no second signal) with Idempotent-Replayed true; a keyed upload's answer, the first one too, comes without details.fingerprint; a different upload with the same key gets 422 idempotency_key_reused. Kept in the outbox; without forwarding the photo_id is derived from the key.
           schema: {type: string, minLength: 1, maxLength: 255, pattern: '^[!-~]+$'}
       requestBody:
         required: true
