@@ -19,9 +19,6 @@ final class IdempotencyClaims: Sendable {
         }
     }
 
-    /// Keys held.
-    var heldCount: Int { claims.withLock { $0.heldCount } }
-
     /// Takes `key` in `projectID`, waiting while another request holds it.
     func claim(_ key: String, in projectID: String) async -> Claim {
         let name = projectID + "\u{0}" + key
