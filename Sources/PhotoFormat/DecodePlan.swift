@@ -7,7 +7,9 @@ public struct DecodePlan: Sendable, Equatable {
         case libjpeg
         /// FFmpeg's HEVC decoder on the tiles, after the Swift HEIF reader (every HEIC).
         case ffmpegHEVC = "ffmpeg-hevc"
-        /// libvips and the format's library behind it (PNG, WebP, CMYK JPEG).
+        /// libwebp directly, into one buffer (every still WebP).
+        case libwebp
+        /// libvips and the format's library behind it (PNG, animated WebP, CMYK JPEG).
         case libvips
     }
 

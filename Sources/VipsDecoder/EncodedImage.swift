@@ -4,9 +4,10 @@ import PhotoStructure
 
 /// A photo whose header has been read; its pixels are decoded on demand, strip by strip.
 ///
-/// Owns a copy of the encoded bytes (libvips, libjpeg and FFmpeg borrow them for as long as the
-/// image lives), the libvips image (JPEG, PNG, WebP) or the Swift-read HEIF container (HEIC, which
-/// libvips never sees), and, for JPEG, the libjpeg decoder. Use it on one thread.
+/// Owns a copy of the encoded bytes (libvips, libjpeg, libwebp and FFmpeg borrow them for as long
+/// as the image lives), the libvips image (JPEG, PNG, WebP) or the Swift-read HEIF container (HEIC,
+/// which libvips never sees), and, for JPEG, the libjpeg decoder, for a still WebP libwebp's. Use
+/// it on one thread.
 public final class EncodedImage {
     /// The container format.
     public let format: ImageFormat
@@ -19,6 +20,8 @@ public final class EncodedImage {
     private let jpeg: LibJPEGDecoder?
     /// The FFmpeg path of every HEIC photo.
     private let heif: HEIFDecoder?
+    /// libwebp's decoder for a still WebP libvips reads as RGB or RGBA; nil otherwise (animations).
+    private let webp: LibWebPDecoder?
     private var consumed = false
     /// The pixels the decode kept for the content check's preview, when its plan asked.
     private var previewPixels: PreviewPixels?
@@ -27,7 +30,7 @@ public final class EncodedImage {
 
     init(
         image: UnsafeMutablePointer<VipsImage>, data: UnsafeMutableRawBufferPointer, format: ImageFormat,
-        jpeg: LibJPEGDecoder?, errorTicket: VipsErrorAttribution.Ticket
+        jpeg: LibJPEGDecoder?, webp: LibWebPDecoder? = nil, errorTicket: VipsErrorAttribution.Ticket
     ) {
         self.image = image
         self.errorTicket = errorTicket
@@ -35,6 +38,9 @@ public final class EncodedImage {
         self.format = format
         self.jpeg = jpeg
         self.heif = nil
+        // libwebp decodes only what libvips would hand out as 8-bit RGB or RGBA.
+        let bands = Int(vips_image_get_bands(image))
+        self.webp = (bands == 3 || bands == 4) && vips_image_get_format(image) == VIPS_FORMAT_UCHAR ? webp : nil
         self.header = ImageHeader(
             format: format,
             storedWidth: Int(vips_image_get_width(image)),
@@ -51,6 +57,7 @@ public final class EncodedImage {
         self.data = data
         self.format = .heif
         self.jpeg = nil
+        self.webp = nil
         self.heif = HEIFDecoder(container: heif)
         self.header = ImageHeader(format: .heif, storedWidth: heif.displayedWidth, storedHeight: heif.displayedHeight, orientation: 1)
     }
@@ -72,8 +79,10 @@ public final class EncodedImage {
     /// FFmpeg always. With `preview`, JPEG (YCbCr or grey) and HEIC keep the decoded colour for the
     /// preview, a JPEG at a scale that serves both; PNG and WebP keep a copy box-reduced by the
     /// whole factor that still leaves at least the preview's size (`PreviewReducer`).
-    /// `lumaPaths: false` decodes RGB (libjpeg for JPEG, libvips for PNG and WebP) even when luma
-    /// would do: what the fidelity tests and `bench --compare-paths` measure the luma paths against.
+    /// A still WebP is decoded by libwebp into one buffer (`LibWebPDecoder`), an animation by libvips.
+    /// `lumaPaths: false` decodes RGB (libjpeg for JPEG, libvips for PNG and every WebP) even when
+    /// luma would do: what the fidelity tests and `bench --compare-paths` measure the luma paths
+    /// and libwebp's decode against.
     /// `threads` is how many threads the decode may use (a HEIC's tiles; other formats use one).
     public func plan(targetShortSide: Int?, lumaPaths: Bool = true, preview: PreviewEncoder? = nil, threads: Int = 1) -> DecodePlan {
         if let heif {
@@ -118,6 +127,10 @@ public final class EncodedImage {
             return reducedPreview(DecodePlan(decoder: .libvips, scaleNumerator: 8, luma: false, estimatedBytes: interlaced ? pixels * bands * sampleBytes + streamingRows : streamingRows),
                                   preview: preview, bands: bands)
         case .webp:
+            if let webp, lumaPaths {
+                return reducedPreview(DecodePlan(decoder: .libwebp, scaleNumerator: 8, luma: false, estimatedBytes: webp.estimatedMemory(bands: bands)),
+                                      preview: preview, bands: bands)
+            }
             // With alpha the copy libvips keeps is four bytes a pixel, not three: one more (8.5 measured).
             let canvas = pixels * (DecodePlan.webpBytesPerPixel + (bands == 4 ? 1 : 0))
             return reducedPreview(DecodePlan(decoder: .libvips, scaleNumerator: 8, luma: false, estimatedBytes: canvas + streamingRows),
@@ -180,6 +193,21 @@ public final class EncodedImage {
             previewPixels = try heif.decode(
                 UnsafeRawBufferPointer(data), rowsPerStrip: rowsPerStrip, keepingPreview: plan.keepsPreview, threads: plan.threads, begin: begin, body: body
             )
+            return
+        }
+        if plan.decoder == .libwebp, let webp {
+            let reducer = try webp.decode(
+                UnsafeRawBufferPointer(data), bands: Int(vips_image_get_bands(image!)), threads: plan.threads, rowsPerStrip: rowsPerStrip,
+                begin: begin, body: body
+            ) { bands in
+                plan.keepsPreview
+                    ? PreviewReducer(width: header.storedWidth, height: header.storedHeight, bands: bands, factor: plan.previewReduction) : nil
+            }
+            if let reducer {
+                reducer.pixels.orientation = PreviewPixels.orientation(exif: header.orientation)
+                reducer.pixels.fullSize = (header.width, header.height)
+                previewPixels = reducer.pixels
+            }
             return
         }
         let loaded = try loadedImage(shrink: 8 / plan.scaleNumerator)

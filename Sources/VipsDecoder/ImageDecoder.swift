@@ -75,7 +75,9 @@ public struct ImageDecoder: Sendable {
                 throw DecodeFailure(.unreadableHeader, "the jpeg header is unreadable: \(error.message)")
             }
         }
-        return try checked(EncodedImage(image: image, data: owned, format: format, jpeg: jpeg, errorTicket: ticket))
+        // Only bytes sniffed as WebP reach libwebp, after libvips' WebP loader read their header.
+        let webp = format == .webp ? LibWebPDecoder(bytes: UnsafeRawBufferPointer(owned)) : nil
+        return try checked(EncodedImage(image: image, data: owned, format: format, jpeg: jpeg, webp: webp, errorTicket: ticket))
     }
 
     /// Reads a HEIC's container in Swift; a file it refuses is refused, and no C library has
