@@ -13,8 +13,10 @@ public final class EncodedImage {
     public let format: ImageFormat
     /// What the header declares.
     public let header: ImageHeader
-    /// libvips' image of a JPEG, PNG or WebP; nil for HEIC.
-    private let image: UnsafeMutablePointer<VipsImage>?
+    /// libvips' image of a JPEG, PNG or animated WebP; nil for HEIC and a still WebP (libwebp's).
+    private var image: UnsafeMutablePointer<VipsImage>?
+    /// Samples a pixel in libvips' header (0 for HEIC).
+    private let bands: Int
     private let data: UnsafeMutableRawBufferPointer
     /// The libjpeg decoder for JPEGs in a colour space it handles; nil for CMYK/YCCK and other formats.
     private let jpeg: LibJPEGDecoder?
@@ -40,6 +42,7 @@ public final class EncodedImage {
         self.heif = nil
         // libwebp decodes only what libvips would hand out as 8-bit RGB or RGBA.
         let bands = Int(vips_image_get_bands(image))
+        self.bands = bands
         self.webp = (bands == 3 || bands == 4) && vips_image_get_format(image) == VIPS_FORMAT_UCHAR ? webp : nil
         self.header = ImageHeader(
             format: format,
@@ -47,6 +50,13 @@ public final class EncodedImage {
             storedHeight: Int(vips_image_get_height(image)),
             orientation: Int(pv_image_get_orientation(image))
         )
+        // libvips' WebP header read reserves a frame of 4 bytes a pixel for the pixels it would
+        // decode (address space a worker's limit counts, untouched): a still WebP goes to libwebp,
+        // so that frame is given back before the decode. Only `lumaPaths: false` opens it again.
+        if self.webp != nil {
+            pv_object_unref(image)
+            self.image = nil
+        }
     }
 
     /// A HEIC photo: its header is the container's displayed picture (turns and mirrors are
@@ -58,6 +68,7 @@ public final class EncodedImage {
         self.format = .heif
         self.jpeg = nil
         self.webp = nil
+        self.bands = 0
         self.heif = HEIFDecoder(container: heif)
         self.header = ImageHeader(format: .heif, storedWidth: heif.displayedWidth, storedHeight: heif.displayedHeight, orientation: 1)
     }
@@ -93,9 +104,19 @@ public final class EncodedImage {
             plan.threads = used
             return plan
         }
-        guard let image else { preconditionFailure("an image is either HEIC or read by libvips") }
         let pixels = header.pixelCount
-        let bands = Int(vips_image_get_bands(image))
+        if format == .webp {
+            if let webp, lumaPaths {
+                return reducedPreview(DecodePlan(decoder: .libwebp, scaleNumerator: 8, luma: false, estimatedBytes: webp.estimatedMemory(bands: bands)),
+                                      preview: preview, bands: bands)
+            }
+            // libvips holds the canvas about twice; with alpha the copy it keeps is four bytes a
+            // pixel, not three: one more (8.5 measured).
+            let canvas = pixels * (DecodePlan.webpBytesPerPixel + (bands == 4 ? 1 : 0))
+            return reducedPreview(DecodePlan(decoder: .libvips, scaleNumerator: 8, luma: false, estimatedBytes: canvas + header.storedWidth * max(bands, 3) * 256),
+                                  preview: preview, bands: bands)
+        }
+        guard let image else { preconditionFailure("an image is either HEIC or read by libvips") }
         let sampleBytes = vips_image_get_format(image) == VIPS_FORMAT_USHORT ? 2 : 1
         let interlaced = pv_image_get_int(image, "interlaced", 0) != 0
         let streamingRows = header.storedWidth * max(bands, 3) * sampleBytes * 256
@@ -126,17 +147,8 @@ public final class EncodedImage {
         case .png:
             return reducedPreview(DecodePlan(decoder: .libvips, scaleNumerator: 8, luma: false, estimatedBytes: interlaced ? pixels * bands * sampleBytes + streamingRows : streamingRows),
                                   preview: preview, bands: bands)
-        case .webp:
-            if let webp, lumaPaths {
-                return reducedPreview(DecodePlan(decoder: .libwebp, scaleNumerator: 8, luma: false, estimatedBytes: webp.estimatedMemory(bands: bands)),
-                                      preview: preview, bands: bands)
-            }
-            // With alpha the copy libvips keeps is four bytes a pixel, not three: one more (8.5 measured).
-            let canvas = pixels * (DecodePlan.webpBytesPerPixel + (bands == 4 ? 1 : 0))
-            return reducedPreview(DecodePlan(decoder: .libvips, scaleNumerator: 8, luma: false, estimatedBytes: canvas + streamingRows),
-                                  preview: preview, bands: bands)
-        case .heif:
-            preconditionFailure("HEIC is planned above")
+        case .webp, .heif:
+            preconditionFailure("HEIC and WebP are planned above")
         }
     }
 
@@ -197,7 +209,7 @@ public final class EncodedImage {
         }
         if plan.decoder == .libwebp, let webp {
             let reducer = try webp.decode(
-                UnsafeRawBufferPointer(data), bands: Int(vips_image_get_bands(image!)), threads: plan.threads, rowsPerStrip: rowsPerStrip,
+                UnsafeRawBufferPointer(data), bands: bands, threads: plan.threads, rowsPerStrip: rowsPerStrip,
                 begin: begin, body: body
             ) { bands in
                 plan.keepsPreview
@@ -260,7 +272,15 @@ public final class EncodedImage {
     }
 
     private func loadedImage(shrink: Int) throws(DecodeFailure) -> UnsafeMutablePointer<VipsImage> {
-        guard let image else { throw DecodeFailure(.libraryFailure, "libvips has no image of this photo") }
+        guard let image else {
+            // A still WebP's libvips image was given back after its header (libwebp decodes it):
+            // `lumaPaths: false` opens it again.
+            guard format == .webp,
+                  let reopened = pv_load_buffer(format.loaderIndex, data.baseAddress, data.count, Int32(ImageDecoder.failOn(format).rawValue), 1) else {
+                throw DecodeFailure(.libraryFailure, "libvips has no image of this photo")
+            }
+            return reopened
+        }
         // A JPEG that reaches libvips (CMYK, YCCK) is loaded again, strictly: libvips cannot tell
         // corrupt-data warnings from benign ones, and such files do not come from phone cameras.
         guard format == .jpeg else {
