@@ -33,16 +33,16 @@ struct LibWebPDecoder {
     }
 
     /// The memory a decode to `bands` samples a pixel holds, in bytes: the output buffer, and
-    /// libwebp's own: a lossless picture's whole ARGB image (4 bytes a pixel) and a few rows; a
-    /// lossy picture's decoded alpha plane (1 byte a pixel, and as much again for the lossless
-    /// alpha bitstream's own pixels) and its macroblock rows' caches (about 90 rows).
+    /// libwebp's own: a lossless picture's whole ARGB image (4 bytes a pixel: its back-references
+    /// may reach any earlier pixel, so libwebp cannot decode it in rows) and a few rows; a lossy
+    /// picture's decoded alpha plane (1 byte a pixel, and as much again for the lossless alpha
+    /// bitstream's own pixels) and its macroblock rows' caches (about 90 rows); and a margin of
+    /// 1/32 and 4 MiB for what the worker holds beside them (measured at 100 MP: docs/decoding.md).
     func estimatedMemory(bands: Int) -> Int {
         let pixels = width * height
         let output = pixels * bands
-        if isLossless {
-            return output + pixels * 4 + width * 4 * 64
-        }
-        return output + (hasAlpha ? pixels * 2 : 0) + width * 2 * 96
+        let held = isLossless ? output + pixels * 4 + width * 4 * 64 : output + (hasAlpha ? pixels * 2 : 0) + width * 2 * 96
+        return held + held / 32 + (4 << 20)
     }
 
     /// Decodes the whole picture into one buffer of `bands` (3 or 4) samples a pixel, then hands
