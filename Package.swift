@@ -74,6 +74,8 @@ let package = Package(
         .target(name: "CLibJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // FFmpeg's HEVC decoder for HEIC tiles: one thread, errors fatal, planes copied out.
         .target(name: "CLibAVCodec", linkerSettings: [.linkedLibrary("avcodec"), .linkedLibrary("avutil")]),
+        // libwebp for still WebP pixels: decoded once into one buffer the decoder owns (libvips' loader copied the canvas twice).
+        .target(name: "CLibWebP", linkerSettings: [.linkedLibrary("webp")]),
         // The values that cross the worker wall (formats, headers, decode failures, previews and
         // their bounds): pure Swift, no C, so the daemon's side need not link a decoder for them.
         .target(name: "PhotoFormat"),
@@ -82,8 +84,8 @@ let package = Package(
         // daemon gives each photo its deadline and memory share without linking a decoder. Its
         // pixel loops (the HEIC plane's rotation) are optimised in debug builds as the decoder's are.
         .target(name: "PhotoStructure", dependencies: ["PhotoFormat"], swiftSettings: decoderSettings),
-        // The one module that owns libvips, libjpeg, libavcodec and every C pointer.
-        .target(name: "VipsDecoder", dependencies: ["PhotoFormat", "PhotoStructure", "CVips", "CLibJPEG", "CLibAVCodec"], swiftSettings: decoderSettings),
+        // The one module that owns libvips, libjpeg, libavcodec, libwebp and every C pointer.
+        .target(name: "VipsDecoder", dependencies: ["PhotoFormat", "PhotoStructure", "CVips", "CLibJPEG", "CLibAVCodec", "CLibWebP"], swiftSettings: decoderSettings),
         // The blur kernel: pure Swift, no C, no I/O.
         .target(name: "BlurMetrics", swiftSettings: kernelSettings),
         // Exposure figures and the duplicate fingerprint of the analysis plane: pure Swift, no C, no I/O.

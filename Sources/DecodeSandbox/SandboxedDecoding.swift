@@ -255,7 +255,7 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
 
 extension SandboxedDecoding {
     /// The least memory a photo of `size` needs in its worker: the analysis plane and what its
-    /// format's decoder holds at the least (a row strip, the WebP canvas as libvips holds it, the HEVC luma plane).
+    /// format's decoder holds at the least (a row strip, a lossy WebP's RGB canvas as libwebp fills it, the HEVC luma plane).
     /// Never more than the worker's own estimate, so a photo refused here would be refused there.
     static func leastMemory(_ size: DeclaredSize, scale: AnalysisScale) -> Int {
         let analysis = BlurMeasurement.estimatedBytes(width: size.width, height: size.height, scale: scale)
@@ -263,7 +263,7 @@ extension SandboxedDecoding {
         switch size.format {
         case .jpeg: decoder = 0
         case .png: decoder = size.width * 3 * 256
-        case .webp: decoder = size.pixels * DecodePlan.webpBytesPerPixel
+        case .webp: decoder = size.pixels * DecodePlan.leastWebPBytesPerPixel
         case .heif: decoder = size.pixels
         }
         return analysis + decoder
