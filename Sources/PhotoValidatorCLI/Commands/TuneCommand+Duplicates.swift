@@ -22,7 +22,7 @@ extension TuneCommand {
         defer { validator.isolation?.shutdown() }
         var fingerprints: [String: PhotoFingerprint] = [:], tooSmall: Set<String> = []
         for (file, outcome) in zip(files, await outcomes(of: files, as: files.map { _ in .inspiration }, validator: validator, deadline: deadline)) {
-            if case .validated(let output) = outcome, let fingerprint = output.details.fingerprint.flatMap(PhotoFingerprint.init(base64:)) {
+            if case .validated(let output, _) = outcome, let fingerprint = output.details.fingerprint.flatMap(PhotoFingerprint.init(base64:)) {
                 fingerprints[file] = fingerprint
                 if output.failures.contains(.lowResolution) { tooSmall.insert(file) }
             } else {

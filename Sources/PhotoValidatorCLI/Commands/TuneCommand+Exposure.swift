@@ -18,7 +18,7 @@ extension TuneCommand {
         defer { validator.isolation?.shutdown() }
         var samples: [ExposureSample] = []
         for (entry, outcome) in zip(entries, await outcomes(of: entries.map(\.path), as: entries.map { _ in .room }, validator: validator, deadline: deadline)) {
-            if case .validated(let output) = outcome, let statistics = output.details.exposure {
+            if case .validated(let output, _) = outcome, let statistics = output.details.exposure {
                 samples.append(ExposureSample(label: entry.label, held: entry.held, source: entry.source, statistics: statistics))
             } else {
                 StandardStreams.error("photo-validator: \(entry.path): not measured")

@@ -106,7 +106,7 @@ struct TuneCommand: AsyncParsableCommand, SettingsCommand {
         let outcomes = await outcomes(of: photos.map(\.path), as: photos.map(\.photoType), validator: validator, deadline: deadline)
         for (photo, outcome) in zip(photos, outcomes) {
             switch outcome {
-            case .validated(let output):
+            case .validated(let output, _):
                 if let score = output.details.blurScore {
                     scored.append((ScoredPhoto(path: photo.path, label: photo.label, score: score), photo.photoType, photo.split))
                 } else {
