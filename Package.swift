@@ -62,6 +62,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", .upToNextMinor(from: "1.37.0")),
         .package(url: "https://github.com/apple/swift-crypto.git", .upToNextMinor(from: "3.12.3")),
         .package(url: "https://github.com/swiftcsv/SwiftCSV.git", .upToNextMinor(from: "0.10.0")),
+        .package(url: "https://github.com/vapor/postgres-nio.git", .upToNextMinor(from: "1.33.2")),
     ],
     targets: [
         // The C API of libvips; imported only by VipsDecoder.
@@ -134,6 +135,19 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // The store replicas share (`store.url`): project memory, idempotent answers and the outbox
+        // in PostgreSQL, behind the same interfaces as SignalForwarding's SQLite store.
+        .target(
+            name: "SharedStore",
+            dependencies: [
+                "SignalForwarding",
+                "LumaAnalysis",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // Parsing of untrusted multipart/form-data bodies, apart from HTTP so it can be fuzzed alone.
         .target(
             name: "MultipartUpload",
@@ -169,6 +183,7 @@ let package = Package(
                 "ValidationWorkers",
                 "ValidatorConfiguration",
                 "SignalForwarding",
+                "SharedStore",
                 "MultipartUpload",
                 "ContentCheck",
                 "PhotoFormat",
@@ -333,6 +348,16 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "SharedStoreTests",
+            dependencies: [
+                "SharedStore",
+                "SignalForwarding",
+                "TestFixtures",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
+        .testTarget(
             name: "PhotoValidatorServerTests",
             dependencies: [
                 "PhotoValidatorServer",
@@ -344,6 +369,7 @@ let package = Package(
                 "ValidationWorkers",
                 "ValidatorConfiguration",
                 "SignalForwarding",
+                "SharedStore",
                 "TestFixtures",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
