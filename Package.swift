@@ -263,6 +263,8 @@ let package = Package(
             name: "ValidatorHarness",
             dependencies: [
                 "TestFixtures",
+                "SharedStore",
+                "SignalForwarding",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),

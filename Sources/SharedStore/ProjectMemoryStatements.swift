@@ -81,23 +81,6 @@ enum ProjectMemoryStatements {
         }
     }
 
-    /// The newest sequence of a project (0 without photos): the generation a caller compared up to.
-    struct Generation: PostgresPreparedStatement {
-        static let name = "photo_validator.memory.generation.v1"
-        static let sql = "SELECT COALESCE(MAX(sequence), 0) FROM photo_validator.photo_fingerprint WHERE project_id = $1"
-        let projectID: String
-
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 1)
-            bindings.append(projectID)
-            return bindings
-        }
-
-        func decodeRow(_ row: PostgresRow) throws -> Int64 {
-            try row.decode(Int64.self)
-        }
-    }
-
     /// Remembers a photo; returns its sequence.
     struct Insert: PostgresPreparedStatement {
         static let name = "photo_validator.memory.insert.v1"

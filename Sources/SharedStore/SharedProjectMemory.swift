@@ -47,19 +47,18 @@ public final class SharedProjectMemory<Fingerprint: Sendable & Equatable>: Senda
         let cutoff = now.timeIntervalSince1970 - limits.retention
         let limit = Int64(limits.photosPerProject)
         let logger = logger
-        return try await store.transaction { connection in
-            // Read in one snapshot (a transaction), so the generation is that of the photos read.
-            var generation: Int64 = 0
-            for try await value in try await connection.execute(ProjectMemoryStatements.Generation(projectID: projectID), logger: logger) {
-                generation = value
-            }
+        return try await store.read { connection in
+            // One statement, one snapshot, one round trip. The generation is the newest sequence
+            // read: a photo of the project committed later has a larger one (its insert took the
+            // project's lock after every earlier one committed), and one not read is expired.
             var rows: [ProjectMemoryStatements.Row] = []
             for try await row in try await connection.execute(
                 ProjectMemoryStatements.Newest(projectID: projectID, cutoff: cutoff, limit: limit), logger: logger) {
                 rows.append(row)
             }
+            let generation = UInt64(rows.first?.sequence ?? 0)
             let photos = rows.reversed().compactMap { self.photo($0) }.filter { $0.photoID != photoID }
-            return (photos, UInt64(generation))
+            return (photos, generation)
         }
     }
 

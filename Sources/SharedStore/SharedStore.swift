@@ -86,6 +86,18 @@ public final class SharedStore: Service, Sendable {
     ///
     /// - Throws: `SharedStoreError.unavailable` before the schema is ready or when the database fails.
     func transaction<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+        try await leased(transaction: true, body)
+    }
+
+    /// Runs `body` on a pooled connection outside a transaction (one statement reads one
+    /// snapshot: no BEGIN and COMMIT round trips), with `transaction`'s timeout and errors.
+    ///
+    /// - Throws: `SharedStoreError.unavailable` before the schema is ready or when the database fails.
+    func read<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+        try await leased(transaction: false, body)
+    }
+
+    private func leased<Result: Sendable>(transaction: Bool, _ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
         switch readiness {
         case .starting: throw SharedStoreError.unavailable("the shared store at \(endpoint) is still starting")
         case .ready, .unavailable: break
@@ -95,7 +107,13 @@ public final class SharedStore: Service, Sendable {
         do {
             let result = try await withThrowingTaskGroup(of: Result?.self) { group in
                 group.addTask {
-                    try await client.withTransaction(logger: logger) { connection in
+                    guard transaction else {
+                        return try await client.withConnection { connection in
+                            leased.value.store(true, ordering: .releasing)
+                            return try await body(connection)
+                        }
+                    }
+                    return try await client.withTransaction(logger: logger) { connection in
                         leased.value.store(true, ordering: .releasing)
                         return try await body(connection)
                     }
@@ -138,7 +156,7 @@ public final class SharedStore: Service, Sendable {
     /// Checks that a statement runs now (for /readyz); returns why not, or nil.
     public func check() async -> String? {
         do {
-            try await transaction { connection in _ = try await connection.query("SELECT 1", logger: self.logger) }
+            try await read { connection in _ = try await connection.query("SELECT 1", logger: self.logger) }
             return nil
         } catch {
             return "\(error)"

@@ -33,10 +33,17 @@ public final class PostgresCluster: Sendable {
 
     /// The cluster's folder: its data, its log and its socket.
     public let folder: String
+    /// The loopback TCP port it also listens on, or nil for its Unix socket alone.
+    public let tcpPort: Int?
+    /// Whether commits are synced to disk, as in production (tests run faster without).
+    public let durable: Bool
     private let asPostgresUser: Bool
 
-    /// A cluster in a new temporary folder; call `start()`.
-    public init() throws {
+    /// A cluster in a new temporary folder, on its Unix socket and, with `tcpPort`, on that
+    /// loopback port as well, syncing its commits when `durable`; call `start()`.
+    public init(tcpPort: Int? = nil, durable: Bool = false) throws {
+        self.tcpPort = tcpPort
+        self.durable = durable
         // Short and under /tmp: a socket's path is limited to 107 bytes.
         folder = "/tmp/pv-pg-" + UUID().uuidString.prefix(8).lowercased()
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -51,19 +58,24 @@ public final class PostgresCluster: Sendable {
         }
     }
 
-    /// The URL of `database` for a client as the `postgres` role, over the cluster's socket.
+    /// The URL of `database` for a client as the `postgres` role: over loopback TCP when the
+    /// cluster listens there, else over its socket.
     public func url(database: String = "postgres") -> String {
-        "postgres://postgres@/\(database)?host=\(folder)"
+        tcpPort.map { "postgres://postgres@127.0.0.1:\($0)/\(database)" } ?? "postgres://postgres@/\(database)?host=\(folder)"
     }
+
+    /// The port the server's socket file is named after.
+    private var port: String { String(tcpPort ?? 5432) }
 
     /// Initialises the cluster when new and starts the server, waiting until it accepts connections.
     public func start() async throws {
         if !FileManager.default.fileExists(atPath: folder + "/data/PG_VERSION") {
             try await run("initdb", ["-D", folder + "/data", "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync"])
         }
-        // fsync off: a test's data need not outlive a crash of the machine.
+        // fsync off unless durable: a test's data need not outlive a crash of the machine.
         try await run("pg_ctl", ["-D", folder + "/data", "-l", folder + "/server.log", "-w", "-t", "60",
-                                 "-o", "-k \(folder) -c listen_addresses='' -c fsync=off -c max_connections=200", "start"])
+                                 "-o", "-k \(folder) -p \(port) -c listen_addresses='\(tcpPort == nil ? "" : "127.0.0.1")' -c fsync=\(durable ? "on" : "off") -c max_connections=200",
+                                 "start"])
     }
 
     /// Stops the server (fast shutdown: connections are closed), keeping the data for `start()`.
@@ -79,7 +91,7 @@ public final class PostgresCluster: Sendable {
 
     /// Creates a new, empty database and returns its URL.
     public func createDatabase(_ name: String = "pv_" + UUID().uuidString.prefix(8).lowercased()) async throws -> String {
-        try await run("createdb", ["-h", folder, "-U", "postgres", name])
+        try await run("createdb", ["-h", folder, "-p", port, "-U", "postgres", name])
         return url(database: name)
     }
 
