@@ -31,24 +31,26 @@ enum ProjectMemoryStatements {
         }
     }
 
-    /// A project's photos remembered after a sequence, within the retention period, oldest first.
+    /// The photo of a project under an id, if any, and the project's photos remembered after a
+    /// sequence within the retention period, oldest first: what `remember` reads under the lock,
+    /// in one round trip. Unbounded: each insert trims its project to its newest photos.
     struct Arrived: PostgresPreparedStatement {
-        static let name = "photo_validator.memory.arrived.v1"
+        static let name = "photo_validator.memory.arrived.v2"
         static let sql = """
             SELECT sequence, photo_id, fingerprint, bytes, created_at FROM photo_validator.photo_fingerprint
-            WHERE project_id = $1 AND sequence > $2 AND created_at >= $3 ORDER BY sequence LIMIT $4
+            WHERE project_id = $1 AND (photo_id = $2 OR (sequence > $3 AND created_at >= $4)) ORDER BY sequence
             """
         let projectID: String
+        let photoID: String
         let after: Int64
         let cutoff: Double
-        let limit: Int64
 
         func makeBindings() throws -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 4)
             bindings.append(projectID)
+            bindings.append(photoID)
             bindings.append(after)
             bindings.append(cutoff)
-            bindings.append(limit)
             return bindings
         }
 
@@ -58,73 +60,35 @@ enum ProjectMemoryStatements {
         }
     }
 
-    /// One photo of a project, by id.
-    struct Photo: PostgresPreparedStatement {
-        static let name = "photo_validator.memory.photo.v1"
-        static let sql = """
-            SELECT sequence, photo_id, fingerprint, bytes, created_at FROM photo_validator.photo_fingerprint
-            WHERE project_id = $1 AND photo_id = $2
-            """
-        let projectID: String
-        let photoID: String
-
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 2)
-            bindings.append(projectID)
-            bindings.append(photoID)
-            return bindings
-        }
-
-        func decodeRow(_ row: PostgresRow) throws -> Row {
-            let (sequence, photoID, fingerprint, bytes, createdAt) = try row.decode((Int64, String, ByteBuffer, Int32, Double).self)
-            return (sequence, photoID, fingerprint, bytes, createdAt)
-        }
-    }
-
-    /// Remembers a photo; returns its sequence.
+    /// Remembers a photo and, in the same statement, forgets the project's photos that are
+    /// expired or beyond its newest `limit` with the new one; returns the ids forgotten, with
+    /// whether it was for age. The delete sees the rows as they were before the insert, so it
+    /// keeps `limit - 1` of them.
     struct Insert: PostgresPreparedStatement {
-        static let name = "photo_validator.memory.insert.v1"
+        static let name = "photo_validator.memory.insert.v2"
         static let sql = """
-            INSERT INTO photo_validator.photo_fingerprint (project_id, photo_id, fingerprint, bytes, created_at)
-            VALUES ($1, $2, $3, $4, $5) RETURNING sequence
+            WITH inserted AS (
+                INSERT INTO photo_validator.photo_fingerprint (project_id, photo_id, fingerprint, bytes, created_at)
+                VALUES ($1, $2, $3, $4, $5) RETURNING sequence)
+            DELETE FROM photo_validator.photo_fingerprint WHERE project_id = $1 AND (created_at < $6 OR sequence <= COALESCE((
+                SELECT sequence FROM photo_validator.photo_fingerprint WHERE project_id = $1 ORDER BY sequence DESC OFFSET $7 - 1 LIMIT 1), 0))
+            RETURNING photo_id, created_at < $6
             """
         let projectID: String
         let photoID: String
         let fingerprint: ByteBuffer
         let bytes: Int32
         let createdAt: Double
+        let cutoff: Double
+        let limit: Int64
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 5)
+            var bindings = PostgresBindings(capacity: 7)
             bindings.append(projectID)
             bindings.append(photoID)
             bindings.append(fingerprint)
             bindings.append(bytes)
             bindings.append(createdAt)
-            return bindings
-        }
-
-        func decodeRow(_ row: PostgresRow) throws -> Int64 {
-            try row.decode(Int64.self)
-        }
-    }
-
-    /// Forgets a project's photos beyond its newest `limit`, and those older than the cutoff;
-    /// returns the photo ids forgotten, with whether it was for age.
-    struct Trim: PostgresPreparedStatement {
-        static let name = "photo_validator.memory.trim.v1"
-        static let sql = """
-            DELETE FROM photo_validator.photo_fingerprint WHERE project_id = $1 AND (created_at < $2 OR sequence <= COALESCE((
-                SELECT sequence FROM photo_validator.photo_fingerprint WHERE project_id = $1 ORDER BY sequence DESC OFFSET $3 LIMIT 1), 0))
-            RETURNING photo_id, created_at < $2
-            """
-        let projectID: String
-        let cutoff: Double
-        let limit: Int64
-
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 3)
-            bindings.append(projectID)
             bindings.append(cutoff)
             bindings.append(limit)
             return bindings

@@ -81,23 +81,22 @@ public final class SharedProjectMemory<Fingerprint: Sendable & Equatable>: Senda
         let logger = logger
         let (result, evicted) = try await store.transaction { connection -> (PhotoFingerprintStore.Remembered, [EvictedPhoto]) in
             try await connection.query("SELECT pg_advisory_xact_lock(\(lockSpace), hashtext(\(projectID)))", logger: logger)
-            for try await row in try await connection.execute(ProjectMemoryStatements.Photo(projectID: projectID, photoID: photoID), logger: logger) {
-                return (self.photo(row)?.fingerprint == fingerprint ? .alreadyRemembered : .conflict, [])
-            }
             var arrived: [Photo] = []
             for try await row in try await connection.execute(
-                ProjectMemoryStatements.Arrived(projectID: projectID, after: Int64(clamping: generation), cutoff: cutoff, limit: limit), logger: logger) {
+                ProjectMemoryStatements.Arrived(projectID: projectID, photoID: photoID, after: Int64(clamping: generation), cutoff: cutoff),
+                logger: logger) {
+                if row.photoID == photoID {
+                    return (self.photo(row)?.fingerprint == fingerprint ? .alreadyRemembered : .conflict, [])
+                }
                 if let photo = self.photo(row) { arrived.append(photo) }
             }
             if !arrived.isEmpty, let earlier = try await compare(arrived) {
                 return (.duplicate(of: earlier), [])
             }
             let insert = ProjectMemoryStatements.Insert(projectID: projectID, photoID: photoID, fingerprint: ByteBuffer(bytes: encoded),
-                                                        bytes: Int32(clamping: bytes), createdAt: now.timeIntervalSince1970)
-            for try await _ in try await connection.execute(insert, logger: logger) {}
+                                                        bytes: Int32(clamping: bytes), createdAt: now.timeIntervalSince1970, cutoff: cutoff, limit: limit)
             var evicted: [EvictedPhoto] = []
-            for try await (trimmed, expired) in try await connection.execute(
-                ProjectMemoryStatements.Trim(projectID: projectID, cutoff: cutoff, limit: limit), logger: logger) {
+            for try await (trimmed, expired) in try await connection.execute(insert, logger: logger) {
                 evicted.append(EvictedPhoto(projectID: projectID, photoID: trimmed, reason: expired ? .age : .projectFull))
             }
             try await alongside(connection)

@@ -68,14 +68,14 @@ public struct SharedStoreBench: Sendable {
                                                   comparedUpTo: UInt64.max, compare: { _ in nil })
                 }
             }
-            // The floor on this machine now: one empty transaction (BEGIN, SELECT 1, COMMIT) on a pooled connection.
+            // The floor on this machine now: one round trip (SELECT 1) on a pooled connection.
             var floor: [Duration] = []
             for _ in 0..<uploads {
                 let start = ContinuousClock.now
                 if let why = await store.check() { throw PostgresCluster.Failure(description: why) }
                 floor.append(ContinuousClock.now - start)
             }
-            print("\(transport), floor (an empty transaction): median \(Self.ms(Self.percentile(floor, 0.5))) p90 \(Self.ms(Self.percentile(floor, 0.9)))")
+            print("\(transport), floor (one SELECT 1): median \(Self.ms(Self.percentile(floor, 0.5))) p90 \(Self.ms(Self.percentile(floor, 0.9)))")
             let payloads = (0..<uploads).map { _ in fingerprint() }
             for inFlight in [1, concurrency] {
                 let timings = try await time(memory, payloads: payloads, projects: projects, inFlight: inFlight, round: inFlight)
