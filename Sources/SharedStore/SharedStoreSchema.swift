@@ -42,6 +42,39 @@ public enum SharedStoreSchema {
             "CREATE INDEX photo_fingerprint_project ON photo_validator.photo_fingerprint (project_id, sequence)",
             "CREATE INDEX photo_fingerprint_age ON photo_validator.photo_fingerprint (created_at)",
         ]),
+        Migration(version: 2, summary: "the outbox and idempotent answers: promised signals and the answers to keyed uploads", statements: [
+            """
+            CREATE TABLE photo_validator.signal (
+                id bigserial PRIMARY KEY,
+                photo_id text NOT NULL UNIQUE,
+                workflow_id text NOT NULL,
+                signal_name text NOT NULL,
+                payload text NOT NULL,
+                state text NOT NULL DEFAULT 'pending',
+                attempts integer NOT NULL DEFAULT 0,
+                enqueued_at double precision NOT NULL,
+                age_from double precision NOT NULL,
+                next_attempt_at double precision NOT NULL,
+                last_error text,
+                dead_reason text,
+                finished_at double precision
+            )
+            """,
+            // Replicas claim due signals by this index alone; the finished ones are not in it.
+            "CREATE INDEX signal_due ON photo_validator.signal (next_attempt_at, id) WHERE state = 'pending'",
+            """
+            CREATE TABLE photo_validator.idempotent_upload (
+                project_id text NOT NULL,
+                key text NOT NULL,
+                request_digest text NOT NULL,
+                photo_id text NOT NULL,
+                answer bytea NOT NULL,
+                created_at double precision NOT NULL,
+                PRIMARY KEY (project_id, key)
+            )
+            """,
+            "CREATE INDEX idempotent_upload_age ON photo_validator.idempotent_upload (created_at)",
+        ]),
     ]
 
     /// The newest version this build knows.

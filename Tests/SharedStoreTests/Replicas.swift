@@ -4,12 +4,18 @@ import SharedStore
 import SignalForwarding
 import TestFixtures
 
+/// A quiet logger for the stores under test.
+let testLogger: Logger = {
+    var logger = Logger(label: "shared-store-test")
+    logger.logLevel = .warning
+    return logger
+}()
+
 /// Shared stores on one database, as replicas have them: each runs (and so migrates) in a task of
 /// its own while `body` runs, and stops after.
 func withReplicas<Result: Sendable>(_ count: Int, url: String, poolSize: Int = 4,
                                     _ body: @Sendable ([SharedStore]) async throws -> Result) async throws -> Result {
-    var logger = Logger(label: "shared-store-test")
-    logger.logLevel = .warning
+    let logger = testLogger
     let stores = try (0..<count).map { _ in
         try SharedStore(settings: SharedStoreSettings(url: url, poolSize: poolSize, tls: .disable), logger: logger, retryDelay: .milliseconds(100))
     }
