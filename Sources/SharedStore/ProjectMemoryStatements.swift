@@ -6,27 +6,30 @@ enum ProjectMemoryStatements {
     /// A fingerprint row as read: sequence, photo id, fingerprint bytes, cost, time.
     typealias Row = (sequence: Int64, photoID: String, fingerprint: ByteBuffer, bytes: Int32, createdAt: Double)
 
-    /// A project's newest photos within the retention period, newest first.
+    /// A project's newest photos within the retention period, newest first, the fingerprint's
+    /// bytes left out (NULL) for the sequences the reader has parsed already.
     struct Newest: PostgresPreparedStatement {
-        static let name = "photo_validator.memory.newest.v1"
+        static let name = "photo_validator.memory.newest.v2"
         static let sql = """
-            SELECT sequence, photo_id, fingerprint, bytes, created_at FROM photo_validator.photo_fingerprint
-            WHERE project_id = $1 AND created_at >= $2 ORDER BY sequence DESC LIMIT $3
+            SELECT sequence, photo_id, CASE WHEN sequence = ANY($4) THEN NULL ELSE fingerprint END, bytes, created_at
+            FROM photo_validator.photo_fingerprint WHERE project_id = $1 AND created_at >= $2 ORDER BY sequence DESC LIMIT $3
             """
         let projectID: String
         let cutoff: Double
         let limit: Int64
+        let known: [Int64]
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 3)
+            var bindings = PostgresBindings(capacity: 4)
             bindings.append(projectID)
             bindings.append(cutoff)
             bindings.append(limit)
+            bindings.append(known)
             return bindings
         }
 
-        func decodeRow(_ row: PostgresRow) throws -> Row {
-            let (sequence, photoID, fingerprint, bytes, createdAt) = try row.decode((Int64, String, ByteBuffer, Int32, Double).self)
+        func decodeRow(_ row: PostgresRow) throws -> (sequence: Int64, photoID: String, fingerprint: ByteBuffer?, bytes: Int32, createdAt: Double) {
+            let (sequence, photoID, fingerprint, bytes, createdAt) = try row.decode((Int64, String, ByteBuffer?, Int32, Double).self)
             return (sequence, photoID, fingerprint, bytes, createdAt)
         }
     }

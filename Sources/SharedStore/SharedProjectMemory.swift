@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import SignalForwarding
+import Synchronization
 
 /// The fingerprints of each project's accepted photos in the shared store, so that every replica
 /// compares a new photo with the photos any replica accepted: read by project id (an index),
@@ -9,7 +10,9 @@ import SignalForwarding
 /// period; the byte budget over all at each `prune`), forgotten by any replica.
 ///
 /// The fingerprint is stored as the opaque bytes its encoder produced and parsed here by `decode`:
-/// no statement reads its layout. Comparisons never run under a lock but for the few photos that
+/// no statement reads its layout. Parsed fingerprints are cached by their row's sequence
+/// (`ParsedFingerprintCache`, within the byte budget), so a project read again costs the bytes of
+/// its new photos only. Comparisons never run under a lock but for the few photos that
 /// arrived since the caller compared: `remember` takes the project's transaction-scoped advisory
 /// lock, compares with those (the caller's `compare`), and inserts, so two uploads of one photo
 /// racing on two replicas cannot both be remembered, while other projects go on.
@@ -24,6 +27,7 @@ public final class SharedProjectMemory<Fingerprint: Sendable & Equatable>: Senda
     private let cost: @Sendable (Fingerprint) -> Int
     private let onEvict: @Sendable ([EvictedPhoto]) -> Void
     private let logger: Logger
+    private let cache: Mutex<ParsedFingerprintCache<Fingerprint>>
 
     /// The memory in `store` within `limits`: `decode` parses a stored fingerprint (nil for bytes
     /// that are not one, which are then skipped), `cost` is a parsed one's bytes against the budget,
@@ -37,6 +41,7 @@ public final class SharedProjectMemory<Fingerprint: Sendable & Equatable>: Senda
         self.decode = decode
         self.cost = cost
         self.onEvict = onEvict
+        cache = Mutex(ParsedFingerprintCache(budget: limits.totalBytes))
     }
 
     /// The photos of `projectID` an upload is compared with (its newest within the retention
@@ -47,19 +52,37 @@ public final class SharedProjectMemory<Fingerprint: Sendable & Equatable>: Senda
         let cutoff = now.timeIntervalSince1970 - limits.retention
         let limit = Int64(limits.photosPerProject)
         let logger = logger
-        return try await store.read { connection in
-            // One statement, one snapshot, one round trip. The generation is the newest sequence
-            // read: a photo of the project committed later has a larger one (its insert took the
-            // project's lock after every earlier one committed), and one not read is expired.
-            var rows: [ProjectMemoryStatements.Row] = []
-            for try await row in try await connection.execute(
-                ProjectMemoryStatements.Newest(projectID: projectID, cutoff: cutoff, limit: limit), logger: logger) {
-                rows.append(row)
+        for attempt in 0..<2 {
+            // A photo cached when the query left, and dropped from the cache before its answer was
+            // read, has no bytes in the answer: read again, fetching every fingerprint.
+            let known = attempt == 0 ? cache.withLock { $0.photos(of: projectID) } : [:]
+            let sequences = known.keys.map { Int64(clamping: $0) }
+            let read = try await store.read { connection in
+                // One statement, one snapshot, one round trip. The generation is the newest sequence
+                // read: a photo of the project committed later has a larger one (its insert took the
+                // project's lock after every earlier one committed), and one not read is expired.
+                var generation: Int64 = 0
+                var photos: [Photo] = []
+                var complete = true
+                for try await row in try await connection.execute(
+                    ProjectMemoryStatements.Newest(projectID: projectID, cutoff: cutoff, limit: limit, known: sequences), logger: logger) {
+                    generation = max(generation, row.sequence)
+                    if let bytes = row.fingerprint {
+                        if let photo = self.photo((row.sequence, row.photoID, bytes, row.bytes, row.createdAt)) { photos.append(photo) }
+                    } else if let photo = known[UInt64(row.sequence)] {
+                        photos.append(photo)
+                    } else {
+                        complete = false
+                    }
+                }
+                return (photos: photos, generation: UInt64(generation), complete: complete)
             }
-            let generation = UInt64(rows.first?.sequence ?? 0)
-            let photos = rows.reversed().compactMap { self.photo($0) }.filter { $0.photoID != photoID }
-            return (photos, generation)
+            guard read.complete else { continue }
+            let photos = read.photos.sorted { $0.sequence < $1.sequence }
+            cache.withLock { $0.replace(projectID, with: photos) }
+            return (photos.filter { $0.photoID != photoID }, read.generation)
         }
+        throw SharedStoreError.unavailable("the shared store's photos of project \(projectID) changed while they were read twice")
     }
 
     /// Remembers `fingerprint` (its bytes `encoded`) as `photoID` of `projectID` unless a photo of
