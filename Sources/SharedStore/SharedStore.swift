@@ -24,6 +24,7 @@ public final class SharedStore: Service, Sendable {
     let client: PostgresClient
     private let logger: Logger
     private let state = Mutex(Readiness.starting)
+    private let migrated = Atomic<Bool>(false)
     private let retryDelay: Duration
     private let acquireTimeout: Duration
 
@@ -63,6 +64,7 @@ public final class SharedStore: Service, Sendable {
                 try await client.withConnection { connection in
                     _ = try await SharedStoreSchema.migrate(connection, logger: logger)
                 }
+                migrated.store(true, ordering: .releasing)
                 state.withLock { $0 = .ready }
                 logger.info("the shared store at \(endpoint) is ready (schema version \(SharedStoreSchema.currentVersion))")
                 return
@@ -98,9 +100,13 @@ public final class SharedStore: Service, Sendable {
     }
 
     private func leased<Result: Sendable>(transaction: Bool, _ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
-        switch readiness {
-        case .starting: throw SharedStoreError.unavailable("the shared store at \(endpoint) is still starting")
-        case .ready, .unavailable: break
+        // Until this replica has brought the schema to its version (or found it newer), nothing
+        // reads or writes it.
+        guard migrated.load(ordering: .acquiring) else {
+            switch readiness {
+            case .unavailable(let reason): throw SharedStoreError.unavailable(reason)
+            case .starting, .ready: throw SharedStoreError.unavailable("the shared store at \(endpoint) is still starting")
+            }
         }
         let leased = LeaseFlag()
         let client = client, logger = logger, limit = acquireTimeout

@@ -41,6 +41,7 @@ struct SharedProjectMemoryTests {
                 defer { group.cancelAll() }
                 let refused = try await poll { if case .unavailable(let why) = older.readiness { why.contains("newer") } else { false } }
                 #expect(refused, "a replica older than the schema must not use it: \(older.readiness)")
+                await #expect(throws: SharedStoreError.self) { _ = try await TextMemory.text(older).photos(in: "any") }
             }
         }
     }
