@@ -62,6 +62,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", .upToNextMinor(from: "1.37.0")),
         .package(url: "https://github.com/apple/swift-crypto.git", .upToNextMinor(from: "3.12.3")),
         .package(url: "https://github.com/swiftcsv/SwiftCSV.git", .upToNextMinor(from: "0.10.0")),
+        .package(url: "https://github.com/vapor/postgres-nio.git", .upToNextMinor(from: "1.33.2")),
     ],
     targets: [
         // The C API of libvips; imported only by VipsDecoder.
@@ -136,6 +137,19 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // The store replicas share (`store.url`): project memory, idempotent answers and the outbox
+        // in PostgreSQL, behind the same interfaces as SignalForwarding's SQLite store.
+        .target(
+            name: "SharedStore",
+            dependencies: [
+                "SignalForwarding",
+                "LumaAnalysis",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // Parsing of untrusted multipart/form-data bodies, apart from HTTP so it can be fuzzed alone.
         .target(
             name: "MultipartUpload",
@@ -171,6 +185,7 @@ let package = Package(
                 "ValidationWorkers",
                 "ValidatorConfiguration",
                 "SignalForwarding",
+                "SharedStore",
                 "MultipartUpload",
                 "ContentCheck",
                 "PhotoFormat",
@@ -250,6 +265,8 @@ let package = Package(
             name: "ValidatorHarness",
             dependencies: [
                 "TestFixtures",
+                "SharedStore",
+                "SignalForwarding",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -335,6 +352,16 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "SharedStoreTests",
+            dependencies: [
+                "SharedStore",
+                "SignalForwarding",
+                "TestFixtures",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
+        .testTarget(
             name: "PhotoValidatorServerTests",
             dependencies: [
                 "PhotoValidatorServer",
@@ -346,6 +373,7 @@ let package = Package(
                 "ValidationWorkers",
                 "ValidatorConfiguration",
                 "SignalForwarding",
+                "SharedStore",
                 "TestFixtures",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
