@@ -12,10 +12,12 @@ private let pythonPresent = FileManager.default.isExecutableFile(atPath: python)
 /// Issue 53, finding 10: large photos the pixel limit admits decode under the default budget, in
 /// this process and in a sandboxed decode worker (`validate`'s default), where libvips could not
 /// write the temporary file it put a canvas over 100 MB in. The WebPs are the sizes the conformance
-/// run found refused (libwebp's own 11158x2156 test photo, an 8000x6000 photo: libvips holds a
+/// run found refused (libwebp's own 11158x2156 test photo, an 8000x6000 photo: libvips held a
 /// WebP's canvas about twice), and every format at 100 MP in the shapes the format allows (a WebP
-/// side is at most 16383 px): lossy and lossless WebP, with alpha, decoded by libwebp into one
-/// buffer, PNG in strips, JPEG at its DCT scale. A WebP's process also stays under its estimate.
+/// side is at most 16383 px): lossy WebP, and lossless with alpha (the most demanding decode),
+/// decoded by libwebp into one buffer, PNG in strips, JPEG at its DCT scale. (HEIC is left out: one
+/// HEVC picture cannot hold 100 MP and Pillow writes no grids.) A WebP's process also stays under
+/// its estimate.
 @Suite("Large photos within the pixel limit decode under the default budget", .integration,
        .enabled(if: pythonPresent || Fixtures.peersRequired, "needs .venv with Pillow (scripts/setup --test)"),
        .timeLimit(.minutes(10)))
