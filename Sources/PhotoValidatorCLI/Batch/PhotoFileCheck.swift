@@ -34,11 +34,13 @@ struct PhotoFileCheck: Sendable {
     /// Measurements kept from earlier runs, or nil. Not read with the content check, which needs
     /// each passed photo's pixels for its preview.
     var scoresCache: ScoresCache? = nil
+    /// Whether each photo's fingerprint is made (a duplicate check reads it; off, its time is saved).
+    var fingerprints = true
 
     /// Checks the file at `path` as a `photoType` photo.
     func check(path: String, as photoType: PhotoType) async -> Outcome {
         let validator = validator, classifier = classifier
-        let scoresCache = classifier == nil ? scoresCache : nil
+        let scoresCache = classifier == nil ? scoresCache : nil, fingerprints = fingerprints
         do {
             let prepared: Prepared = try await pool.run {
                 let bytes: Data
@@ -52,10 +54,10 @@ struct PhotoFileCheck: Sendable {
                     return .unreadable("cannot read the file (\(PhotoCollector.reason(error)))")
                 }
                 if let scoresCache {
-                    return .judged(bytes.withUnsafeBytes { scoresCache.validate($0, as: photoType, with: validator) })
+                    return .judged(bytes.withUnsafeBytes { scoresCache.validate($0, as: photoType, with: validator, fingerprint: fingerprints) })
                 }
                 return .prepared(bytes.withUnsafeBytes { bytes in
-                    PreparedPhoto(validator.validate(bytes, as: photoType, previews: classifier?.previewBounds(for: photoType)), of: bytes)
+                    PreparedPhoto(validator.validate(bytes, as: photoType, previews: classifier?.previewBounds(for: photoType), fingerprint: fingerprints), of: bytes)
                 })
             }
             switch prepared {
