@@ -82,16 +82,17 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
         _ bytes: UnsafeRawBufferPointer,
         as photoType: PhotoType,
         previews: PreviewBounds?,
-        evenIfFailed: Bool = false
+        evenIfFailed: Bool = false,
+        fingerprint: Bool = true
     ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?) {
-        let answer = validateInWorker(bytes, as: photoType, previews: previews, evenIfFailed: evenIfFailed)
+        let answer = validateInWorker(bytes, as: photoType, previews: previews, evenIfFailed: evenIfFailed, fingerprint: fingerprint)
         return (answer.output, answer.preview)
     }
 
     /// Validates the photo in a worker and returns the worker's measurements too (none when the
     /// worker crashed or ran out of time or memory).
-    public func measure(_ bytes: UnsafeRawBufferPointer, as photoType: PhotoType) -> (output: ValidatePhotoOutput, measurements: PhotoMeasurements?) {
-        let answer = validateInWorker(bytes, as: photoType, previews: nil, evenIfFailed: false)
+    public func measure(_ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, fingerprint: Bool = true) -> (output: ValidatePhotoOutput, measurements: PhotoMeasurements?) {
+        let answer = validateInWorker(bytes, as: photoType, previews: nil, evenIfFailed: false, fingerprint: fingerprint)
         return (answer.output, answer.measurements)
     }
 
@@ -99,7 +100,8 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
         _ bytes: UnsafeRawBufferPointer,
         as photoType: PhotoType,
         previews: PreviewBounds?,
-        evenIfFailed: Bool
+        evenIfFailed: Bool,
+        fingerprint: Bool
     ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?, measurements: PhotoMeasurements?) {
         let start = ContinuousClock.now
         let declared = DeclaredSize(bytes)
@@ -134,7 +136,8 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
                 preview: previews,
                 previewEvenIfFailed: evenIfFailed ? true : nil,
                 sharedCount: shared,
-                threads: threads > 1 ? threads : nil
+                threads: threads > 1 ? threads : nil,
+                fingerprint: fingerprint ? nil : false
             )
         }
         switch exchanged {

@@ -41,11 +41,13 @@ struct PhotoFileCheck: Sendable {
     /// (`--report`), or nil. Not made with the content check, whose preview the decode makes
     /// instead; the scores cache is not read with them, since a cached photo is not decoded.
     var thumbnails: PreviewBounds? = nil
+    /// Whether each photo's fingerprint is made (a duplicate check reads it; off, its time is saved).
+    var fingerprints = true
 
     /// Checks the file at `path` as a `photoType` photo.
     func check(path: String, as photoType: PhotoType) async -> Outcome {
         let validator = validator, classifier = classifier
-        let thumbnails = classifier == nil ? thumbnails : nil
+        let thumbnails = classifier == nil ? thumbnails : nil, fingerprints = fingerprints
         let scoresCache = classifier == nil && thumbnails == nil ? scoresCache : nil
         do {
             let prepared: Prepared = try await pool.run {
@@ -64,10 +66,10 @@ struct PhotoFileCheck: Sendable {
                     return .thumbnailed(checked.output, try? checked.preview?.get())
                 }
                 if let scoresCache {
-                    return .judged(bytes.withUnsafeBytes { scoresCache.validate($0, as: photoType, with: validator) })
+                    return .judged(bytes.withUnsafeBytes { scoresCache.validate($0, as: photoType, with: validator, fingerprint: fingerprints) })
                 }
                 return .prepared(bytes.withUnsafeBytes { bytes in
-                    PreparedPhoto(validator.validate(bytes, as: photoType, previews: classifier?.previewBounds(for: photoType)), of: bytes)
+                    PreparedPhoto(validator.validate(bytes, as: photoType, previews: classifier?.previewBounds(for: photoType), fingerprint: fingerprints), of: bytes)
                 })
             }
             switch prepared {

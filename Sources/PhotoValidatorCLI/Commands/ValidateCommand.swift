@@ -153,7 +153,7 @@ struct ValidateCommand: AsyncParsableCommand, SettingsCommand {
         var duplicateCheck = BatchDuplicates(scope: scope, rule: settings.duplicateRule, window: window)
         var done = 0
         let checker = PhotoFileCheck(validator: validator, classifier: classifier, pool: pool, scoresCache: cache,
-                                     thumbnails: report == nil ? nil : ReportFolder.thumbnailBounds)
+                                     thumbnails: report == nil ? nil : ReportFolder.thumbnailBounds, fingerprints: scope != .off)
         await BoundedTaskGroup.run(entries.map(\.path), width: pool.threadCount + pool.queueLimit) { path in
             await checker.check(path: path, as: photoType)
         } consume: { index, outcome in
