@@ -77,7 +77,7 @@ struct LabelCommand: AsyncParsableCommand, SettingsCommand {
             guard let (thumbnail, view) = result else { continue }
             switch (thumbnail, view) {
             case (.validated(let output, let thumb), .validated(_, let image)):
-                let summary = ValidatePhotoOutputSummary(type: photoType.rawValue, width: output.details.width, height: output.details.height,
+                let summary = LabellingVerdict(type: photoType.rawValue, width: output.details.width, height: output.details.height,
                                                          verdict: output.passed ? "passed" : output.failures.map(\.rawValue).joined(separator: ", "))
                 page.add(path: file, output: summary, thumbnail: thumb, large: image)
             case (.unreadable(let reason), _), (_, .unreadable(let reason)):

@@ -40,7 +40,7 @@ struct LabellingPage {
     }
 
     /// Adds the photo at `path` with its thumbnail and large view, if it decoded.
-    mutating func add(path: String, output: ValidatePhotoOutputSummary, thumbnail: PreviewImage?, large: PreviewImage?) {
+    mutating func add(path: String, output: LabellingVerdict, thumbnail: PreviewImage?, large: PreviewImage?) {
         let number = photos.count + 1
         func written(_ image: PreviewImage?, suffix: String) -> String? {
             guard let image else { return nil }
@@ -63,14 +63,4 @@ struct LabellingPage {
         try LabellingReportPage.page.write(to: folder.index, data: HTMLPage.encoder.encode(data))
         return folder.index.path
     }
-}
-
-/// What the labelling page shows of a photo's answer.
-struct ValidatePhotoOutputSummary: Sendable {
-    /// The photo type.
-    let type: String
-    /// Displayed size.
-    let width: Int?, height: Int?
-    /// `passed` or the failure codes.
-    let verdict: String
 }
