@@ -69,11 +69,12 @@ struct TuneCommandTests {
         #expect(outcome.status == 0, "\(outcome.standardError)")
         #expect(outcome.standardOutput.contains("Duplicate check: 4 pairs (2 duplicates, 2 distinct); tuning part 3, held aside 1"), "\(outcome.standardOutput)")
         #expect(outcome.standardOutput.contains("Called duplicates by the current rule, by kind: exif_rot90 1/1, heic 1/1, other 0/2"), "\(outcome.standardOutput)")
-        // Each pair's figures, for checking a choice pair by pair: the turned copy's features align it and its detail agrees.
+        // Each pair's figures, for checking a choice pair by pair: the turned copy's features align it and its detail agrees
+        // (the 2-bit coded detail's correlation: copies of the duplicate set from 0.47, distinct pairs at most 0.40).
         let rows = try String(contentsOf: report.appendingPathComponent("duplicate-pairs.csv"), encoding: .utf8).split(separator: "\n")
         #expect(rows.count == 5)
         let turned = try #require(rows.first { $0.contains("cups-turned.jpg") }).split(separator: ",")
-        #expect(turned.count == 11 && Int(turned[8]).map { $0 >= 20 } == true && Double(turned[10]).map { $0 >= 0.9 } == true, "\(turned)")
+        #expect(turned.count == 11 && Int(turned[8]).map { $0 >= 20 } == true && Double(turned[10]).map { $0 >= 0.8 } == true, "\(turned)")
     }
 
     @Test("a CSV manifest with photo types gives one report per type; bad labels are usage errors")
