@@ -8,6 +8,9 @@
 /// at least `washedOutP10`. A white wall, a bright sky or a white backdrop clips without
 /// lifting the rest: a subject in front of it, or the furniture and floor of a bright room, keep
 /// their shadows and mid-tones, so a tenth of the frame stays darker than a washed-out photo's.
+/// The percentile is the one `tune --check exposure` chose on the tuning part (issue 48): the most
+/// overexposed photos caught with no usable one flagged (real overexposed brackets p10 90 and 98,
+/// usable bright photos clipped over a quarter at most about 82 but for one +1 EV white bathroom, 129).
 public struct ExposureRule: Sendable, Equatable, Codable {
     /// Whether the check runs (`exposure.check`).
     public var enabled: Bool = true
@@ -18,7 +21,7 @@ public struct ExposureRule: Sendable, Equatable, Codable {
     public var clippedShare: Double = 0.25
     /// A clipped photo (`clippedShare`) is overexposed only when its 10th luma percentile is at
     /// least this: its shadows went pale with its highlights.
-    public var washedOutP10: Int = 88
+    public var washedOutP10: Int = 86
 
     /// The built-in defaults.
     public init() {}
