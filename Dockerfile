@@ -15,12 +15,12 @@
 ARG SWIFT_VERSION=6.3.1
 
 FROM swift:${SWIFT_VERSION}-bookworm AS build
-# libvips-dev, libjpeg62-turbo-dev and libavcodec-dev for the decoder (JPEG pixels go through
-# libjpeg-turbo directly, HEIC tiles through FFmpeg's HEVC decoder), libsqlite3-dev for the outbox (GRDB links the system SQLite),
+# libvips-dev, libjpeg62-turbo-dev, libavcodec-dev and libwebp-dev for the decoder (JPEG pixels go through
+# libjpeg-turbo directly, HEIC tiles through FFmpeg's HEVC decoder, still WebPs through libwebp), libsqlite3-dev for the outbox (GRDB links the system SQLite),
 # libseccomp-dev for the decode workers' seccomp allow-list (CSandbox).
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libvips-dev libjpeg62-turbo-dev libavcodec-dev libsqlite3-dev libseccomp-dev \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libvips-dev libjpeg62-turbo-dev libavcodec-dev libwebp-dev libsqlite3-dev libseccomp-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift dependencies.txt ./
@@ -40,11 +40,11 @@ RUN scripts/check-dependencies \
 FROM debian:bookworm-slim
 # Exactly what the binary loads besides glibc (the Swift runtime is linked in statically):
 # libvips42 (with libheif1 and the image codecs it depends on), libjpeg62-turbo (linked directly
-# for JPEG pixels), libavcodec59 (FFmpeg's HEVC decoder for HEIC tiles), libsqlite3-0 for the outbox, libseccomp2 for the decode workers' seccomp filter, and ca-certificates for https to Temporal Cloud
+# for JPEG pixels), libavcodec59 (FFmpeg's HEVC decoder for HEIC tiles), libwebp7 (linked directly for still WebP pixels), libsqlite3-0 for the outbox, libseccomp2 for the decode workers' seccomp filter, and ca-certificates for https to Temporal Cloud
 # or a webhook.
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libvips42 libjpeg62-turbo libavcodec59 libsqlite3-0 libseccomp2 ca-certificates \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libvips42 libjpeg62-turbo libavcodec59 libwebp7 libsqlite3-0 libseccomp2 ca-certificates \
     && rm -rf /var/lib/apt/lists/* \
     && install -d -o 10001 -g 10001 -m 0700 /var/lib/photo-validator
 COPY --from=build /photo-validator /usr/local/bin/photo-validator
@@ -55,7 +55,7 @@ ARG GIT_REVISION=unknown
 LABEL org.opencontainers.image.title="photo-validator" \
       org.opencontainers.image.version="1.0.0" \
       org.opencontainers.image.revision="${GIT_REVISION}" \
-      io.photo-validator.decoders="libvips42, libjpeg62-turbo, libavcodec59 from Debian bookworm; exact versions: photo-validator --version --verbose, /usr/share/doc/photo-validator/versions.txt"
+      io.photo-validator.decoders="libvips42, libjpeg62-turbo, libavcodec59, libwebp7 from Debian bookworm; exact versions: photo-validator --version --verbose, /usr/share/doc/photo-validator/versions.txt"
 # STATE_DIRECTORY plays systemd's part: the outbox defaults to /var/lib/photo-validator/outbox.sqlite,
 # on the volume below, writable by the numeric user. MALLOC_ARENA_MAX=2 keeps glibc from giving
 # every decoding thread its own heap; scripts/measure-arenas compares it with the default

@@ -62,6 +62,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", .upToNextMinor(from: "1.37.0")),
         .package(url: "https://github.com/apple/swift-crypto.git", .upToNextMinor(from: "3.12.3")),
         .package(url: "https://github.com/swiftcsv/SwiftCSV.git", .upToNextMinor(from: "0.10.0")),
+        .package(url: "https://github.com/vapor/postgres-nio.git", .upToNextMinor(from: "1.33.2")),
     ],
     targets: [
         // The C API of libvips; imported only by VipsDecoder.
@@ -74,6 +75,8 @@ let package = Package(
         .target(name: "CLibJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // FFmpeg's HEVC decoder for HEIC tiles: one thread, errors fatal, planes copied out.
         .target(name: "CLibAVCodec", linkerSettings: [.linkedLibrary("avcodec"), .linkedLibrary("avutil")]),
+        // libwebp for still WebP pixels: decoded once into one buffer the decoder owns (libvips' loader copied the canvas twice).
+        .target(name: "CLibWebP", linkerSettings: [.linkedLibrary("webp")]),
         // The values that cross the worker wall (formats, headers, decode failures, previews and
         // their bounds): pure Swift, no C, so the daemon's side need not link a decoder for them.
         .target(name: "PhotoFormat"),
@@ -82,8 +85,8 @@ let package = Package(
         // daemon gives each photo its deadline and memory share without linking a decoder. Its
         // pixel loops (the HEIC plane's rotation) are optimised in debug builds as the decoder's are.
         .target(name: "PhotoStructure", dependencies: ["PhotoFormat"], swiftSettings: decoderSettings),
-        // The one module that owns libvips, libjpeg, libavcodec and every C pointer.
-        .target(name: "VipsDecoder", dependencies: ["PhotoFormat", "PhotoStructure", "CVips", "CLibJPEG", "CLibAVCodec"], swiftSettings: decoderSettings),
+        // The one module that owns libvips, libjpeg, libavcodec, libwebp and every C pointer.
+        .target(name: "VipsDecoder", dependencies: ["PhotoFormat", "PhotoStructure", "CVips", "CLibJPEG", "CLibAVCodec", "CLibWebP"], swiftSettings: decoderSettings),
         // The blur kernel: pure Swift, no C, no I/O.
         .target(name: "BlurMetrics", swiftSettings: kernelSettings),
         // Exposure figures and the duplicate fingerprint of the analysis plane: pure Swift, no C, no I/O.
@@ -134,6 +137,19 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // The store replicas share (`store.url`): project memory, idempotent answers and the outbox
+        // in PostgreSQL, behind the same interfaces as SignalForwarding's SQLite store.
+        .target(
+            name: "SharedStore",
+            dependencies: [
+                "SignalForwarding",
+                "LumaAnalysis",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // Parsing of untrusted multipart/form-data bodies, apart from HTTP so it can be fuzzed alone.
         .target(
             name: "MultipartUpload",
@@ -169,6 +185,7 @@ let package = Package(
                 "ValidationWorkers",
                 "ValidatorConfiguration",
                 "SignalForwarding",
+                "SharedStore",
                 "MultipartUpload",
                 "ContentCheck",
                 "PhotoFormat",
@@ -248,6 +265,8 @@ let package = Package(
             name: "ValidatorHarness",
             dependencies: [
                 "TestFixtures",
+                "SharedStore",
+                "SignalForwarding",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -333,6 +352,16 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "SharedStoreTests",
+            dependencies: [
+                "SharedStore",
+                "SignalForwarding",
+                "TestFixtures",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
+        .testTarget(
             name: "PhotoValidatorServerTests",
             dependencies: [
                 "PhotoValidatorServer",
@@ -344,6 +373,7 @@ let package = Package(
                 "ValidationWorkers",
                 "ValidatorConfiguration",
                 "SignalForwarding",
+                "SharedStore",
                 "TestFixtures",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -15,10 +15,11 @@ enum { PV_FORMAT_JPEG = 0, PV_FORMAT_PNG = 1, PV_FORMAT_WEBP = 2 };
 /* Opens `data` with exactly one loader, chosen by the caller from the magic bytes: libvips' own
  * loader search (vips_image_new_from_buffer) runs every loader's sniffer, including ones that
  * hang on hostile input, so it never sees untrusted bytes. `fail_on` is a VipsFailOn. A loader
- * that cannot stream (WebP, interlaced PNG) decodes the whole picture first: "memory" keeps it in
- * memory (counted in the decode's estimate) where libvips would otherwise write a picture over
- * 100 MB to a temporary file, which a sandboxed decode worker cannot open. */
-static inline VipsImage *pv_load_buffer(int format, void *data, size_t length, int fail_on) {
+ * that cannot stream (WebP, interlaced PNG) decodes the whole picture first: `memory` true keeps
+ * it in memory (counted in the decode's estimate) where libvips would otherwise write a picture
+ * over 100 MB to a temporary file, which a sandboxed decode worker cannot open. Only for those:
+ * libvips 8.14 honours "memory" even for a PNG it could stream, and then holds its whole canvas. */
+static inline VipsImage *pv_load_buffer(int format, void *data, size_t length, int fail_on, int memory) {
     VipsImage *out = NULL;
     int status = -1;
     switch (format) {
@@ -26,10 +27,10 @@ static inline VipsImage *pv_load_buffer(int format, void *data, size_t length, i
         status = vips_jpegload_buffer(data, length, &out, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", fail_on, NULL);
         break;
     case PV_FORMAT_PNG:
-        status = vips_pngload_buffer(data, length, &out, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", fail_on, "memory", TRUE, NULL);
+        status = vips_pngload_buffer(data, length, &out, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", fail_on, "memory", memory ? TRUE : FALSE, NULL);
         break;
     case PV_FORMAT_WEBP:
-        status = vips_webpload_buffer(data, length, &out, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", fail_on, "memory", TRUE, NULL);
+        status = vips_webpload_buffer(data, length, &out, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", fail_on, "memory", memory ? TRUE : FALSE, NULL);
         break;
     default:
         break;

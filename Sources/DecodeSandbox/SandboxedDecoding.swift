@@ -82,16 +82,17 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
         _ bytes: UnsafeRawBufferPointer,
         as photoType: PhotoType,
         previews: PreviewBounds?,
-        evenIfFailed: Bool = false
+        evenIfFailed: Bool = false,
+        fingerprint: Bool = true
     ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?) {
-        let answer = validateInWorker(bytes, as: photoType, previews: previews, evenIfFailed: evenIfFailed)
+        let answer = validateInWorker(bytes, as: photoType, previews: previews, evenIfFailed: evenIfFailed, fingerprint: fingerprint)
         return (answer.output, answer.preview)
     }
 
     /// Validates the photo in a worker and returns the worker's measurements too (none when the
     /// worker crashed or ran out of time or memory).
-    public func measure(_ bytes: UnsafeRawBufferPointer, as photoType: PhotoType) -> (output: ValidatePhotoOutput, measurements: PhotoMeasurements?) {
-        let answer = validateInWorker(bytes, as: photoType, previews: nil, evenIfFailed: false)
+    public func measure(_ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, fingerprint: Bool = true) -> (output: ValidatePhotoOutput, measurements: PhotoMeasurements?) {
+        let answer = validateInWorker(bytes, as: photoType, previews: nil, evenIfFailed: false, fingerprint: fingerprint)
         return (answer.output, answer.measurements)
     }
 
@@ -99,7 +100,8 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
         _ bytes: UnsafeRawBufferPointer,
         as photoType: PhotoType,
         previews: PreviewBounds?,
-        evenIfFailed: Bool
+        evenIfFailed: Bool,
+        fingerprint: Bool
     ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?, measurements: PhotoMeasurements?) {
         let start = ContinuousClock.now
         let declared = DeclaredSize(bytes)
@@ -134,7 +136,8 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
                 preview: previews,
                 previewEvenIfFailed: evenIfFailed ? true : nil,
                 sharedCount: shared,
-                threads: threads > 1 ? threads : nil
+                threads: threads > 1 ? threads : nil,
+                fingerprint: fingerprint ? nil : false
             )
         }
         switch exchanged {
@@ -255,7 +258,7 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
 
 extension SandboxedDecoding {
     /// The least memory a photo of `size` needs in its worker: the analysis plane and what its
-    /// format's decoder holds at the least (a row strip, the WebP canvas as libvips holds it, the HEVC luma plane).
+    /// format's decoder holds at the least (a row strip, a lossy WebP's RGB canvas as libwebp fills it, the HEVC luma plane).
     /// Never more than the worker's own estimate, so a photo refused here would be refused there.
     static func leastMemory(_ size: DeclaredSize, scale: AnalysisScale) -> Int {
         let analysis = BlurMeasurement.estimatedBytes(width: size.width, height: size.height, scale: scale)
@@ -263,7 +266,7 @@ extension SandboxedDecoding {
         switch size.format {
         case .jpeg: decoder = 0
         case .png: decoder = size.width * 3 * 256
-        case .webp: decoder = size.pixels * DecodePlan.webpBytesPerPixel
+        case .webp: decoder = size.pixels * DecodePlan.leastWebPBytesPerPixel
         case .heif: decoder = size.pixels
         }
         return analysis + decoder

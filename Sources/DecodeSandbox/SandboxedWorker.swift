@@ -130,6 +130,7 @@ public final class SandboxedWorker: @unchecked Sendable {
         }
         // The worker is dying or dead; a worker that only sent nonsense is killed here.
         var status = pv_sandbox_wait(pid, 0)
+        var killedHere = false
         if status == -2 {
             let grace = ContinuousClock.now + .milliseconds(200)
             while status == -2, ContinuousClock.now < grace {
@@ -139,6 +140,7 @@ public final class SandboxedWorker: @unchecked Sendable {
             if status == -2 {
                 pv_sandbox_kill(pid)
                 status = pv_sandbox_wait(pid, 1)
+                killedHere = true
             }
         }
         let signal = status >= 0 ? pv_sandbox_term_signal(status) : 0
@@ -147,6 +149,10 @@ public final class SandboxedWorker: @unchecked Sendable {
         }
         if reportedMemory {
             return WorkerEnd(reason: .memory, detail: "it died of signal \(signal) at its address-space limit")
+        }
+        if killedHere {
+            // Its own SIGKILL says nothing: what the channel said does.
+            return WorkerEnd(reason: .crashed, detail: "it was still running after its channel ended (\(error)), and was killed")
         }
         if signal != 0 {
             return WorkerEnd(reason: .crashed, detail: "it died of signal \(signal) (\(String(cString: strsignal(signal))))")

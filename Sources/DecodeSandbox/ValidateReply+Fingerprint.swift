@@ -2,7 +2,7 @@ import PhotoValidation
 
 extension ValidateReply {
     /// The reply as the worker sends it: each decode's fingerprint in `measurements` left empty
-    /// where it is the answer's own. A fingerprint is about 50 KB of base64, and a photo decoded
+    /// where it is the answer's own. A fingerprint is up to 10 KB of base64, and a photo decoded
     /// twice would otherwise carry it three times.
     package func sendingFingerprintOnce() -> ValidateReply {
         var sent = self

@@ -13,4 +13,6 @@ package struct ValidateRequest: Codable, Sendable {
     package var sharedCount: Int?
     /// The threads the photo's decode may use: more than one only while other cores are idle.
     package var threads: Int? = nil
+    /// False when no fingerprint is to be made (no duplicate check nor caller reads it); absent means true.
+    package var fingerprint: Bool? = nil
 }

@@ -89,7 +89,7 @@ public enum DecodeWorkerHost {
                 if setup.allowsTestRequests, bytes.starts(with: Self.crashMarker) { pv_sandbox_crash() }
                 return checks.measuredCheck(
                     bytes, as: request.photoType, previews: request.preview, evenIfFailed: request.previewEvenIfFailed == true,
-                    threads: min(max(request.threads ?? 1, 1), Self.maximumThreads)
+                    threads: min(max(request.threads ?? 1, 1), Self.maximumThreads), fingerprint: request.fingerprint ?? true
                 )
             }
             let (output, preview, measurements): (ValidatePhotoOutput, Result<PreviewImage, DecodeFailure>?, PhotoMeasurements?)
@@ -175,7 +175,7 @@ public enum DecodeWorkerHost {
             guard let bytes = Data(base64Encoded: base64) else { continue }
             bytes.withUnsafeBytes { bytes in
                 // The preview path too: the one decode's kept colour, libvips' reduce and JPEG writer.
-                _ = checks.validate(bytes, as: .inspiration, previews: PreviewBounds(), evenIfFailed: true)
+                _ = checks.validate(bytes, as: .inspiration, previews: PreviewBounds(), evenIfFailed: true, fingerprint: true)
             }
         }
     }

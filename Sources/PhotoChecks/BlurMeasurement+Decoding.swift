@@ -22,12 +22,13 @@ extension BlurMeasurement {
     /// for the last strip). A `fingerprint`
     /// passed in (the first decode's, for a photo decoded again) is kept rather than measured
     /// again, so a photo's fingerprint does not depend on whether its blur score asked for a
-    /// second look.
+    /// second look. Without `fingerprinting` none is made (its 2-3 ms are spent only when a
+    /// duplicate check or the caller reads it).
     ///
     /// - Throws: `DecodeFailure` when the pixels are truncated or corrupt.
     public static func measure(_ image: EncodedImage, plan: DecodePlan, scale: AnalysisScale, strongestShare: Double, coarseWeight: Double = 0,
                                finerBelow: Double = .infinity, crossingCorrected: Bool = false, threads: Int = 1,
-                               fingerprint known: PhotoFingerprint? = nil) throws(DecodeFailure) -> BlurMeasurement {
+                               fingerprinting: Bool = true, fingerprint known: PhotoFingerprint? = nil) throws(DecodeFailure) -> BlurMeasurement {
         let clock = ContinuousClock()
         let target = scale.analysisSize(width: image.header.storedWidth, height: image.header.storedHeight)
         var builder: AnalysisPlaneBuilder?
@@ -111,18 +112,20 @@ extension BlurMeasurement {
             let statistics = LaplacianVariance.statistics(of: plane)
             return (bands, noiseSigma, coarse, statistics, clock.now - start)
         }
-        let lower = { () -> (bands: [OrientedDetail.TileBand], bandTime: Duration, exposure: ExposureStatistics, fingerprint: PhotoFingerprint,
+        let lower = { () -> (bands: [OrientedDetail.TileBand], bandTime: Duration, exposure: ExposureStatistics, fingerprint: PhotoFingerprint?,
                              exposureTime: Duration, fingerprintTime: Duration) in
             let start = clock.now
             let bands = lowerBands.map { OrientedDetail.band($0, of: bandCount, plane: plane) }
             let exposureStart = clock.now
             let exposure = ExposureStatistics(of: plane)
             let fingerprintStart = clock.now
-            let fingerprint = known ?? PhotoFingerprint(of: plane)
-            return (bands, exposureStart - start, exposure, fingerprint, fingerprintStart - exposureStart, clock.now - fingerprintStart)
+            let fingerprint = known ?? (fingerprinting ? PhotoFingerprint(of: plane) : nil)
+            // A fingerprint not made takes no time (the stage reads 0).
+            let fingerprintTime = known == nil && !fingerprinting ? Duration.zero : clock.now - fingerprintStart
+            return (bands, exposureStart - start, exposure, fingerprint, fingerprintStart - exposureStart, fingerprintTime)
         }
         let first: (bands: [OrientedDetail.TileBand], noiseSigma: Double, coarse: OrientedDetail?, statistics: LaplacianStatistics, time: Duration)
-        let second: (bands: [OrientedDetail.TileBand], bandTime: Duration, exposure: ExposureStatistics, fingerprint: PhotoFingerprint,
+        let second: (bands: [OrientedDetail.TileBand], bandTime: Duration, exposure: ExposureStatistics, fingerprint: PhotoFingerprint?,
                      exposureTime: Duration, fingerprintTime: Duration)
         if threads > 1 {
             (first, second) = ConcurrentPair.run(upper, lower)

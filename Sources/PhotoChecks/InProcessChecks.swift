@@ -34,15 +34,15 @@ public struct InProcessChecks: PhotoDecoding {
     /// with `evenIfFailed`), makes its preview from the same decode (a second one only for a CMYK
     /// JPEG or a nearly square JPEG whose analysis scale is too small for it).
     public func validate(
-        _ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, previews: PreviewBounds?, evenIfFailed: Bool
+        _ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, previews: PreviewBounds?, evenIfFailed: Bool, fingerprint: Bool
     ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?) {
-        let checked = measuredCheck(bytes, as: photoType, previews: previews, evenIfFailed: evenIfFailed)
+        let checked = measuredCheck(bytes, as: photoType, previews: previews, evenIfFailed: evenIfFailed, fingerprint: fingerprint)
         return (checked.output, checked.preview)
     }
 
     /// Runs the checks and returns what was measured too (nil when not deterministic).
-    public func measure(_ bytes: UnsafeRawBufferPointer, as photoType: PhotoType) -> (output: ValidatePhotoOutput, measurements: PhotoMeasurements?) {
-        let checked = measuredCheck(bytes, as: photoType, previews: nil)
+    public func measure(_ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, fingerprint: Bool) -> (output: ValidatePhotoOutput, measurements: PhotoMeasurements?) {
+        let checked = measuredCheck(bytes, as: photoType, previews: nil, fingerprint: fingerprint)
         return (checked.output, checked.measurements)
     }
 
@@ -52,18 +52,21 @@ public struct InProcessChecks: PhotoDecoding {
     /// that judges measurements read back from the scores cache. The photo may use `threads`
     /// threads: a HEIC's tiles, another format's analysis plane built from each strip while the
     /// next is decoded, and the blur score beside the exposure and fingerprint figures, when
-    /// they fit the memory budget.
+    /// they fit the memory budget. The fingerprint is made only with `fingerprint` (a duplicate
+    /// check or the caller reads it).
     public func measuredCheck(
-        _ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, previews: PreviewBounds?, evenIfFailed: Bool = false, threads: Int = 1
+        _ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, previews: PreviewBounds?, evenIfFailed: Bool = false, threads: Int = 1,
+        fingerprint: Bool = true
     ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?, measurements: PhotoMeasurements?) {
         // The decoder started libvips when these checks were made, so the encoder cannot fail
         // here; if it did, the photo would get no preview.
         let encoder = previews.flatMap { try? PreviewEncoder(bounds: $0) }
-        return measuredCheck(bytes, as: photoType, encoder: encoder, evenIfFailed: evenIfFailed, threads: threads)
+        return measuredCheck(bytes, as: photoType, encoder: encoder, evenIfFailed: evenIfFailed, threads: threads, fingerprint: fingerprint)
     }
 
     private func measuredCheck(
-        _ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, encoder previews: PreviewEncoder?, evenIfFailed: Bool, threads: Int
+        _ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, encoder previews: PreviewEncoder?, evenIfFailed: Bool, threads: Int,
+        fingerprint fingerprinting: Bool
     ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?, measurements: PhotoMeasurements?) {
         let clock = ContinuousClock()
         let start = clock.now
@@ -148,7 +151,7 @@ public struct InProcessChecks: PhotoDecoding {
             first = try BlurMeasurement.measure(
                 image, plan: plan, scale: settings.analysisScale, strongestShare: blurOptions.strongestShare,
                 coarseWeight: blurOptions.coarseWeight, finerBelow: threshold,
-                crossingCorrected: blurOptions.crossingCorrected, threads: threads
+                crossingCorrected: blurOptions.crossingCorrected, threads: threads, fingerprinting: fingerprinting
             )
         } catch {
             return invalid(error)
@@ -179,7 +182,8 @@ public struct InProcessChecks: PhotoDecoding {
                         if let second = try? BlurMeasurement.measure(
                             again, plan: finerPlan, scale: settings.analysisScale, strongestShare: blurOptions.strongestShare,
                             coarseWeight: blurOptions.coarseWeight, finerBelow: threshold,
-                            crossingCorrected: blurOptions.crossingCorrected, threads: secondThreads, fingerprint: first.fingerprint
+                            crossingCorrected: blurOptions.crossingCorrected, threads: secondThreads,
+                            fingerprinting: fingerprinting, fingerprint: first.fingerprint
                         ) {
                             measurements.second = BlurFigures(second, measuredBelow: threshold)
                             timed = second.addingTime(of: first)

@@ -7,7 +7,9 @@ public struct DecodePlan: Sendable, Equatable {
         case libjpeg
         /// FFmpeg's HEVC decoder on the tiles, after the Swift HEIF reader (every HEIC).
         case ffmpegHEVC = "ffmpeg-hevc"
-        /// libvips and the format's library behind it (PNG, WebP, CMYK JPEG).
+        /// libwebp directly, into one buffer (every still WebP).
+        case libwebp
+        /// libvips and the format's library behind it (PNG, animated WebP, CMYK JPEG).
         case libvips
     }
 
@@ -37,8 +39,18 @@ public struct DecodePlan: Sendable, Equatable {
 
     /// Bytes a pixel libvips holds while it decodes a WebP, which it cannot stream: the whole canvas
     /// about twice (libwebp's RGBA frame and the image it is copied into), 7.9 to 8.5 bytes a pixel
-    /// measured at 48 MP, lossy, lossless and with alpha, the analysis included.
+    /// measured at 48 MP, lossy, lossless and with alpha, the analysis included. Only an animated
+    /// WebP (and `lumaPaths: false`) still goes through libvips; a still one is libwebp's.
     public static let webpBytesPerPixel = 8
+
+    /// Bytes a pixel the most demanding decode within the pixel limit holds: a lossless WebP with
+    /// alpha through libwebp, its whole ARGB picture and the RGBA buffer it is decoded into
+    /// (8.0 to 8.3 bytes a pixel measured at 100 MP with the analysis, docs/decoding.md).
+    public static let largestBytesPerPixel = 8
+
+    /// Bytes a pixel a still WebP holds at the least: a lossy one without alpha, decoded by
+    /// libwebp into one RGB buffer.
+    public static let leastWebPBytesPerPixel = 3
 
     /// The decode scale as a fraction, such as 0.375 for 3/8.
     public var scale: Double { Double(scaleNumerator) / 8 }

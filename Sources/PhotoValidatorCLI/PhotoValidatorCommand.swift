@@ -9,7 +9,7 @@ public struct PhotoValidatorCommand: AsyncParsableCommand {
         commandName: "photo-validator",
         abstract: "Checks that photos are decodable, large enough and sharp enough.",
         version: ReleaseIdentity.description,
-        subcommands: [ServeCommand.self, ValidateCommand.self, TuneCommand.self, BenchCommand.self, ConfigCommand.self, EvaluateContentCommand.self, DecodeWorkerCommand.self]
+        subcommands: [ServeCommand.self, ValidateCommand.self, TuneCommand.self, LabelCommand.self, BenchCommand.self, ConfigCommand.self, EvaluateContentCommand.self, DecodeWorkerCommand.self]
     )
 
     /// Creates the command (argument parser needs it).
@@ -43,7 +43,7 @@ public struct PhotoValidatorCommand: AsyncParsableCommand {
     }
 
     /// The batch commands, whose setting flags are their catalogs'.
-    static let settingsCommands: [any SettingsCommand.Type] = [ValidateCommand.self, TuneCommand.self, BenchCommand.self, EvaluateContentCommand.self]
+    static let settingsCommands: [any SettingsCommand.Type] = [ValidateCommand.self, TuneCommand.self, LabelCommand.self, BenchCommand.self, EvaluateContentCommand.self]
 
     /// `arguments` with each setting flag of the batch command they name (`--room-min-side 2000`)
     /// handed over as `--setting=--room-min-side=2000` ahead of the others, so ArgumentParser, which

@@ -11,6 +11,7 @@ public enum DecoderLibraries {
         return [
             ("libvips", VipsRuntime.version),
             ("libjpeg-turbo", jpeg == 0 ? "unknown" : "\(jpeg / 1_000_000).\(jpeg / 1000 % 1000).\(jpeg % 1000)"),
+            ("libwebp", LibWebPDecoder.version),
             ("libavcodec", "\(avcodec >> 16).\(avcodec >> 8 & 0xFF).\(avcodec & 0xFF) (FFmpeg \(String(cString: pv_hevc_ffmpeg_release())))"),
         ]
     }

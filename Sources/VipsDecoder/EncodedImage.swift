@@ -4,21 +4,26 @@ import PhotoStructure
 
 /// A photo whose header has been read; its pixels are decoded on demand, strip by strip.
 ///
-/// Owns a copy of the encoded bytes (libvips, libjpeg and FFmpeg borrow them for as long as the
-/// image lives), the libvips image (JPEG, PNG, WebP) or the Swift-read HEIF container (HEIC, which
-/// libvips never sees), and, for JPEG, the libjpeg decoder. Use it on one thread.
+/// Owns a copy of the encoded bytes (libvips, libjpeg, libwebp and FFmpeg borrow them for as long
+/// as the image lives), the libvips image (JPEG, PNG, WebP) or the Swift-read HEIF container (HEIC,
+/// which libvips never sees), and, for JPEG, the libjpeg decoder, for a still WebP libwebp's. Use
+/// it on one thread.
 public final class EncodedImage {
     /// The container format.
     public let format: ImageFormat
     /// What the header declares.
     public let header: ImageHeader
-    /// libvips' image of a JPEG, PNG or WebP; nil for HEIC.
-    private let image: UnsafeMutablePointer<VipsImage>?
+    /// libvips' image of a JPEG, PNG or animated WebP; nil for HEIC and a still WebP (libwebp's).
+    private var image: UnsafeMutablePointer<VipsImage>?
+    /// Samples a pixel in libvips' header (0 for HEIC).
+    private let bands: Int
     private let data: UnsafeMutableRawBufferPointer
     /// The libjpeg decoder for JPEGs in a colour space it handles; nil for CMYK/YCCK and other formats.
     private let jpeg: LibJPEGDecoder?
     /// The FFmpeg path of every HEIC photo.
     private let heif: HEIFDecoder?
+    /// libwebp's decoder for a still WebP libvips reads as RGB or RGBA; nil otherwise (animations).
+    private let webp: LibWebPDecoder?
     private var consumed = false
     /// The pixels the decode kept for the content check's preview, when its plan asked.
     private var previewPixels: PreviewPixels?
@@ -27,7 +32,7 @@ public final class EncodedImage {
 
     init(
         image: UnsafeMutablePointer<VipsImage>, data: UnsafeMutableRawBufferPointer, format: ImageFormat,
-        jpeg: LibJPEGDecoder?, errorTicket: VipsErrorAttribution.Ticket
+        jpeg: LibJPEGDecoder?, webp: LibWebPDecoder? = nil, errorTicket: VipsErrorAttribution.Ticket
     ) {
         self.image = image
         self.errorTicket = errorTicket
@@ -35,12 +40,23 @@ public final class EncodedImage {
         self.format = format
         self.jpeg = jpeg
         self.heif = nil
+        // libwebp decodes only what libvips would hand out as 8-bit RGB or RGBA.
+        let bands = Int(vips_image_get_bands(image))
+        self.bands = bands
+        self.webp = (bands == 3 || bands == 4) && vips_image_get_format(image) == VIPS_FORMAT_UCHAR ? webp : nil
         self.header = ImageHeader(
             format: format,
             storedWidth: Int(vips_image_get_width(image)),
             storedHeight: Int(vips_image_get_height(image)),
             orientation: Int(pv_image_get_orientation(image))
         )
+        // libvips' WebP header read reserves a frame of 4 bytes a pixel for the pixels it would
+        // decode (address space a worker's limit counts, untouched): a still WebP goes to libwebp,
+        // so that frame is given back before the decode. Only `lumaPaths: false` opens it again.
+        if self.webp != nil {
+            pv_object_unref(image)
+            self.image = nil
+        }
     }
 
     /// A HEIC photo: its header is the container's displayed picture (turns and mirrors are
@@ -51,6 +67,8 @@ public final class EncodedImage {
         self.data = data
         self.format = .heif
         self.jpeg = nil
+        self.webp = nil
+        self.bands = 0
         self.heif = HEIFDecoder(container: heif)
         self.header = ImageHeader(format: .heif, storedWidth: heif.displayedWidth, storedHeight: heif.displayedHeight, orientation: 1)
     }
@@ -72,8 +90,10 @@ public final class EncodedImage {
     /// FFmpeg always. With `preview`, JPEG (YCbCr or grey) and HEIC keep the decoded colour for the
     /// preview, a JPEG at a scale that serves both; PNG and WebP keep a copy box-reduced by the
     /// whole factor that still leaves at least the preview's size (`PreviewReducer`).
-    /// `lumaPaths: false` decodes RGB (libjpeg for JPEG, libvips for PNG and WebP) even when luma
-    /// would do: what the fidelity tests and `bench --compare-paths` measure the luma paths against.
+    /// A still WebP is decoded by libwebp into one buffer (`LibWebPDecoder`), an animation by libvips.
+    /// `lumaPaths: false` decodes RGB (libjpeg for JPEG, libvips for PNG and every WebP) even when
+    /// luma would do: what the fidelity tests and `bench --compare-paths` measure the luma paths
+    /// and libwebp's decode against.
     /// `threads` is how many threads the decode may use (a HEIC's tiles; other formats use one).
     public func plan(targetShortSide: Int?, lumaPaths: Bool = true, preview: PreviewEncoder? = nil, threads: Int = 1) -> DecodePlan {
         if let heif {
@@ -84,9 +104,19 @@ public final class EncodedImage {
             plan.threads = used
             return plan
         }
-        guard let image else { preconditionFailure("an image is either HEIC or read by libvips") }
         let pixels = header.pixelCount
-        let bands = Int(vips_image_get_bands(image))
+        if format == .webp {
+            if let webp, lumaPaths {
+                return reducedPreview(DecodePlan(decoder: .libwebp, scaleNumerator: 8, luma: false, estimatedBytes: webp.estimatedMemory(bands: bands)),
+                                      preview: preview, bands: bands)
+            }
+            // libvips holds the canvas about twice; with alpha the copy it keeps is four bytes a
+            // pixel, not three: one more (8.5 measured).
+            let canvas = pixels * (DecodePlan.webpBytesPerPixel + (bands == 4 ? 1 : 0))
+            return reducedPreview(DecodePlan(decoder: .libvips, scaleNumerator: 8, luma: false, estimatedBytes: canvas + header.storedWidth * max(bands, 3) * 256),
+                                  preview: preview, bands: bands)
+        }
+        guard let image else { preconditionFailure("an image is either HEIC or read by libvips") }
         let sampleBytes = vips_image_get_format(image) == VIPS_FORMAT_USHORT ? 2 : 1
         let interlaced = pv_image_get_int(image, "interlaced", 0) != 0
         let streamingRows = header.storedWidth * max(bands, 3) * sampleBytes * 256
@@ -117,13 +147,8 @@ public final class EncodedImage {
         case .png:
             return reducedPreview(DecodePlan(decoder: .libvips, scaleNumerator: 8, luma: false, estimatedBytes: interlaced ? pixels * bands * sampleBytes + streamingRows : streamingRows),
                                   preview: preview, bands: bands)
-        case .webp:
-            // With alpha the copy libvips keeps is four bytes a pixel, not three: one more (8.5 measured).
-            let canvas = pixels * (DecodePlan.webpBytesPerPixel + (bands == 4 ? 1 : 0))
-            return reducedPreview(DecodePlan(decoder: .libvips, scaleNumerator: 8, luma: false, estimatedBytes: canvas + streamingRows),
-                                  preview: preview, bands: bands)
-        case .heif:
-            preconditionFailure("HEIC is planned above")
+        case .webp, .heif:
+            preconditionFailure("HEIC and WebP are planned above")
         }
     }
 
@@ -182,6 +207,21 @@ public final class EncodedImage {
             )
             return
         }
+        if plan.decoder == .libwebp, let webp {
+            let reducer = try webp.decode(
+                UnsafeRawBufferPointer(data), bands: bands, threads: plan.threads, rowsPerStrip: rowsPerStrip,
+                begin: begin, body: body
+            ) { bands in
+                plan.keepsPreview
+                    ? PreviewReducer(width: header.storedWidth, height: header.storedHeight, bands: bands, factor: plan.previewReduction) : nil
+            }
+            if let reducer {
+                reducer.pixels.orientation = PreviewPixels.orientation(exif: header.orientation)
+                reducer.pixels.fullSize = (header.width, header.height)
+                previewPixels = reducer.pixels
+            }
+            return
+        }
         let loaded = try loadedImage(shrink: 8 / plan.scaleNumerator)
         defer { pv_object_unref(loaded) }
         let normalized = try eightBitImage(from: loaded)
@@ -232,7 +272,15 @@ public final class EncodedImage {
     }
 
     private func loadedImage(shrink: Int) throws(DecodeFailure) -> UnsafeMutablePointer<VipsImage> {
-        guard let image else { throw DecodeFailure(.libraryFailure, "libvips has no image of this photo") }
+        guard let image else {
+            // A still WebP's libvips image was given back after its header (libwebp decodes it):
+            // `lumaPaths: false` opens it again.
+            guard format == .webp,
+                  let reopened = pv_load_buffer(format.loaderIndex, data.baseAddress, data.count, Int32(ImageDecoder.failOn(format).rawValue), 1) else {
+                throw DecodeFailure(.libraryFailure, "libvips has no image of this photo")
+            }
+            return reopened
+        }
         // A JPEG that reaches libvips (CMYK, YCCK) is loaded again, strictly: libvips cannot tell
         // corrupt-data warnings from benign ones, and such files do not come from phone cameras.
         guard format == .jpeg else {

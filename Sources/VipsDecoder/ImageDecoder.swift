@@ -35,6 +35,22 @@ public struct ImageDecoder: Sendable {
         format == .jpeg ? VIPS_FAIL_ON_TRUNCATED : VIPS_FAIL_ON_WARNING
     }
 
+    /// True when libvips' loader must decode the whole picture before handing out rows: every
+    /// WebP (libvips reads an animation's first frame that way), and a PNG whose IHDR declares
+    /// Adam7 interlacing (or that has no readable IHDR, which libvips then refuses). Other PNGs
+    /// stream in strips.
+    static func loadsWhole(_ format: ImageFormat, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        switch format {
+        case .webp: return true
+        case .png:
+            // The signature (8 bytes), IHDR's length and type (8), then width, height, bit depth,
+            // colour type, compression and filter (13 bytes up to the interlace method at 28).
+            guard bytes.count > 28, Array(bytes[12..<16]) == Array("IHDR".utf8) else { return true }
+            return bytes[28] != 0
+        case .jpeg, .heif: return false
+        }
+    }
+
     /// Reads the header of `bytes` (the bytes are copied) and checks the format and pixel limit.
     ///
     /// The format is decided from the magic bytes first and only that format's loader sees the
@@ -57,7 +73,8 @@ public struct ImageDecoder: Sendable {
         }
         // The ticket passes to the image, which ends it when it is freed.
         let ticket = VipsErrorAttribution.begin()
-        guard let image = pv_load_buffer(format.loaderIndex, owned.baseAddress, owned.count, Int32(Self.failOn(format).rawValue)) else {
+        guard let image = pv_load_buffer(format.loaderIndex, owned.baseAddress, owned.count, Int32(Self.failOn(format).rawValue),
+                                         Self.loadsWhole(format, UnsafeRawBufferPointer(owned)) ? 1 : 0) else {
             owned.deallocate()
             let detail = VipsErrorAttribution.message(for: ticket)
             VipsErrorAttribution.end(ticket)
@@ -75,7 +92,9 @@ public struct ImageDecoder: Sendable {
                 throw DecodeFailure(.unreadableHeader, "the jpeg header is unreadable: \(error.message)")
             }
         }
-        return try checked(EncodedImage(image: image, data: owned, format: format, jpeg: jpeg, errorTicket: ticket))
+        // Only bytes sniffed as WebP reach libwebp, after libvips' WebP loader read their header.
+        let webp = format == .webp ? LibWebPDecoder(bytes: UnsafeRawBufferPointer(owned)) : nil
+        return try checked(EncodedImage(image: image, data: owned, format: format, jpeg: jpeg, webp: webp, errorTicket: ticket))
     }
 
     /// Reads a HEIC's container in Swift; a file it refuses is refused, and no C library has

@@ -8,6 +8,6 @@ struct HarnessCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "photo-validator-harness",
         abstract: "Long checks of a built photo-validator: mutated photos and their run.",
-        subcommands: [MutateCommand.self, MutationRunCommand.self, LoadTestCommand.self, ForwardingBenchCommand.self, HEICBitFlipsCommand.self, SoakCommand.self, HostileCostCommand.self]
+        subcommands: [MutateCommand.self, MutationRunCommand.self, LoadTestCommand.self, ForwardingBenchCommand.self, StoreBenchCommand.self, HEICBitFlipsCommand.self, SoakCommand.self, HostileCostCommand.self]
     )
 }

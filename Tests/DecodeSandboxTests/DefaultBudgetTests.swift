@@ -32,7 +32,7 @@ struct DefaultBudgetTests {
         #expect(ValidationSettings.defaultDecodeMemoryBudget(pixelLimit: 100_000_000) == 859 << 20)
         #expect(ValidationSettings.defaultDecodeMemoryBudget(pixelLimit: 12_000_000) == 128 << 20)
         #expect(ValidationSettings.defaultDecodeMemoryBudget(pixelLimit: 200_000_000) == 1717 << 20)
-        // 48 MP, the 8000x6000 WebP refused before, needs 384 MB for libvips' two copies of its canvas alone.
+        // 48 MP, the 8000x6000 WebP refused at 128 MiB before, needs 144 MB for libwebp's RGB canvas alone.
         #expect(SandboxedDecoding.leastMemory(DeclaredSize(format: .webp, width: 8000, height: 6000), scale: ValidationSettings().analysisScale) > 128 << 20)
     }
 }

@@ -59,7 +59,21 @@ struct SandboxedDecodingTests {
         let local = bytes.withUnsafeBytes { checks.measuredCheck($0, as: .room, previews: nil).measurements }
         #expect((local?.second != nil) == (threshold > 0))
         #expect(isolated != nil && isolated == local)
-        #expect(isolated?.first?.fingerprint.isEmpty == false)
+        #expect(isolated?.first?.fingerprint?.isEmpty == false)
+    }
+
+    @Test("a photo whose fingerprint no one reads gets none made, in a worker as in this process, and the same verdict")
+    func fingerprintOnlyWhenAsked() throws {
+        let decoding = try makeDecoding()
+        defer { decoding.shutdown() }
+        let bytes = try photo("photos/cups.jpg")
+        let (with, _) = bytes.withUnsafeBytes { decoding.validate($0, as: .room, previews: nil) }
+        let (without, _) = bytes.withUnsafeBytes { decoding.validate($0, as: .room, previews: nil, fingerprint: false) }
+        #expect(with.details.fingerprint?.isEmpty == false)
+        #expect(without.details.fingerprint == nil && without.details.timingsMs.fingerprint == 0)
+        #expect(without.failures == with.failures && without.details.blurScore == with.details.blurScore)
+        let measured = bytes.withUnsafeBytes { decoding.measure($0, as: .room, fingerprint: false) }
+        #expect(measured.measurements?.first != nil && measured.measurements?.first?.fingerprint == nil)
     }
 
     @Test("ValidatePhotoOutput round-trips through JSON exactly")

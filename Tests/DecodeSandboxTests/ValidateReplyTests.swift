@@ -39,6 +39,6 @@ struct ValidateReplyTests {
         var reply = ValidateReply(output: bare)
         reply.measurements = try #require(measurements)
         let read = try JSONDecoder().decode(ValidateReply.self, from: JSONEncoder().encode(reply.sendingFingerprintOnce())).withFingerprintRestored()
-        #expect(read.measurements == measurements && read.measurements?.first?.fingerprint.isEmpty == false)
+        #expect(read.measurements == measurements && read.measurements?.first?.fingerprint?.isEmpty == false)
     }
 }

@@ -5,21 +5,21 @@ import Testing
 
 /// The bytes of a fingerprint as `PhotoFingerprint.base64` lays them out, with `keypoints` features
 /// (pseudo-random descriptors, coordinates within a detection plane) and a `width` x `height` thumbnail.
-private func craftedFingerprint(keypoints: Int, width: Int, height: Int, seed: UInt64 = 1) -> [UInt8] {
+private func craftedFingerprint(keypoints: Int, width: Int, height: Int, originX: Int = 0, originY: Int = 0, seed: UInt64 = 1) -> [UInt8] {
     var state = seed
     func next() -> UInt8 {
         state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
         return UInt8(truncatingIfNeeded: state >> 56)
     }
-    var features: [UInt8] = [0x4C, 0x46, 1, 4, UInt8(truncatingIfNeeded: keypoints), UInt8(truncatingIfNeeded: keypoints >> 8)]
+    var features: [UInt8] = [0x4C, 0x46, 2, 4, UInt8(truncatingIfNeeded: keypoints), UInt8(truncatingIfNeeded: keypoints >> 8)]
     for _ in 0..<keypoints { features += (0..<4).map { _ in next() } }
     for _ in 0..<(keypoints * 32) { features.append(next()) }
     var bytes: [UInt8] = [PhotoFingerprint.version] + (0..<32).map { _ in next() }
     withUnsafeBytes(of: UInt32(features.count).littleEndian) { bytes.append(contentsOf: $0) }
     bytes += features
-    bytes += [0x54, 0x48, 1, UInt8(truncatingIfNeeded: width), UInt8(truncatingIfNeeded: width >> 8),
-              UInt8(truncatingIfNeeded: height), UInt8(truncatingIfNeeded: height >> 8)]
-    bytes += (0..<(width * height)).map { _ in next() }
+    bytes += [0x54, 0x48, 3, 1, 0]
+    for value in [originX, originY, width, height] { bytes += [UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8)] }
+    bytes += (0..<((width * height + 3) / 4)).map { _ in next() }
     return bytes
 }
 
@@ -66,7 +66,9 @@ struct FingerprintBoundsTests {
         print("fingerprint of a \(width)x\(height) plane: \(text.utf8.count) base64 bytes, \(fingerprint.features.count) keypoints,"
               + " thumbnail \(fingerprint.thumbnail.width)x\(fingerprint.thumbnail.height), \(elapsed)")
         #expect(text.utf8.count <= PhotoFingerprint.maximumEncodedBytes)
-        #expect(fingerprint.features.count <= LocalFeatures.maximumCount)
+        #expect(fingerprint.features.count <= PhotoFingerprint.keptKeypoints)
+        #expect(fingerprint.thumbnail.width * fingerprint.thumbnail.height <= PlaneThumbnail.maximumCells)
+        #expect(fingerprint.bytes.count <= PhotoFingerprint.maximumByteCount)
         #expect(max(fingerprint.thumbnail.width, fingerprint.thumbnail.height) <= PlaneThumbnail.maximumLongSide)
         #expect(min(fingerprint.thumbnail.width, fingerprint.thumbnail.height) <= PlaneThumbnail.maximumShortSide)
         #expect(PhotoFingerprint(base64: text) == fingerprint)
@@ -91,14 +93,14 @@ struct FingerprintBoundsTests {
 
     @Test("the largest fingerprint parsing accepts is the bound, and comparing two of them is bounded work")
     func largestParses() throws {
-        let largest = craftedFingerprint(keypoints: LocalFeatures.maximumCount, width: PlaneThumbnail.maximumLongSide,
-                                         height: PlaneThumbnail.maximumShortSide)
+        let largest = craftedFingerprint(keypoints: PhotoFingerprint.keptKeypoints, width: PlaneThumbnail.maximumCells / 128, height: 128)
         #expect(largest.count == PhotoFingerprint.maximumByteCount)
+        #expect(largest.count <= 8192, "a fingerprint is at most 8 KB")
         let text = Data(largest).base64EncodedString()
         #expect(text.utf8.count == PhotoFingerprint.maximumEncodedBytes)
         let first = try #require(PhotoFingerprint(base64: text))
-        let second = try #require(PhotoFingerprint(base64: Data(craftedFingerprint(keypoints: LocalFeatures.maximumCount,
-            width: PlaneThumbnail.maximumShortSide, height: PlaneThumbnail.maximumLongSide, seed: 2)).base64EncodedString()))
+        let second = try #require(PhotoFingerprint(base64: Data(craftedFingerprint(keypoints: PhotoFingerprint.keptKeypoints,
+            width: 128, height: PlaneThumbnail.maximumCells / 128, originY: 100, seed: 2)).base64EncodedString()))
         let start = ContinuousClock.now
         _ = first.evidence(against: second)
         _ = second.evidence(against: first)
@@ -108,7 +110,7 @@ struct FingerprintBoundsTests {
     }
 
     @Test("crafted fingerprints no photo gives are refused",
-          arguments: [(LocalFeatures.maximumCount + 1, 8, 8), (65535, 8, 8), (10, PlaneThumbnail.maximumLongSide + 1, 8),
+          arguments: [(PhotoFingerprint.keptKeypoints + 1, 8, 8), (LocalFeatures.maximumCount + 1, 8, 8), (65535, 8, 8), (10, 128, 97), (10, PlaneThumbnail.maximumLongSide + 1, 8),
                       (10, 8, PlaneThumbnail.maximumLongSide + 1), (10, PlaneThumbnail.maximumShortSide + 1, PlaneThumbnail.maximumShortSide + 1),
                       (10, 65535, 1), (10, 1, 4000)])
     func craftedRefused(keypoints: Int, width: Int, height: Int) {
@@ -119,16 +121,24 @@ struct FingerprintBoundsTests {
     @Test("a string longer than the bound is refused before it is decoded, and parts over their bounds alone too")
     func partsRefused() {
         #expect(PhotoFingerprint(base64: String(repeating: "A", count: PhotoFingerprint.maximumEncodedBytes + 4)) == nil)
-        var features: [UInt8] = [0x4C, 0x46, 1, 0, UInt8(truncatingIfNeeded: LocalFeatures.maximumCount + 1), UInt8((LocalFeatures.maximumCount + 1) >> 8)]
+        var features: [UInt8] = [0x4C, 0x46, 2, 0, UInt8(truncatingIfNeeded: LocalFeatures.maximumCount + 1), UInt8((LocalFeatures.maximumCount + 1) >> 8)]
         features += [UInt8](repeating: 0, count: (LocalFeatures.maximumCount + 1) * 36)
         #expect(LocalFeatures(bytes: features) == nil)
         #expect(LocalFeatures(bytes: Array(features.prefix(LocalFeatures.maximumByteCount))) == nil)
-        let wide: [UInt8] = [0x54, 0x48, 1, 0x01, 0x04, 1, 0] + [UInt8](repeating: 0, count: 1025)
-        #expect(PlaneThumbnail(bytes: wide[...]) == nil)
-        let square: [UInt8] = [0x54, 0x48, 1, 129, 0, 129, 0] + [UInt8](repeating: 0, count: 129 * 129)
-        #expect(PlaneThumbnail(bytes: square[...]) == nil)
-        let fits: [UInt8] = [0x54, 0x48, 1, 0, 4, 128, 0] + [UInt8](repeating: 0, count: 1024 * 128)
-        #expect(PlaneThumbnail(bytes: fits[...])?.width == 1024)
+        func thumbnail(_ grid: UInt8, _ originX: Int, _ originY: Int, _ width: Int, _ height: Int, extra: Int = 0) -> [UInt8] {
+            var bytes: [UInt8] = [0x54, 0x48, 3, grid, 0]
+            for value in [originX, originY, width, height] { bytes += [UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8)] }
+            return bytes + [UInt8](repeating: 0, count: (width * height + 3) / 4 + extra)
+        }
+        #expect(PlaneThumbnail(bytes: thumbnail(0, 0, 0, 96, 128)[...])?.width == 96)
+        #expect(PlaneThumbnail(bytes: thumbnail(0, 920, 0, 96, 128)[...])?.originX == 920)
+        // More cells than the window keeps, a window past the plane's thumbnail, one cut on both sides or whose whole side is
+        // longer than a short side, a grid offset of a whole cell, a wrong length.
+        for refused in [thumbnail(0, 0, 0, 97, 128), thumbnail(0, 929, 0, 96, 128), thumbnail(0, 1, 1, 8, 8), thumbnail(0, 5, 0, 8, 129),
+                        thumbnail(4, 0, 0, 8, 8),
+                        thumbnail(0, 0, 0, 8, 8, extra: 1)] {
+            #expect(PlaneThumbnail(bytes: refused[...]) == nil)
+        }
     }
 
     @Test("the memory estimate covers the detection plane and grows no faster than the plane")

@@ -20,12 +20,13 @@ private let darkPhoto = Data(SyntheticPNG.grey(width: 1600, height: 1200) { x, y
 /// A fingerprint built to be costly to compare: 1,024 identical keypoints (the most a fingerprint
 /// may carry) and a small thumbnail, about 49 KB of base64, under the field's bound.
 private let costlyFingerprint: String = {
-    var bytes: [UInt8] = [2] + [UInt8](repeating: 0x5A, count: 32)
-    // As many keypoints as a fingerprint may carry, all alike: the costliest comparison parsing allows.
-    let features = [0x4C, 0x46, 1, 0, 0x00, 0x04] + [UInt8](repeating: 0x11, count: 1_024 * 36)
+    var bytes: [UInt8] = [3] + [UInt8](repeating: 0x5A, count: 32)
+    // As many keypoints as a fingerprint may carry (128), all alike: the costliest comparison parsing allows.
+    let features = [0x4C, 0x46, 2, 0, 0x80, 0x00] + [UInt8](repeating: 0x11, count: 128 * 36)
     withUnsafeBytes(of: UInt32(features.count).littleEndian) { bytes.append(contentsOf: $0) }
     bytes += features
-    bytes += [0x54, 0x48, 1, 5, 0, 5, 0] + [UInt8](repeating: 128, count: 25)
+    // A 96x128 window of coded detail, the most cells a thumbnail keeps.
+    bytes += [0x54, 0x48, 3, 0, 0, 0, 0, 0, 0, 96, 0, 128, 0] + [UInt8](repeating: 0x1B, count: 96 * 128 / 4)
     return Data(bytes).base64EncodedString()
 }()
 

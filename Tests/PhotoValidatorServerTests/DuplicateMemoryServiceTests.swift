@@ -15,7 +15,7 @@ struct DuplicateMemoryServiceTests {
         let evicted = EvictionLog()
         let store = PhotoFingerprintStore(limits: .init(retention: 0.2, photosPerProject: 8, totalBytes: 1 << 30)) { evicted.add($0) }
         let fingerprint = PhotoFingerprint(of: LumaPlane(width: 48, height: 32, pixels: (0..<1536).map { UInt8(truncatingIfNeeded: $0 &* 37) }))
-        _ = await store.remember(fingerprint, encoded: fingerprint.base64, photoID: "old", in: "p", comparedUpTo: 0) { _ in nil }
+        _ = await store.remember(fingerprint, photoID: "old", in: "p", comparedUpTo: 0) { _ in nil }
         let service = DuplicateMemoryService(check: DuplicateCheck(store: store, rule: .default), interval: .milliseconds(100), logger: Logger(label: "test"))
         let running = Task { try await service.run() }
         #expect(try await poll { store.usage.photos == 0 })

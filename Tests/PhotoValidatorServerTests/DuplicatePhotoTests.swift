@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LumaAnalysis
 import HummingbirdTesting
 import NIOCore
 import TestFixtures
@@ -30,7 +31,8 @@ struct DuplicatePhotoTests {
         try await withLiveApp { client, _ in
             let first = try await uploaded(client, project: "flat-1", file: "photos/cups.jpg")
             #expect(failures(first.validation).isEmpty)
-            #expect((details(first.validation)["fingerprint"] as? String)?.isEmpty == false)
+            // The answer carries no fingerprint unless asked for (?details=fingerprint).
+            #expect(details(first.validation)["fingerprint"] == nil)
 
             // The same photo re-encoded as HEIC at another size, and turned by an EXIF tag.
             for copy in ["photos/cups.jpg", "variants/same-room.heic", "variants/rotated-6.jpg"] {
@@ -53,6 +55,39 @@ struct DuplicatePhotoTests {
             #expect(try jsonObject(unknown)["forgotten"] as? Bool == false)
             let outcome3 = try await uploaded(client, project: "flat-1", file: "photos/cups.jpg")
             #expect(failures(outcome3.validation).isEmpty)
+        }
+    }
+
+    @Test("details.fingerprint is in an answer only with ?details=fingerprint, on both routes; it is made only when read; another detail is 422")
+    func fingerprintOnlyWhenAsked() async throws {
+        try await withLiveApp { client, _ in
+            let bytes = try testdataBytes("photos/cups.jpg")
+            // The raw route without a project: no fingerprint made, none answered.
+            let bare = try jsonObject(try await client.execute(uri: "/v1/validate", method: .post, body: bytes))
+            #expect(details(bare)["fingerprint"] == nil)
+            #expect((details(bare)["timings_ms"] as? [String: Any])?["fingerprint"] as? Double == 0)
+            let bareText = try await client.execute(uri: "/v1/validate", method: .post, body: bytes)
+            #expect(bareText.body.readableBytes < 2048, "a typical answer is under 2 KB: \(bareText.body.readableBytes) bytes")
+            // Asked for: the fingerprint is there, at most its bound, and parses.
+            let asked = try jsonObject(try await client.execute(uri: "/v1/validate?details=fingerprint", method: .post, body: bytes))
+            let text = try #require(details(asked)["fingerprint"] as? String)
+            #expect(text.utf8.count <= PhotoFingerprint.maximumEncodedBytes)
+            #expect(PhotoFingerprint(base64: text) != nil)
+            #expect(try #require(Data(base64Encoded: text)).count <= 8192)
+            // With a project the fingerprint is made for the duplicate check, and still not answered.
+            let project = try jsonObject(try await client.execute(uri: "/v1/validate?project_id=flat-9&photo_id=p1", method: .post, body: bytes))
+            #expect(details(project)["fingerprint"] == nil)
+            #expect(((details(project)["timings_ms"] as? [String: Any])?["fingerprint"] as? Double ?? 0) > 0)
+            let again = try jsonObject(try await client.execute(uri: "/v1/validate?project_id=flat-9", method: .post, body: bytes))
+            #expect(failures(again) == ["duplicate_photo"])
+            var form = MultipartBody()
+            form.file("file", filename: "photo.jpg", contentType: "image/jpeg", bytes: bytes)
+            let (headers, body) = form.finished()
+            let uploadedAnswer = try jsonObject(try await client.execute(uri: "/api/v1/projects/flat-10/photos?details=fingerprint", method: .post, headers: headers, body: body))
+            let validation = try #require(uploadedAnswer["validation"] as? [String: Any])
+            #expect(details(validation)["fingerprint"] as? String == text)
+            let unknown = try await client.execute(uri: "/v1/validate?details=everything", method: .post, body: bytes)
+            try expectError(unknown, status: .unprocessableContent, code: "validation_error")
         }
     }
 

@@ -1,7 +1,9 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import LumaAnalysis
 import NIOCore
+import PhotoValidation
 import TestFixtures
 import Testing
 @testable import PhotoValidatorServer
@@ -81,10 +83,39 @@ struct OperationsTests {
             #expect(Set(OpenAPIPaths.operations(in: document)) == served)
         }
     }
+
+    @Test("the OpenAPI document's code enums are exactly the codes answered: FailureCode and APIError.Code")
+    func openAPIEnumsMatchCodes() throws {
+        let failures = try #require(OpenAPIPaths.enumValues(ofSchema: "FailureCode", in: OpenAPIDocument.text))
+        #expect(failures == FailureCode.allCases.map(\.rawValue))
+        let errors = try #require(OpenAPIPaths.enumValues(ofSchema: "APIErrorCode", in: OpenAPIDocument.text))
+        #expect(errors == APIError.Code.all.map(\.description))
+        // The fingerprint's documented bound is the one parsing keeps.
+        #expect(OpenAPIDocument.text.contains("fingerprint: {type: string, maxLength: \(PhotoFingerprint.maximumEncodedBytes),"))
+    }
 }
 
 /// The operations (`method path`) of an OpenAPI YAML document, read from its `paths:` section.
 enum OpenAPIPaths {
+    /// The values of the first `enum: [...]` of the schema `name` under `components.schemas`, in order; nil when it has none.
+    static func enumValues(ofSchema name: String, in document: String) -> [String]? {
+        var inSchemas = false, inSchema = false
+        for line in document.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line == "  schemas:" { inSchemas = true; continue }
+            guard inSchemas else { continue }
+            if line.hasPrefix("    "), !line.hasPrefix("     ") {
+                inSchema = line == "    \(name):"
+                continue
+            }
+            if !line.hasPrefix("  ") { return nil }
+            let text = line.trimmingCharacters(in: .whitespaces)
+            if inSchema, text.hasPrefix("enum: ["), text.hasSuffix("]") {
+                return text.dropFirst("enum: [".count).dropLast().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            }
+        }
+        return nil
+    }
+
     static func operations(in document: String) -> [String] {
         var operations: [String] = []
         var inPaths = false

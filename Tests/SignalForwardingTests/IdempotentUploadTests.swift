@@ -111,7 +111,7 @@ struct IdempotentAnswerLimitsTests {
         let store = try outbox.fingerprintStore(limits: .init(retention: 3600, photosPerProject: 64, totalBytes: 1 << 30))
         let fingerprint = PhotoFingerprint(of: LumaPlane(width: 64, height: 64, pixels: (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }))
         func row(_ photoID: String) async -> FingerprintRow? {
-            guard case .remembered(let row) = await store.remember(fingerprint, encoded: fingerprint.base64, photoID: photoID, in: "project-1", comparedUpTo: 0, compare: { _ in nil }) else { return nil }
+            guard case .remembered(let row) = await store.remember(fingerprint, photoID: photoID, in: "project-1", comparedUpTo: 0, compare: { _ in nil }) else { return nil }
             return row
         }
         let first = try #require(await row("a"))

@@ -20,7 +20,7 @@ struct PhotoFingerprintStoreTests {
 
     private func remember(_ store: PhotoFingerprintStore, _ index: Int, as photoID: String, in project: String, after generation: UInt64 = 0,
                           now: Date = Date(), same: @escaping ([PhotoFingerprintStore.Photo]) -> String? = { _ in nil }) async -> PhotoFingerprintStore.Remembered {
-        await store.remember(fingerprints[index], encoded: fingerprints[index].base64, photoID: photoID, in: project, comparedUpTo: generation, now: now) { same($0) }
+        await store.remember(fingerprints[index], photoID: photoID, in: project, comparedUpTo: generation, now: now) { same($0) }
     }
 
     @Test("photos are kept per project and within the retention; a photo id keeps its photo: the same again changes nothing, another is a conflict")
@@ -62,7 +62,7 @@ struct PhotoFingerprintStoreTests {
         let outcomes = await withTaskGroup(of: PhotoFingerprintStore.Remembered.self) { group in
             for index in 0..<20 {
                 group.addTask {
-                    await store.remember(fingerprints[0], encoded: "", photoID: "copy\(index)", in: "one", comparedUpTo: 0) { arrived in
+                    await store.remember(fingerprints[0], photoID: "copy\(index)", in: "one", comparedUpTo: 0) { arrived in
                         await Task.yield()
                         return arrived.first?.photoID
                     }
@@ -108,7 +108,13 @@ struct PhotoFingerprintStoreTests {
         try await database.write { db in
             try db.execute(sql: "INSERT INTO photo_fingerprint VALUES ('one', 'junk', 'not a fingerprint', ?)", arguments: [now.timeIntervalSince1970])
             try db.execute(sql: "INSERT INTO photo_fingerprint VALUES ('one', 'huge', ?, ?)",
-                           arguments: [String(repeating: "A", count: PhotoFingerprint.maximumEncodedBytes + 1), now.timeIntervalSince1970])
+                           arguments: [Data(repeating: PhotoFingerprint.version, count: PhotoFingerprint.maximumByteCount + 1), now.timeIntervalSince1970])
+            // A row of the version before (base64 text, as stored until fingerprints became bytes) is refused, not misread.
+            try db.execute(sql: "INSERT INTO photo_fingerprint VALUES ('one', 'text', ?, ?)", arguments: [fingerprints[0].base64, now.timeIntervalSince1970])
+            // Bytes of another version are refused by their version byte.
+            var older = fingerprints[0].bytes
+            older[0] = 2
+            try db.execute(sql: "INSERT INTO photo_fingerprint VALUES ('one', 'older', ?, ?)", arguments: [Data(older), now.timeIntervalSince1970])
         }
         let small = ProjectMemory<PhotoFingerprint>.Limits(retention: 3600, photosPerProject: 1, totalBytes: 64 << 20)
         let evicted = Mutex<[EvictedPhoto]>([])

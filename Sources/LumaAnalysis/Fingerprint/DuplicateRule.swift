@@ -19,7 +19,7 @@ public struct DuplicateRule: Sendable, Equatable, Hashable, Codable {
     }
 
     /// The shipped rule, chosen by `tune --check duplicates` on the labelled pairs (testdata/DUPLICATES.md).
-    public static let `default` = DuplicateRule(maximumDistance: 8, minimumInliers: 4, minimumCorrelation: 0.63)
+    public static let `default` = DuplicateRule(maximumDistance: 8, minimumInliers: 4, minimumCorrelation: 0.44)
 
     /// Whether `evidence` makes two photos one photo.
     public func isDuplicate(_ evidence: DuplicateEvidence) -> Bool {

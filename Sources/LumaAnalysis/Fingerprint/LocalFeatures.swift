@@ -11,7 +11,7 @@ public struct LocalFeatures: Sendable, Equatable {
     private var fractionBits: Int
 
     private static let magic: (UInt8, UInt8) = (0x4C, 0x46)
-    private static let version: UInt8 = 1
+    private static let version: UInt8 = 2
     private static let headerSize = 6
     private static let recordSize = 4 + 32
 
@@ -91,7 +91,29 @@ public struct LocalFeatures: Sendable, Equatable {
     /// Number of keypoints.
     public var count: Int { xs.count }
 
-    /// Compact form: "LF", version 1, fractional bits, UInt16 count, then per keypoint x and y as little-endian UInt16 fixed point, then the 32-byte descriptors.
+    /// The cells a side of the frame is cut into when keypoints are kept (`spread(_:)`).
+    static let spreadGrid = 4
+
+    /// `n` of these keypoints spread over the frame: in the extractor's order (the strongest of
+    /// every pyramid level in proportion to its quota), each of a 4x4 grid of cells over the
+    /// keypoints' extent takes at most twice its share (`n`/8) first, then the next strongest fill
+    /// what is left. A crop or a border that leaves part of the frame still finds keypoints there.
+    public func spread(_ n: Int) -> LocalFeatures {
+        guard count > n else { return self }
+        let grid = Self.spreadGrid, cap = max(1, 2 * n / (grid * grid))
+        let w = (xs.max() ?? 1) + 1, h = (ys.max() ?? 1) + 1
+        var cells = [Int](repeating: 0, count: grid * grid), kept: [Int] = [], taken = [Bool](repeating: false, count: count)
+        for k in 0..<count where kept.count < n {
+            let cell = min(grid - 1, Int(xs[k] / w * Float(grid))) + grid * min(grid - 1, Int(ys[k] / h * Float(grid)))
+            if cells[cell] < cap { cells[cell] += 1; kept.append(k); taken[k] = true }
+        }
+        for k in 0..<count where kept.count < n && !taken[k] { kept.append(k) }
+        kept.sort()
+        return LocalFeatures(xs: kept.map { xs[$0] }, ys: kept.map { ys[$0] }, words: kept.flatMap { words[(4 * $0)..<(4 * $0 + 4)] },
+                             fractionBits: fractionBits)
+    }
+
+    /// Compact form: "LF", version 2 (keypoints in the extractor's interleaved order), fractional bits, UInt16 count, then per keypoint x and y as little-endian UInt16 fixed point, then the 32-byte descriptors.
     public var bytes: [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(Self.headerSize + count * Self.recordSize)
@@ -110,7 +132,10 @@ public struct LocalFeatures: Sendable, Equatable {
     }
 
     /// The most bytes `bytes` is: the header and `maximumCount` keypoints.
-    public static let maximumByteCount = headerSize + maximumCount * recordSize
+    public static let maximumByteCount = byteCount(keypoints: maximumCount)
+
+    /// The bytes `bytes` is with `keypoints` keypoints.
+    public static func byteCount(keypoints: Int) -> Int { headerSize + keypoints * recordSize }
 
     /// Features read back from `bytes`; nil when the header or length is wrong or it holds more
     /// keypoints than `maximumCount`.

@@ -67,6 +67,7 @@ enum OrbExtractor {
         quotas.append(max(featureCount - used, 0))
 
         var out = Output()
+        var ranks: [Double] = []
         var level = image
         var layerScale: Float = 1
         let first = firstThreshold(in: image, count: 2 * quotas[0])
@@ -86,9 +87,23 @@ enum OrbExtractor {
             guess = cut * 2 / 3
             guard !points.isEmpty else { continue }
             PlaneResampling.gaussianBlurred7(level, near: points.map { ($0.x, $0.y) }, radius: patternReach, into: &blurred)
+            let start = out.xs.count
             describe(points, level: level, blurred: blurred, scale: layerScale, into: &out)
+            ranks += (0..<(out.xs.count - start)).map { (Double($0) + 0.5) / Double(max(quotas[l], 1)) }
         }
-        return out
+        return interleaved(out, ranks: ranks)
+    }
+
+    /// `output` with its keypoints ordered by their rank within their level over the level's quota
+    /// (each level's are strongest first), so that any prefix holds the strongest of every level in
+    /// proportion to its quota: the order `LocalFeatures.spread(_:)` keeps them in.
+    private static func interleaved(_ output: Output, ranks: [Double]) -> Output {
+        let order = ranks.indices.sorted { ranks[$0] != ranks[$1] ? ranks[$0] < ranks[$1] : $0 < $1 }
+        var sorted = Output()
+        sorted.xs = order.map { output.xs[$0] }
+        sorted.ys = order.map { output.ys[$0] }
+        sorted.words = order.flatMap { output.words[(4 * $0)..<(4 * $0 + 4)] }
+        return sorted
     }
 
     private static func pow13(_ l: Int) -> Double {

@@ -9,17 +9,20 @@ import Foundation
 /// of the same room.
 public struct PhotoFingerprint: Sendable, Equatable {
     /// The layout version; a fingerprint of another version never matches.
-    public static let version: UInt8 = 2
+    public static let version: UInt8 = 3
+    /// The keypoints a fingerprint keeps, spread over the frame (`LocalFeatures.spread(_:)`), of the
+    /// 256 (up to 1,024 with ties) the extractor finds.
+    public static let keptKeypoints = 128
     /// The most bytes a fingerprint is before base64: the version, the four hashes, the features'
-    /// length and the largest features and thumbnail a photo of any size gives.
-    public static let maximumByteCount = 1 + 4 * 8 + 4 + LocalFeatures.maximumByteCount + PlaneThumbnail.maximumByteCount
+    /// length, `keptKeypoints` features and the largest thumbnail (7,736 bytes), whatever the photo.
+    public static let maximumByteCount = 1 + 4 * 8 + 4 + LocalFeatures.byteCount(keypoints: keptKeypoints) + PlaneThumbnail.maximumByteCount
     /// The most characters (UTF-8 bytes) `base64` is for any photo; `init?(base64:)` refuses a longer string.
     public static let maximumEncodedBytes = (maximumByteCount + 2) / 3 * 4
     /// The global hash of the plane in each of its four rotations (0, 90, 180, 270 degrees).
     public let rotationHashes: [UInt64]
     /// Keypoints and descriptors of the plane.
     public let features: LocalFeatures
-    /// The features' detection plane, box-averaged by 4.
+    /// The fine detail of the features' detection plane, box-averaged by 4 and coded in two bits a cell.
     public let thumbnail: PlaneThumbnail
 
     /// The fingerprint of `plane`.
@@ -33,7 +36,7 @@ public struct PhotoFingerprint: Sendable, Equatable {
             rotationHashes = DCTHash.rotationHashes(of: plane)
             detectionPlane = LocalFeatures.detectionPlane(of: plane)
         }
-        features = LocalFeatures(detectionPlane: detectionPlane)
+        features = LocalFeatures(detectionPlane: detectionPlane).spread(Self.keptKeypoints)
         thumbnail = PlaneThumbnail(detectionPlane: detectionPlane)
     }
 
@@ -41,6 +44,11 @@ public struct PhotoFingerprint: Sendable, Equatable {
     /// little-endian 64-bit words, the features' byte count (UInt32, little-endian) and bytes
     /// (`LocalFeatures.bytes`), then the thumbnail's (`PlaneThumbnail.bytes`).
     public var base64: String {
+        Data(bytes).base64EncodedString()
+    }
+
+    /// The fingerprint as bytes, what the daemon stores: the layout `base64` encodes.
+    public var bytes: [UInt8] {
         var bytes: [UInt8] = [Self.version]
         for hash in rotationHashes {
             withUnsafeBytes(of: hash.littleEndian) { bytes.append(contentsOf: $0) }
@@ -49,19 +57,24 @@ public struct PhotoFingerprint: Sendable, Equatable {
         withUnsafeBytes(of: UInt32(featureBytes.count).littleEndian) { bytes.append(contentsOf: $0) }
         bytes += featureBytes
         bytes += thumbnail.bytes
-        return Data(bytes).base64EncodedString()
+        return bytes
     }
 
     /// The fingerprint `base64` encodes, or nil when it is not one of this version or is not one a
     /// photo can have (longer than `maximumEncodedBytes`, more keypoints or a larger thumbnail than
     /// any photo gives), so comparing any two fingerprints it returns costs a bounded time.
     public init?(base64: String) {
-        guard base64.utf8.count <= Self.maximumEncodedBytes, let data = Data(base64Encoded: base64), data.count > 37,
-              data.first == Self.version else { return nil }
-        let bytes = [UInt8](data)
+        guard base64.utf8.count <= Self.maximumEncodedBytes, let data = Data(base64Encoded: base64) else { return nil }
+        self.init(bytes: [UInt8](data))
+    }
+
+    /// The fingerprint `bytes` lays out (`bytes`), or nil when it is not one of this version or
+    /// is not one a photo can have, as for `init?(base64:)`.
+    public init?(bytes: [UInt8]) {
+        guard bytes.count > 37, bytes.count <= Self.maximumByteCount, bytes[0] == Self.version else { return nil }
         let featureCount = (0..<4).reduce(0) { $0 | Int(bytes[33 + $1]) << (8 * $1) }
         guard featureCount <= bytes.count - 37, let features = LocalFeatures(bytes: Array(bytes[37..<(37 + featureCount)])),
-              let thumbnail = PlaneThumbnail(bytes: bytes[(37 + featureCount)...]) else { return nil }
+              features.count <= Self.keptKeypoints, let thumbnail = PlaneThumbnail(bytes: bytes[(37 + featureCount)...]) else { return nil }
         self.features = features
         self.thumbnail = thumbnail
         rotationHashes = (0..<4).map { rotation in

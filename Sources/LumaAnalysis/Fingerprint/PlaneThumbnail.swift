@@ -1,79 +1,151 @@
 import BlurMetrics
 
-/// The features' detection plane box-averaged by 4 (128 px on the shortest side), kept in the
-/// fingerprint so that two photos the features align can be compared pixel by pixel: after the
-/// alignment a copy's fine detail correlates almost perfectly, another shot's does not (parallax,
-/// occlusion, a moved chair).
+/// The fine detail of the features' detection plane box-averaged by 4 (128 px on the shortest
+/// side), kept in the fingerprint so that two photos the features align can be compared cell by
+/// cell: after the alignment a copy's fine detail correlates, another shot's does not (parallax,
+/// occlusion, a moved chair). Each cell keeps its detail (its mean less the mean of its 3x3
+/// neighbourhood) in two bits, -3, -1, 1 or 3 (split at `detailStep` grey levels), over a central
+/// window of at most `maximumCells` cells (the whole of a 4:3 or 3:2 photo's 128 rows, the middle
+/// of a longer one), so a thumbnail is at most 3 KB whatever the photo.
 public struct PlaneThumbnail: Sendable, Equatable {
-    /// Width in pixels.
+    /// Width of the window in cells.
     public let width: Int
-    /// Height in pixels.
+    /// Height of the window in cells.
     public let height: Int
-    private let pixels: [UInt8]
+    /// The window's first column among the cells of the whole thumbnail.
+    public let originX: Int
+    /// The window's first row among the cells of the whole thumbnail.
+    public let originY: Int
+    // Detection-plane columns and rows left out before the first cell, so the cells sit in the
+    // middle of the plane and a copy turned a half or a quarter has the same cells.
+    private let gridX: Int
+    private let gridY: Int
+    // The cells' codes (-3, -1, 1, 3) as Int8 bit patterns, row by row.
+    private let codes: [UInt8]
 
     /// The box factor from the detection plane.
     static let factor = 4
+    /// The detail, in grey levels, at which a cell's code goes from ±1 to ±3.
+    static let detailStep = 2.0
     private static let magic: (UInt8, UInt8) = (0x54, 0x48)
-    private static let version: UInt8 = 1
-    private static let headerSize = 7
-    /// Correlations over fewer overlapping pixels than this are 0: too little to tell.
+    private static let version: UInt8 = 3
+    private static let headerSize = 13
+    /// Correlations over fewer overlapping cells than this are 0: too little to tell.
     static let minimumOverlap = 30
-    /// The longest side a thumbnail has: the detection plane's longest side box-averaged by `factor`.
+    /// The longest side a whole thumbnail has: the detection plane's longest side box-averaged by `factor`.
     public static let maximumLongSide = LocalFeatures.maximumDetectionLongSide / factor
     /// The longest its shortest side is: the detection plane's shortest side box-averaged by `factor`.
     public static let maximumShortSide = LocalFeatures.detectionSide / factor
-    /// The most bytes `bytes` is: the header and a thumbnail of the largest sides.
-    public static let maximumByteCount = headerSize + maximumLongSide * maximumShortSide
+    /// The most cells the window keeps.
+    public static let maximumCells = 12_288
+    /// The most bytes `bytes` is: the header and `maximumCells` cells of two bits.
+    public static let maximumByteCount = headerSize + (maximumCells + 3) / 4
 
     /// The thumbnail of a detection plane (`LocalFeatures.detectionPlane(of:)`); empty without one.
     public init(detectionPlane: LumaPlane?) {
         guard let plane = detectionPlane, plane.width >= Self.factor, plane.height >= Self.factor else {
-            self.init(width: 0, height: 0, pixels: [])
+            self.init(width: 0, height: 0, originX: 0, originY: 0, gridX: 0, gridY: 0, codes: [])
             return
         }
+        let gridX = plane.width % Self.factor / 2, gridY = plane.height % Self.factor / 2
+        var centred = plane
+        if gridX > 0 || gridY > 0 {
+            let width = plane.width - gridX, height = plane.height - gridY
+            var pixels = [UInt8]()
+            pixels.reserveCapacity(width * height)
+            for y in gridY..<plane.height { pixels += plane.pixels[(y * plane.width + gridX)..<((y + 1) * plane.width)] }
+            centred = LumaPlane(width: width, height: height, pixels: pixels)
+        }
         // `factor` is 4: the box means are the quarter plane's, rounded the same way.
-        let box = QuarterPlane.of(plane)
-        self.init(width: box.width, height: box.height, pixels: box.pixels)
+        let box = QuarterPlane.of(centred)
+        let detail = Self.detail(of: box.pixels, width: box.width, height: box.height)
+        var width = box.width, height = box.height, originX = 0, originY = 0
+        if width * height > Self.maximumCells {
+            if width >= height {
+                width = max(1, Self.maximumCells / height)
+                originX = (box.width - width) / 2
+            } else {
+                height = max(1, Self.maximumCells / width)
+                originY = (box.height - height) / 2
+            }
+        }
+        var codes = [UInt8](repeating: 0, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let value = detail[(y + originY) * box.width + x + originX]
+                let code: Int8 = value > Self.detailStep ? 3 : value > 0 ? 1 : value > -Self.detailStep ? -1 : -3
+                codes[y * width + x] = UInt8(bitPattern: code)
+            }
+        }
+        self.init(width: width, height: height, originX: originX, originY: originY, gridX: gridX, gridY: gridY, codes: codes)
     }
 
-    private init(width: Int, height: Int, pixels: [UInt8]) {
+    private init(width: Int, height: Int, originX: Int, originY: Int, gridX: Int, gridY: Int, codes: [UInt8]) {
         self.width = width
         self.height = height
-        self.pixels = pixels
+        self.originX = originX
+        self.originY = originY
+        self.gridX = gridX
+        self.gridY = gridY
+        self.codes = codes
     }
 
-    /// Compact form: "TH", version 1, UInt16 width and height (little-endian), then the pixels row by row.
+    /// Compact form: "TH", version 3, the grid's offset (two bytes), the window's origin, width and
+    /// height (UInt16 each, little-endian), then the codes two bits each (-3, -1, 1, 3 as 0 to 3),
+    /// four a byte from its low bits, row by row.
     public var bytes: [UInt8] {
-        // The sides are at most `maximumLongSide`, well within 16 bits.
-        [Self.magic.0, Self.magic.1, Self.version, UInt8(truncatingIfNeeded: width), UInt8(truncatingIfNeeded: width >> 8),
-         UInt8(truncatingIfNeeded: height), UInt8(truncatingIfNeeded: height >> 8)] + pixels
+        var out: [UInt8] = [Self.magic.0, Self.magic.1, Self.version, UInt8(gridX), UInt8(gridY)]
+        // The sides and origins are at most `maximumLongSide`, well within 16 bits.
+        for value in [originX, originY, width, height] {
+            out += [UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8)]
+        }
+        var packed = [UInt8](repeating: 0, count: (codes.count + 3) / 4)
+        for (index, code) in codes.enumerated() {
+            let level = UInt8((Int(Int8(bitPattern: code)) + 3) / 2)
+            packed[index / 4] |= level << (2 * UInt8(index % 4))
+        }
+        return out + packed
     }
 
-    /// The thumbnail `bytes` encodes; nil when the header or length is wrong or a side is longer
-    /// than a detection plane's thumbnail can be (`maximumLongSide`, `maximumShortSide`).
+    /// The thumbnail `bytes` encodes; nil when the header or length is wrong, or the window is
+    /// larger or further out than a detection plane's thumbnail can be.
     public init?(bytes: ArraySlice<UInt8>) {
         guard bytes.count <= Self.maximumByteCount else { return nil }
         let b = Array(bytes)
-        guard b.count >= Self.headerSize, b[0] == Self.magic.0, b[1] == Self.magic.1, b[2] == Self.version else { return nil }
-        let width = Int(b[3]) | Int(b[4]) << 8, height = Int(b[5]) | Int(b[6]) << 8
-        guard max(width, height) <= Self.maximumLongSide, min(width, height) <= Self.maximumShortSide,
-              b.count == Self.headerSize + width * height else { return nil }
-        self.init(width: width, height: height, pixels: Array(b[Self.headerSize...]))
+        guard b.count >= Self.headerSize, b[0] == Self.magic.0, b[1] == Self.magic.1, b[2] == Self.version,
+              b[3] < Self.factor, b[4] < Self.factor else { return nil }
+        let word = { (at: Int) in Int(b[at]) | Int(b[at + 1]) << 8 }
+        let originX = word(5), originY = word(7), width = word(9), height = word(11)
+        // The window cuts the long side only: the other is whole, and a plane's short side.
+        let shortSide = originX > 0 ? height : originY > 0 ? width : min(width, height)
+        guard originX == 0 || originY == 0, shortSide <= Self.maximumShortSide, width * height <= Self.maximumCells,
+              max(originX + width, originY + height) <= Self.maximumLongSide,
+              b.count == Self.headerSize + (width * height + 3) / 4 else { return nil }
+        var codes = [UInt8](repeating: 0, count: width * height)
+        for index in codes.indices {
+            let level = Int((b[Self.headerSize + index / 4] >> (2 * UInt8(index % 4))) & 3)
+            codes[index] = UInt8(bitPattern: Int8(2 * level - 3))
+        }
+        self.init(width: width, height: height, originX: originX, originY: originY, gridX: Int(b[3]), gridY: Int(b[4]), codes: codes)
     }
 
-    /// The correlation (-1 to 1) of this thumbnail's fine detail (each pixel less its 3x3 mean)
-    /// with `other`'s, where `transform` takes this photo's detection plane onto `other`'s: the
-    /// smaller picture is sampled from the larger (bilinearly), over the pixels both show, two
-    /// pixels in from every edge. 0 when they overlap in fewer than `minimumOverlap` pixels.
+    /// The correlation (-1 to 1) of this thumbnail's coded detail with `other`'s, where
+    /// `transform` takes this photo's detection plane onto `other`'s: the smaller picture is
+    /// sampled from the larger (bilinearly), over the cells both show, two cells in from every
+    /// edge of the windows. 0 when they overlap in fewer than `minimumOverlap` cells.
     func correlation(with other: PlaneThumbnail, transform: Similarity) -> Double {
         guard width >= 5, height >= 5, other.width >= 5, other.height >= 5, transform.scale > 1e-6 else { return 0 }
-        // Thumbnail u is detection-plane 4u + 1.5, so u_other = s·u + (t/4 − 0.375(1+i) + 0.375·s(1+i)).
+        // Cell u is detection-plane 4u + c, c = 4·origin + grid + 1.5 (per axis); with d the
+        // other's, u_other = s·u + (t + s·c − d)/4 in complex numbers.
+        let f = Double(Self.factor), half = (f - 1) / 2
+        let cx = f * Double(originX) + Double(gridX) + half, cy = f * Double(originY) + Double(gridY) + half
+        let dx = f * Double(other.originX) + Double(other.gridX) + half, dy = f * Double(other.originY) + Double(other.gridY) + half
         let onto = Similarity(sr: transform.sr, si: transform.si,
-                              tx: transform.tx / 4 - 0.375 + 0.375 * (transform.sr - transform.si),
-                              ty: transform.ty / 4 - 0.375 + 0.375 * (transform.sr + transform.si))
-        let shrinks = transform.scale <= 1
+                              tx: (transform.tx + transform.sr * cx - transform.si * cy - dx) / f,
+                              ty: (transform.ty + transform.sr * cy + transform.si * cx - dy) / f)
+        let shrinks = onto.scale <= 1
         let destination = shrinks ? other : self, source = shrinks ? self : other
-        let destinationDetail = destination.detail(), sourceDetail = source.detail()
+        let destinationDetail = destination.values(), sourceDetail = source.values()
         var n = 0.0, su = 0.0, sv = 0.0, suu = 0.0, svv = 0.0, suv = 0.0
         let maxX = Double(source.width - 3), maxY = Double(source.height - 3)
         for y in 2...(destination.height - 3) {
@@ -94,9 +166,14 @@ public struct PlaneThumbnail: Sendable, Equatable {
         return covariance / (uu * vv + 1e-12).squareRoot()
     }
 
-    /// Each pixel less the mean of its 3x3 neighbourhood, the border mirrored without repeating the edge (OpenCV's REFLECT_101).
-    private func detail() -> [Double] {
-        func reflect(_ i: Int, _ n: Int) -> Int { i < 0 ? -i : i >= n ? 2 * n - 2 - i : i }
+    /// The codes as numbers.
+    private func values() -> [Double] {
+        codes.map { Double(Int8(bitPattern: $0)) }
+    }
+
+    /// Each cell less the mean of its 3x3 neighbourhood, the border mirrored without repeating the edge (OpenCV's REFLECT_101).
+    private static func detail(of pixels: [UInt8], width: Int, height: Int) -> [Double] {
+        func reflect(_ i: Int, _ n: Int) -> Int { n == 1 ? 0 : i < 0 ? -i : i >= n ? 2 * n - 2 - i : i }
         var out = [Double](repeating: 0, count: width * height)
         for y in 0..<height {
             for x in 0..<width {

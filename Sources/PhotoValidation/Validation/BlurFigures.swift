@@ -27,8 +27,8 @@ public struct BlurFigures: Sendable, Codable, Equatable {
     public var decodeScale: Double
     /// The exposure figures of the analysis plane.
     public var exposure: ExposureStatistics
-    /// The analysis plane's fingerprint (base64).
-    public var fingerprint: String
+    /// The analysis plane's fingerprint (base64); nil when none was asked for.
+    public var fingerprint: String?
 
     /// The figures of `measurement`, taken with `measuredBelow` as the blur threshold.
     public init(_ measurement: BlurMeasurement, measuredBelow: Double) {
@@ -41,7 +41,7 @@ public struct BlurFigures: Sendable, Codable, Equatable {
         analysisHeight = measurement.analysisHeight
         decodeScale = measurement.decodeScale
         exposure = measurement.exposure
-        fingerprint = measurement.fingerprint.base64
+        fingerprint = measurement.fingerprint?.base64
     }
 
     /// The deciding score: the finer plane's when it decides, else the analysis plane's.

@@ -24,8 +24,8 @@ public struct BlurMeasurement: Sendable, Equatable {
     public let blurSeconds: Double
     /// The exposure figures of the analysis plane.
     public let exposure: ExposureStatistics
-    /// The analysis plane's fingerprint, for the duplicate check.
-    public let fingerprint: PhotoFingerprint
+    /// The analysis plane's fingerprint, for the duplicate check; nil when none was asked for.
+    public let fingerprint: PhotoFingerprint?
     /// Seconds in the exposure figures.
     public let exposureSeconds: Double
     /// Seconds in the fingerprint.
@@ -38,7 +38,7 @@ public struct BlurMeasurement: Sendable, Equatable {
     package init(
         statistics: LaplacianStatistics, blurScore: Double, scales: ScaleAwareBlurScore, analysisWidth: Int, analysisHeight: Int,
         decodeScale: Double, decodeSeconds: Double, lumaSeconds: Double, blurSeconds: Double, exposure: ExposureStatistics,
-        fingerprint: PhotoFingerprint, exposureSeconds: Double, fingerprintSeconds: Double, hasFinerPlane: Bool
+        fingerprint: PhotoFingerprint?, exposureSeconds: Double, fingerprintSeconds: Double, hasFinerPlane: Bool
     ) {
         self.statistics = statistics
         self.blurScore = blurScore

@@ -6,17 +6,19 @@ import PhotoFormat
 /// `PhotoValidation` links no decoder: whoever builds a validator hands it one of these.
 public protocol PhotoDecoding: Sendable {
     /// Validates the photo in `bytes` as `photoType` and, when it passed (or decoded at all, with
-    /// `evenIfFailed`) and `previews` is given, makes its preview with those bounds.
+    /// `evenIfFailed`) and `previews` is given, makes its preview with those bounds; the answer
+    /// carries `details.fingerprint` only with `fingerprint` (it is made only then).
     func validate(
         _ bytes: UnsafeRawBufferPointer,
         as photoType: PhotoType,
         previews: PreviewBounds?,
-        evenIfFailed: Bool
+        evenIfFailed: Bool,
+        fingerprint: Bool
     ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?)
 
     /// Validates the photo in `bytes` as `photoType` and returns what was measured too (nil when
     /// the answer is not the photo's own: a crash, a time limit): `PhotoValidator.measure(_:as:)`.
-    func measure(_ bytes: UnsafeRawBufferPointer, as photoType: PhotoType) -> (output: ValidatePhotoOutput, measurements: PhotoMeasurements?)
+    func measure(_ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, fingerprint: Bool) -> (output: ValidatePhotoOutput, measurements: PhotoMeasurements?)
 
     /// The one decode memory budget each photo's need is reserved from, shared by every thread
     /// (and worker); nil when each decode reserves its own.
@@ -25,8 +27,8 @@ public protocol PhotoDecoding: Sendable {
 
 extension PhotoDecoding {
     /// The answer without measurements: a decoding that cannot return them is never cached.
-    public func measure(_ bytes: UnsafeRawBufferPointer, as photoType: PhotoType) -> (output: ValidatePhotoOutput, measurements: PhotoMeasurements?) {
-        (validate(bytes, as: photoType, previews: nil, evenIfFailed: false).output, nil)
+    public func measure(_ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, fingerprint: Bool) -> (output: ValidatePhotoOutput, measurements: PhotoMeasurements?) {
+        (validate(bytes, as: photoType, previews: nil, evenIfFailed: false, fingerprint: fingerprint).output, nil)
     }
 
     /// No shared budget.

@@ -3,7 +3,8 @@ import PhotoFormat
 extension PhotoValidator {
     /// Validates the photo and, when it passed every check and `previews` is given, encodes a
     /// preview JPEG within those bounds, on the same (worker) thread, from the same decode for JPEG and HEIC.
-    /// The validator does not know what the preview is for (the content check asks for it).
+    /// The validator does not know what the preview is for (the content check asks for it). The
+    /// fingerprint is made, and in the answer, only with `fingerprint`.
     ///
     /// The preview's cost is `details.timings_ms.content_preview` and is part of the total. A
     /// preview that cannot be made is returned as an error for its user to judge: the
@@ -11,9 +12,10 @@ extension PhotoValidator {
     public func validate(
         _ bytes: UnsafeRawBufferPointer,
         as photoType: PhotoType,
-        previews: PreviewBounds?
+        previews: PreviewBounds?,
+        fingerprint: Bool = true
     ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?) {
-        decoding.validate(bytes, as: photoType, previews: previews, evenIfFailed: false)
+        decoding.validate(bytes, as: photoType, previews: previews, evenIfFailed: false, fingerprint: fingerprint)
     }
 
     /// Validates the photo and makes its preview whether or not it passed (unless it did not
@@ -23,6 +25,6 @@ extension PhotoValidator {
         as photoType: PhotoType,
         previews: PreviewBounds
     ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?) {
-        decoding.validate(bytes, as: photoType, previews: previews, evenIfFailed: true)
+        decoding.validate(bytes, as: photoType, previews: previews, evenIfFailed: true, fingerprint: true)
     }
 }

@@ -51,8 +51,8 @@ public struct PhotoValidator: Sendable {
 
     /// Validates the photo as `validate(_:as:)` does and returns what was measured too, for the
     /// scores cache to keep; nil measurements when the answer is not the photo's own (a library
-    /// failure, a time limit, a crashed worker).
-    public func measure(_ bytes: UnsafeRawBufferPointer, as photoType: PhotoType) -> (output: ValidatePhotoOutput, measurements: PhotoMeasurements?) {
-        decoding.measure(bytes, as: photoType)
+    /// failure, a time limit, a crashed worker). The fingerprint is made only with `fingerprint`.
+    public func measure(_ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, fingerprint: Bool = true) -> (output: ValidatePhotoOutput, measurements: PhotoMeasurements?) {
+        decoding.measure(bytes, as: photoType, fingerprint: fingerprint)
     }
 }

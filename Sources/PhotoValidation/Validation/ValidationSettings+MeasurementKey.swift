@@ -2,8 +2,9 @@ import Foundation
 
 extension ValidationSettings {
     /// Bumped whenever a change to the decoders or the measures changes what a photo measures, so
-    /// measurements kept by an older build are not read as this one's.
-    public static let measurementsVersion = 1
+    /// measurements kept by an older build are not read as this one's. 2: fingerprints of
+    /// version 3 (at most 8 KB), and none when no duplicate check read them.
+    public static let measurementsVersion = 2
 
     /// The settings that shape what a `photoType` photo measures (analysis scale, the blur
     /// measure's options for the type, pixel limit, decode memory budget and cost caps), as one

@@ -72,12 +72,13 @@ public struct ValidationSettings: Sendable, Equatable, Codable {
     public init() {}
 
     /// The decode memory budget that admits every photo `pixelLimit` admits, whole MiB: nine bytes a
-    /// pixel, what the most demanding decode holds (libvips holds a WebP's canvas about twice,
-    /// `DecodePlan.webpBytesPerPixel`: 8) and one more for the decoder's rows, the analysis planes and
-    /// the preview's copy; never under 128 MiB. (A 16-bit interlaced PNG near the limit may need more:
-    /// raise `decode_memory_mib` for those.)
+    /// pixel, what the most demanding decode holds (a lossless WebP with alpha: libwebp's ARGB
+    /// picture and the RGBA buffer it fills, `DecodePlan.largestBytesPerPixel`: 8; 790 MiB estimated,
+    /// 763 measured at 16383x6103) and one more for the analysis planes, the preview's copy and a
+    /// margin; never under 128 MiB. (A 16-bit interlaced PNG or an animated WebP near the limit may
+    /// need more: raise `decode_memory_mib` for those.)
     public static func defaultDecodeMemoryBudget(pixelLimit: Int) -> Int {
-        let bytesPerPixel = DecodePlan.webpBytesPerPixel + 1
+        let bytesPerPixel = DecodePlan.largestBytesPerPixel + 1
         let mebibytes = (pixelLimit.multipliedReportingOverflow(by: bytesPerPixel).partialValue + (1 << 20) - 1) >> 20
         return max(128, min(mebibytes, 65_536)) << 20
     }

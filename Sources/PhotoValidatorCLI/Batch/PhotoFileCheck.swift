@@ -1,5 +1,6 @@
 import ContentCheck
 import Foundation
+import PhotoFormat
 import PhotoValidation
 import ValidationWorkers
 
@@ -12,8 +13,9 @@ struct PhotoFileCheck: Sendable {
 
     /// The result of one file: validated, or not readable at all.
     enum Outcome: Sendable {
-        /// The validator's answer (which may itself be `invalid_image`).
-        case validated(ValidatePhotoOutput)
+        /// The validator's answer (which may itself be `invalid_image`) and, when thumbnails were
+        /// asked for and the photo decoded, its thumbnail made from the same decode.
+        case validated(ValidatePhotoOutput, thumbnail: PreviewImage? = nil)
         /// The file could not be read, or the check could not run; the reason says which.
         case unreadable(String)
     }
@@ -21,6 +23,7 @@ struct PhotoFileCheck: Sendable {
     /// A file read and checked on a worker, before the content check.
     private enum Prepared: Sendable {
         case prepared(PreparedPhoto)
+        case thumbnailed(ValidatePhotoOutput, PreviewImage?)
         case judged(ValidatePhotoOutput)
         case unreadable(String)
     }
@@ -34,11 +37,18 @@ struct PhotoFileCheck: Sendable {
     /// Measurements kept from earlier runs, or nil. Not read with the content check, which needs
     /// each passed photo's pixels for its preview.
     var scoresCache: ScoresCache? = nil
+    /// The bounds of a thumbnail made of every photo that decodes, passed or not, for a report
+    /// (`--report`), or nil. Not made with the content check, whose preview the decode makes
+    /// instead; the scores cache is not read with them, since a cached photo is not decoded.
+    var thumbnails: PreviewBounds? = nil
+    /// Whether each photo's fingerprint is made (a duplicate check reads it; off, its time is saved).
+    var fingerprints = true
 
     /// Checks the file at `path` as a `photoType` photo.
     func check(path: String, as photoType: PhotoType) async -> Outcome {
         let validator = validator, classifier = classifier
-        let scoresCache = classifier == nil ? scoresCache : nil
+        let thumbnails = classifier == nil ? thumbnails : nil, fingerprints = fingerprints
+        let scoresCache = classifier == nil && thumbnails == nil ? scoresCache : nil
         do {
             let prepared: Prepared = try await pool.run {
                 let bytes: Data
@@ -51,11 +61,15 @@ struct PhotoFileCheck: Sendable {
                 } catch {
                     return .unreadable("cannot read the file (\(PhotoCollector.reason(error)))")
                 }
+                if let thumbnails {
+                    let checked = bytes.withUnsafeBytes { validator.validateAndPreview($0, as: photoType, previews: thumbnails) }
+                    return .thumbnailed(checked.output, try? checked.preview?.get())
+                }
                 if let scoresCache {
-                    return .judged(bytes.withUnsafeBytes { scoresCache.validate($0, as: photoType, with: validator) })
+                    return .judged(bytes.withUnsafeBytes { scoresCache.validate($0, as: photoType, with: validator, fingerprint: fingerprints) })
                 }
                 return .prepared(bytes.withUnsafeBytes { bytes in
-                    PreparedPhoto(validator.validate(bytes, as: photoType, previews: classifier?.previewBounds(for: photoType)), of: bytes)
+                    PreparedPhoto(validator.validate(bytes, as: photoType, previews: classifier?.previewBounds(for: photoType), fingerprint: fingerprints), of: bytes)
                 })
             }
             switch prepared {
@@ -63,6 +77,8 @@ struct PhotoFileCheck: Sendable {
                 return .unreadable(reason)
             case .judged(let output):
                 return .validated(output)
+            case .thumbnailed(let output, let thumbnail):
+                return .validated(output, thumbnail: thumbnail)
             case .prepared(let photo):
                 guard let classifier else { return .validated(photo.output) }
                 return .validated(await classifier.finish(photo).output)

@@ -62,7 +62,7 @@ extension ScoresCache {
                   let stored = row["checksum"] as Data?, let measurements = row["measurements"] as Data?,
                   checksum(hash: hash, settings: settings, measurements: measurements) == stored else { return .rejected }
             guard let decoded = try? JSONDecoder().decode(PhotoMeasurements.self, from: measurements),
-                  [decoded.first, decoded.second].allSatisfy({ ($0?.fingerprint.utf8.count ?? 0) <= Self.maximumFingerprintCharacters })
+                  [decoded.first, decoded.second].allSatisfy({ ($0?.fingerprint?.utf8.count ?? 0) <= Self.maximumFingerprintCharacters })
             else { return .rejected }
             return .kept(decoded)
         }

@@ -117,15 +117,18 @@ final class ScoresCache: Sendable {
     /// The answer for the photo in `bytes` as `photoType`: judged by `validator` from kept
     /// measurements when the cache has a verified row that decides at its thresholds, else
     /// measured by `validator` (decoding it) and kept, replacing a row that failed verification.
-    func validate(_ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, with validator: PhotoValidator) -> ValidatePhotoOutput {
+    /// With `fingerprint`, a kept row without the photo's fingerprint (measured by a run that
+    /// read none) does not decide: the photo is measured again, with it.
+    func validate(_ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, with validator: PhotoValidator, fingerprint: Bool = true) -> ValidatePhotoOutput {
         let hash = Self.contentHash(bytes)
         let key = validator.settings.measurementKey(for: photoType)
         let found = lookup(hash: hash, settings: key)
-        if case .kept(let kept) = found, let output = validator.judge(kept, as: photoType) {
+        if case .kept(let kept) = found, !fingerprint || kept.first == nil || kept.first?.fingerprint != nil,
+           let output = validator.judge(kept, as: photoType) {
             tally.withLock { $0.read += 1 }
             return output
         }
-        let measured = validator.measure(bytes, as: photoType)
+        let measured = validator.measure(bytes, as: photoType, fingerprint: fingerprint)
         tally.withLock { counts in
             counts.measured += 1
             if found == .rejected { counts.rejected += 1 }

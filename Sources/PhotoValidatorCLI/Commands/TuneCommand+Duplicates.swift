@@ -21,8 +21,11 @@ extension TuneCommand {
         let validator = try PhotoValidator.configured(settings: settings, threads: jobs, photoTimeLimit: deadline)
         defer { validator.isolation?.shutdown() }
         var fingerprints: [String: PhotoFingerprint] = [:], tooSmall: Set<String> = []
-        for (file, outcome) in zip(files, await outcomes(of: files, as: files.map { _ in .inspiration }, validator: validator, deadline: deadline)) {
-            if case .validated(let output) = outcome, let fingerprint = output.details.fingerprint.flatMap(PhotoFingerprint.init(base64:)) {
+        let outcomes = await outcomes(of: files, as: files.map { _ in .inspiration }, validator: validator, deadline: deadline)
+        var page = try report.map { try TuningPage(path: $0) }
+        page?.addThumbnails(of: files, outcomes: outcomes)
+        for (file, outcome) in zip(files, outcomes) {
+            if case .validated(let output, _) = outcome, let fingerprint = output.details.fingerprint.flatMap(PhotoFingerprint.init(base64:)) {
                 fingerprints[file] = fingerprint
                 if output.failures.contains(.lowResolution) { tooSmall.insert(file) }
             } else {
@@ -41,6 +44,28 @@ extension TuneCommand {
         guard !tuning.isEmpty else { throw ValidationError("no pair of the tuning part could be measured") }
         let current = settings.duplicateRule
         let recommended = DuplicateTuning.recommended(on: tuning)
+        if var page {
+            let kept = measured.filter { !tooSmall.contains($0.0.first) && !tooSmall.contains($0.0.second) }
+            func item(_ pair: DuplicatePairReader.Pair, _ score: Double) -> TuningPage.Item {
+                TuningPage.Item(path: pair.first, label: pair.duplicate ? "duplicate" : "distinct (\(pair.kind))", positive: pair.duplicate,
+                                score: score, held: pair.held, thumb: page.thumb(pair.first), path2: pair.second, thumb2: page.thumb(pair.second))
+            }
+            page.sections.append(TuningPage.Section(
+                id: "duplicates-aligned", title: "duplicates · aligned pairs", scoreName: "detail correlation", positive: "duplicate", negative: "distinct",
+                rule: .atLeast, current: current.minimumCorrelation, recommended: recommended.minimumCorrelation,
+                setting: ["duplicates", "min_correlation"], integer: false, logarithmic: false,
+                note: "Pairs whose local features align (at least \(current.minimumInliers) matches explained, duplicates.min_matches): a copy's aligned detail correlates at least the threshold.",
+                items: kept.filter { $0.1.evidence.inliers >= current.minimumInliers }.map { item($0.0, $0.1.evidence.correlation) }
+            ))
+            page.sections.append(TuningPage.Section(
+                id: "duplicates-hash", title: "duplicates · pairs not aligned", scoreName: "hash distance", positive: "duplicate", negative: "distinct",
+                rule: .atMost, current: Double(current.maximumDistance), recommended: Double(recommended.maximumDistance),
+                setting: ["duplicates", "max_distance"], integer: true, logarithmic: false,
+                note: "Pairs the features cannot align (under \(current.minimumInliers) matches): the global hashes decide, within the threshold's differing bits.",
+                items: kept.filter { $0.1.evidence.inliers < current.minimumInliers }.map { item($0.0, Double($0.1.evidence.hashDistance)) }
+            ))
+            try writePage(page)
+        }
         StandardStreams.output("Duplicate check: \(scored.count) pairs (\(scored.filter(\.duplicate).count) duplicates, \(scored.filter { !$0.duplicate }.count) distinct); tuning part \(tuning.count), held aside \(held.count)")
         if !small.isEmpty {
             let figures = DuplicateTuning.figures(small, rule: settings.duplicateRule)

@@ -17,11 +17,17 @@ extension TuneCommand {
         let validator = try PhotoValidator.configured(settings: settings, threads: jobs, photoTimeLimit: deadline)
         defer { validator.isolation?.shutdown() }
         var samples: [ExposureSample] = []
-        for (entry, outcome) in zip(entries, await outcomes(of: entries.map(\.path), as: entries.map { _ in .room }, validator: validator, deadline: deadline)) {
-            if case .validated(let output) = outcome, let statistics = output.details.exposure {
+        var measured: [(path: String, sample: ExposureSample)] = []
+        let outcomes = await outcomes(of: entries.map(\.path), as: entries.map { _ in .room }, validator: validator, deadline: deadline)
+        var page = try report.map { try TuningPage(path: $0) }
+        page?.addThumbnails(of: entries.map(\.path), outcomes: outcomes)
+        for (entry, outcome) in zip(entries, outcomes) {
+            if case .validated(let output, _) = outcome, let statistics = output.details.exposure {
                 samples.append(ExposureSample(path: entry.path, label: entry.label, held: entry.held, source: entry.source, statistics: statistics))
+                measured.append((entry.path, samples[samples.count - 1]))
             } else {
                 StandardStreams.error("photo-validator: \(entry.path): not measured")
+                page?.unscored.append("\(entry.path): not measured")
             }
         }
         let tuning = samples.filter { !$0.held }, held = samples.filter(\.held)
@@ -62,6 +68,27 @@ extension TuneCommand {
         let flagged = samples.filter { $0.label == .usable && settings.exposure.verdict(on: $0.statistics) != .usable }
         if !flagged.isEmpty {
             StandardStreams.output("\nUsable photos the current rule flags: " + flagged.map { "\($0.path) (\($0.source))" }.joined(separator: ", "))
+        }
+        if var page {
+            func item(_ entry: (path: String, sample: ExposureSample), positive: ExposureVerdict, score: Double) -> TuningPage.Item {
+                TuningPage.Item(path: entry.path, label: entry.sample.label.rawValue, positive: entry.sample.label == positive,
+                                score: score, held: entry.sample.held, thumb: page.thumb(entry.path))
+            }
+            page.sections.append(TuningPage.Section(
+                id: "exposure-too-dark", title: "exposure · too_dark", scoreName: "p90 luma", positive: "too_dark", negative: "not too dark",
+                rule: .below, current: Double(settings.exposure.darkP90), recommended: Double(recommended.darkP90),
+                setting: ["exposure", "dark_p90"], integer: true, logarithmic: false,
+                note: "A photo is too_dark when its 90th luma percentile is under the threshold.",
+                items: measured.map { item($0, positive: .tooDark, score: Double($0.sample.statistics.p90)) }
+            ))
+            page.sections.append(TuningPage.Section(
+                id: "exposure-overexposed", title: "exposure · overexposed", scoreName: "clipped share", positive: "overexposed", negative: "usable",
+                rule: .atLeast, current: settings.exposure.clippedShare, recommended: recommended.clippedShare,
+                setting: ["exposure", "clipped_share"], integer: false, logarithmic: false,
+                note: "Photos not labelled too_dark; one is overexposed when at least this share of it is clipped to white and its 10th luma percentile is at least exposure.washed_out_p10 (the slider moves the share alone).",
+                items: measured.filter { $0.sample.label != .tooDark }.map { item($0, positive: .overexposed, score: $0.sample.statistics.highlightShare) }
+            ))
+            try writePage(page)
         }
         StandardStreams.output("\nSet PHOTO_VALIDATOR_EXPOSURE_DARK_P90=\(recommended.darkP90) PHOTO_VALIDATOR_EXPOSURE_CLIPPED_SHARE=\(recommended.clippedShare) PHOTO_VALIDATOR_EXPOSURE_WASHED_OUT_P10=\(recommended.washedOutP10) to use the recommendation.")
     }

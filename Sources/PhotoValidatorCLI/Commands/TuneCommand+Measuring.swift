@@ -14,7 +14,8 @@ extension TuneCommand {
         var outcomes = [PhotoFileCheck.Outcome?](repeating: nil, count: files.count)
         var done = 0
         var cache: ScoresCache?
-        if let scoresCache {
+        // With --report every photo is decoded for its thumbnail, so the cache is not read.
+        if let scoresCache, report == nil {
             do {
                 let environment = ProcessInfo.processInfo.environment
                 let keyFile = try await settingFlags.scoresCacheKeyFile(Self.settingsCatalog, command: "tune", environment: environment)
@@ -24,7 +25,8 @@ extension TuneCommand {
                 StandardStreams.error("photo-validator: warning: \(error); measuring every photo")
             }
         }
-        let checker = PhotoFileCheck(validator: validator, classifier: nil, pool: pool, scoresCache: cache)
+        let checker = PhotoFileCheck(validator: validator, classifier: nil, pool: pool, scoresCache: cache,
+                                     thumbnails: report == nil ? nil : ReportFolder.thumbnailBounds)
         await BoundedTaskGroup.run(Array(zip(files, types)), width: 2 * jobs) { file, type in
             await checker.check(path: file, as: type)
         } consume: { index, outcome in

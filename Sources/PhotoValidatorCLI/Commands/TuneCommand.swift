@@ -42,6 +42,9 @@ struct TuneCommand: AsyncParsableCommand, SettingsCommand {
     @Option(help: "Folder the report files are written to.")
     var output: String = "tune-report"
 
+    @Option(name: .customLong("report"), help: ArgumentHelp("Also write a page of the photos to this folder (index.html and thumbs/): the score strip of every photo, clickable to its thumbnail, the photos misjudged at the current and the recommended threshold, and a threshold slider that recomputes the counts and shows its thresholds.json. Every photo is decoded for its thumbnail, so the scores cache is not read with it.", valueName: "folder"))
+    var report: String?
+
     @Option(help: "Photos scored at once (default: one per core).")
     var jobs: Int = AvailableCores.count
 
@@ -76,9 +79,12 @@ struct TuneCommand: AsyncParsableCommand, SettingsCommand {
         } catch {
             throw ValidationError("\(error)")
         }
+        var page = try report.map { try TuningPage(path: $0) }
         let validator = try PhotoValidator.configured(settings: settings, threads: jobs, photoTimeLimit: deadline)
         defer { validator.isolation?.shutdown() }
-        let (scored, unscored) = await score(photos, validator: validator, deadline: deadline)
+        let outcomes = await outcomes(of: photos.map(\.path), as: photos.map(\.photoType), validator: validator, deadline: deadline)
+        page?.addThumbnails(of: photos.map(\.path), outcomes: outcomes)
+        let (scored, unscored) = score(photos, outcomes: outcomes)
         let objective: ThresholdAnalysis.Objective = recall.map { .recall($0) } ?? .balancedAccuracy
         let types = PhotoType.allCases.compactMap { type -> TuningReport.TypeReport? in
             let ofType = scored.filter { $0.type == type }
@@ -95,18 +101,41 @@ struct TuneCommand: AsyncParsableCommand, SettingsCommand {
         )
         TuningTable.print(report)
         try write(report)
+        if var page {
+            page.unscored = unscored.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+            for type in report.types {
+                let ofType = scored.filter { $0.type == type.photoType }
+                page.sections.append(TuningPage.Section(
+                    id: "blur-\(type.photoType.rawValue)", title: "blur · \(type.photoType.rawValue)", scoreName: "blur score",
+                    positive: "blurry", negative: "sharp", rule: .below,
+                    current: type.current.matrix.threshold, recommended: type.recommended.matrix.threshold,
+                    setting: [type.photoType.rawValue, "blur_threshold"], integer: false, logarithmic: true,
+                    note: "ROC AUC \(type.rocAUC.map { String(format: "%.4f", $0) } ?? "-"); thresholds are chosen on the tuning part, the held-aside part is counted apart.",
+                    items: ofType.map { entry in
+                        TuningPage.Item(path: entry.photo.path, label: entry.photo.label.rawValue, positive: entry.photo.label == .blurry,
+                                        score: entry.photo.score, held: entry.split == .held, thumb: page.thumb(entry.photo.path))
+                    }
+                ))
+            }
+            try writePage(page)
+        }
     }
 
-    /// Scores every photo on the worker pool; photos that are not images, or unreadable, are listed apart.
-    private func score(_ photos: [LabelledPhoto], validator: PhotoValidator, deadline: Duration) async
+    /// Writes the page of `--report` and says where.
+    func writePage(_ page: TuningPage) throws {
+        let index = try page.write(arguments: Array(CommandLine.arguments.dropFirst()))
+        StandardStreams.output("Wrote the report page \(index)")
+    }
+
+    /// The scores of the photos from their outcomes; photos that are not images, or unreadable, are listed apart.
+    private func score(_ photos: [LabelledPhoto], outcomes: [PhotoFileCheck.Outcome])
         -> ([(photo: ScoredPhoto, type: PhotoType, split: LabelledPhoto.Split)], [String: String])
     {
         var scored: [(photo: ScoredPhoto, type: PhotoType, split: LabelledPhoto.Split)] = []
         var unscored: [String: String] = [:]
-        let outcomes = await outcomes(of: photos.map(\.path), as: photos.map(\.photoType), validator: validator, deadline: deadline)
         for (photo, outcome) in zip(photos, outcomes) {
             switch outcome {
-            case .validated(let output):
+            case .validated(let output, _):
                 if let score = output.details.blurScore {
                     scored.append((ScoredPhoto(path: photo.path, label: photo.label, score: score), photo.photoType, photo.split))
                 } else {

@@ -63,6 +63,12 @@ struct ValidateCommand: AsyncParsableCommand, SettingsCommand {
     @Flag(name: .customLong("no-progress"), help: "Never draw the progress bar.")
     var noProgress = false
 
+    @Option(name: .customLong("report"), help: ArgumentHelp("Also write a report to this folder: index.html (counts by outcome and code, every refused photo under its reason with a thumbnail, a sample of the passed ones) and thumbs/, to open from disk in a browser. Thumbnails come from each photo's own decode, so the scores cache is not read with it.", valueName: "folder"))
+    var report: String?
+
+    @Flag(name: .customLong("report-all-passed"), help: "With --report, show every passed photo, not an even sample of about 200.")
+    var reportAllPassed = false
+
     @Flag(name: .customLong("content-check"), help: "Also ask the configured vision model whether each photo that passed shows what its type needs (costs money; off by default).")
     var contentCheck = false
 
@@ -91,7 +97,7 @@ struct ValidateCommand: AsyncParsableCommand, SettingsCommand {
             StandardStreams.error("photo-validator: warning: \(warning)")
         }
         var cache: ScoresCache?
-        if let scoresCache {
+        if let scoresCache, report == nil {
             let keyFile = try await settingFlags.scoresCacheKeyFile(Self.settingsCatalog, command: "validate", environment: environment)
             do {
                 cache = try ScoresCache(path: scoresCache, key: ScoresCacheKey.resolve(keyFile: keyFile, environment: environment))
@@ -111,9 +117,21 @@ struct ValidateCommand: AsyncParsableCommand, SettingsCommand {
         let entries = collected.entries.filter { shard.contains(relativePath: $0.relativePath, wholeFolders: scope == .folder) }
         var summary = BatchSummary()
         summary.skipped = collected.skipped
+        var pageReport: ValidationReport?
+        if let report {
+            do {
+                pageReport = try ValidationReport(path: report, total: entries.count, allPassed: reportAllPassed, exposure: settings.exposure)
+            } catch {
+                StandardStreams.error("photo-validator: cannot write the report to \(report): \(error)")
+                throw ExitCode(2)
+            }
+            if contentCheck { StandardStreams.error("photo-validator: warning: with --content-check the report has no thumbnails") }
+            if scoresCache != nil { StandardStreams.error("photo-validator: warning: with --report the scores cache is not read (every photo is decoded for its thumbnail)") }
+        }
         for problem in collected.problems {
             StandardStreams.error("photo-validator: \(problem)")
             summary.addError()
+            pageReport?.addUnreadable(path: "", reason: problem)
         }
 
         let pool = ValidationWorkerPool(threadCount: jobs, queueLimit: jobs, defaultTimeout: .seconds(timeout), threadExit: PhotoValidator.releaseThreadResources)
@@ -134,7 +152,8 @@ struct ValidateCommand: AsyncParsableCommand, SettingsCommand {
         }
         var duplicateCheck = BatchDuplicates(scope: scope, rule: settings.duplicateRule, window: window)
         var done = 0
-        let checker = PhotoFileCheck(validator: validator, classifier: classifier, pool: pool, scoresCache: cache)
+        let checker = PhotoFileCheck(validator: validator, classifier: classifier, pool: pool, scoresCache: cache,
+                                     thumbnails: report == nil ? nil : ReportFolder.thumbnailBounds, fingerprints: scope != .off)
         await BoundedTaskGroup.run(entries.map(\.path), width: pool.threadCount + pool.queueLimit) { path in
             await checker.check(path: path, as: photoType)
         } consume: { index, outcome in
@@ -142,12 +161,14 @@ struct ValidateCommand: AsyncParsableCommand, SettingsCommand {
             while let ready = pending.removeValue(forKey: nextToPrint) {
                 let path = entries[nextToPrint].path
                 switch ready {
-                case .validated(let checked):
+                case .validated(let checked, let thumbnail):
                     let output = duplicateCheck.judge(checked, path: path)
                     summary.add(output)
                     writer.write(ValidationRecord(path: path, output: output))
+                    pageReport?.add(path: path, output: output, thumbnail: thumbnail)
                 case .unreadable(let reason):
                     summary.addError()
+                    pageReport?.addUnreadable(path: path, reason: reason)
                     progress.finish()
                     StandardStreams.error("photo-validator: \(path): \(reason)")
                 }
@@ -160,6 +181,15 @@ struct ValidateCommand: AsyncParsableCommand, SettingsCommand {
         await pool.shutdown()
         await contentClient?.shutdown()
         StandardStreams.error(summary.line)
+        if let pageReport {
+            do {
+                let index = try pageReport.finish(summary: summary, arguments: Array(CommandLine.arguments.dropFirst()))
+                StandardStreams.error("photo-validator: report written to \(index)")
+            } catch {
+                StandardStreams.error("photo-validator: the report could not be written: \(error)")
+                throw ExitCode(2)
+            }
+        }
         if let cache {
             cache.close()
             StandardStreams.error(cache.summaryLine)

@@ -33,9 +33,9 @@ public final class DuplicateCheck: Sendable {
         photos.first { $0.fingerprint.matches(fingerprint, rule: rule) }?.photoID
     }
 
-    /// The bytes of kept fingerprints one comparison job takes at most (about 16 photos' of
-    /// ordinary shape, 3 of the largest): comparing costs in proportion to them.
-    static let batchBytes = 512 << 10
+    /// The bytes of kept fingerprints one comparison job takes at most (14 photos' of any shape
+    /// but the smallest, each about 17.5 KB parsed): comparing costs in proportion to them.
+    static let batchBytes = 256 << 10
 
     /// `photos` in order, cut into runs of at most `batchBytes` (one photo at least each), so
     /// that comparing a new photo with them is a series of short jobs.
@@ -59,9 +59,9 @@ public final class DuplicateCheck: Sendable {
     /// arrived meanwhile, wherever the caller's work is admitted.
     ///
     /// - Throws: what `compare` throws.
-    func remember(_ fingerprint: PhotoFingerprint, encoded: String, photoID: String, in projectID: String, comparedUpTo generation: UInt64,
+    func remember(_ fingerprint: PhotoFingerprint, photoID: String, in projectID: String, comparedUpTo generation: UInt64,
                   compare: ([PhotoFingerprintStore.Photo]) async throws -> String?) async rethrows -> PhotoFingerprintStore.Remembered {
-        try await store.remember(fingerprint, encoded: encoded, photoID: photoID, in: projectID, comparedUpTo: generation, compare: compare)
+        try await store.remember(fingerprint, photoID: photoID, in: projectID, comparedUpTo: generation, compare: compare)
     }
 
     /// Forgets `photoID` of `projectID`; returns whether it was remembered.

@@ -148,9 +148,11 @@ public struct PhotoValidationService: Sendable {
     /// the metrics; `digest` is the file's SHA-256 when the caller has taken it already. With
     /// `project`, a photo the project already accepted (other than `project.photoID`) is
     /// `duplicate_photo`, and the content check is not asked; the comparisons run in the worker
-    /// with the decode, under the same deadline.
+    /// with the decode, under the same deadline. The fingerprint is made only when the duplicate
+    /// check or the caller (`answersFingerprint`) reads it; the answer carries it only for the caller.
     func validate(_ body: ByteBuffer, as photoType: PhotoType, in slot: ValidationWorkerPool.Slot, record: RequestRecord,
-                  digest: String? = nil, project: (id: String, photoID: String?)? = nil) async throws(APIError) -> CheckedPhoto {
+                  digest: String? = nil, project: (id: String, photoID: String?)? = nil,
+                  answersFingerprint: Bool = false) async throws(APIError) -> CheckedPhoto {
         let validator = validator
         let content = content
         // The deadline holds while the job runs: past it the request is answered and a job stuck
@@ -158,11 +160,13 @@ public struct PhotoValidationService: Sendable {
         let deadline = ContinuousClock.now + configuration.validationTimeout
         let duplicates = project == nil ? nil : duplicates
         let candidates = project.flatMap { duplicates?.candidates(in: $0.id, besides: $0.photoID) }
+        let fingerprinting = answersFingerprint || candidates != nil
         // The worker decodes, measures and makes the preview; the provider is called below, from
         // this task, so no worker thread waits on the network.
         let (prepared, fingerprint) = try await run(in: slot, until: deadline, record: record) {
             body.withUnsafeReadableBytes { bytes in
-                let prepared = PreparedPhoto(validator.validate(bytes, as: photoType, previews: content?.previewBounds(for: photoType)),
+                let prepared = PreparedPhoto(validator.validate(bytes, as: photoType, previews: content?.previewBounds(for: photoType),
+                                                                fingerprint: fingerprinting),
                                              of: bytes, knownDigest: digest)
                 return (prepared, candidates == nil ? nil : prepared.output.details.fingerprint.flatMap(PhotoFingerprint.init(base64:)))
             }
@@ -180,6 +184,7 @@ public struct PhotoValidationService: Sendable {
             output = checked
             contentLog = contentResult.map { "\($0.logValue) \(Int($0.milliseconds.rounded()))ms" }
         }
+        if !answersFingerprint { output = output.withoutFingerprint }
         metrics.recordValidation(output)
         let timings = output.details.timingsMs
         record.validation = RequestRecord.Validation(
@@ -215,12 +220,12 @@ public struct PhotoValidationService: Sendable {
     ///   pool's 503s.
     func remember(_ photo: CheckedPhoto, photoID: String, in projectID: String, slot: ValidationWorkerPool.Slot,
                   record: RequestRecord) async throws(APIError) -> (output: ValidatePhotoOutput, row: FingerprintRow?) {
-        guard photo.output.passed, let duplicates, let fingerprint = photo.fingerprint, let encoded = photo.output.details.fingerprint else {
+        guard photo.output.passed, let duplicates, let fingerprint = photo.fingerprint else {
             return (photo.output, nil)
         }
         let remembered: PhotoFingerprintStore.Remembered
         do {
-            remembered = try await duplicates.remember(fingerprint, encoded: encoded, photoID: photoID, in: projectID, comparedUpTo: photo.generation) { arrived in
+            remembered = try await duplicates.remember(fingerprint, photoID: photoID, in: projectID, comparedUpTo: photo.generation) { arrived in
                 try await earliestMatch(of: fingerprint, among: arrived, by: duplicates, in: slot, until: photo.deadline, record: record)
             }
         } catch let error as APIError {

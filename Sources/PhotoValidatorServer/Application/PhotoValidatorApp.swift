@@ -10,6 +10,7 @@ import PhotoChecks
 import PhotoFormat
 import PhotoValidation
 import ServiceLifecycle
+import SharedStore
 import SignalForwarding
 import ValidationWorkers
 
@@ -28,6 +29,8 @@ public struct PhotoValidatorApp: Sendable {
     public let forwarder: SignalForwarder?
     /// The HTTP client of the content check, or nil when it is off.
     public let contentClient: ContentClientService?
+    /// The PostgreSQL database replicas share (`store.url`), or nil.
+    public let sharedStore: SharedStore?
     /// The routes served.
     public let routes: RouteTable
     private let responder: RouterResponder<ValidationRequestContext>
@@ -38,7 +41,8 @@ public struct PhotoValidatorApp: Sendable {
     /// (the outbox cannot be opened) leaves nothing running.
     ///
     /// - Throws: `DecodeFailure` when libvips cannot be initialised in this process, `SandboxError`
-    ///   when no decode worker can be started, `OutboxError` when the outbox cannot be opened.
+    ///   when no decode worker can be started, `OutboxError` when the outbox cannot be opened,
+    ///   `SharedStoreError` when `store.url` names no usable database.
     public init(configuration: ServiceConfiguration, logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger
@@ -60,6 +64,13 @@ public struct PhotoValidatorApp: Sendable {
         let metrics = ServiceMetrics(pool: pool, budget: validator.memoryBudget, uploads: uploads, isolation: validator.isolation)
         let state = ServiceState()
         let forwarder = try SignalForwarder.make(configuration: configuration.signal, metrics: metrics, logger: logger)
+        // Connected and migrated when its service runs; a bad URL was refused with the settings.
+        let sharedStore = try configuration.store.map { try SharedStore(settings: $0, logger: logger) }
+        if let sharedStore {
+            // Said at start so no operator scales out on a promise this build does not keep yet.
+            logger.warning("store.url is set: the shared store at \(sharedStore.endpoint) is connected, migrated and checked by /readyz, but this build still keeps the duplicate memory, idempotent answers and the outbox per replica (docs/deployment.md)")
+        }
+        self.sharedStore = sharedStore
         var service = PhotoValidationService(validator: validator, pool: pool, metrics: metrics, configuration: configuration, uploads: uploads)
         if configuration.validation.duplicateCheck {
             // In the outbox's database when there is one, so a restart forgets nothing; else in memory.
@@ -112,7 +123,7 @@ public struct PhotoValidatorApp: Sendable {
         }
         router.add(middleware: FairAdmissionMiddleware(service: service))
         ValidationController(service: service, forwarder: forwarder).addRoutes(to: router)
-        OperationsController(service: service, state: state, forwarder: forwarder).addRoutes(to: router)
+        OperationsController(service: service, state: state, forwarder: forwarder, sharedStore: sharedStore).addRoutes(to: router)
         OutboxController(forwarder: forwarder).addRoutes(to: router)
         let routes = RouteTable(router)
         routeTable.table = routes
@@ -125,7 +136,12 @@ public struct PhotoValidatorApp: Sendable {
     /// as its services.
     public func makeApplication(address: BindAddress? = nil) -> some ApplicationProtocol {
         // Shutdown runs in reverse: listeners drain first, then delivery stops, then the workers.
-        var services: [any Service] = [WorkerPoolService(pool: service.pool, logger: logger)]
+        var services: [any Service] = []
+        // First, so it is the last to stop: what drains before it may still write to it.
+        if let sharedStore {
+            services.append(sharedStore)
+        }
+        services.append(WorkerPoolService(pool: service.pool, logger: logger))
         if let contentClient {
             services.append(contentClient)
         }

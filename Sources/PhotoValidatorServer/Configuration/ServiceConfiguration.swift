@@ -3,6 +3,7 @@ import ContentCheck
 import Foundation
 import Logging
 import PhotoValidation
+import SharedStore
 import ValidatorConfiguration
 
 /// Everything `serve` needs, resolved once from flags, environment, file and the defaults its
@@ -75,6 +76,8 @@ public struct ServiceConfiguration: Sendable {
     public var duplicatePhotosPerProject: Int
     /// Bytes the kept fingerprints of every project may take together (`duplicates.memory_mib`).
     public var duplicateMemoryBytes: Int
+    /// The PostgreSQL database replicas share (`store.url`), or nil for each replica's own SQLite.
+    public var store: SharedStoreSettings?
     /// The thresholds and limits of the checks.
     public var validation: ValidationSettings
     /// Where `photo_added` signals go.
@@ -100,6 +103,7 @@ public struct ServiceConfiguration: Sendable {
         .limitsStuckWorkerUnhealthySeconds, .limitsIdleTimeoutSeconds, .limitsClientHeader, .duplicatesRetentionHours,
         .duplicatesPhotosPerProject, .duplicatesMemoryMib,
         .authToken, .authTokenFile, .authTokens, .authTokensFile, .logFormat, .logLevel, .shutdownGraceSeconds,
+        .storeUrl, .storePassword, .storePasswordFile, .storePoolSize, .storeTls, .storeTlsCaFile,
     ])
 
     /// Every setting of `serve`: the server's, the checks', signal forwarding's and the content
@@ -146,6 +150,7 @@ public struct ServiceConfiguration: Sendable {
         logFormat = try settings.choice(.logFormat, of: LogFormat.self)
         logLevel = try settings.choice(.logLevel, of: Logger.Level.self)
         shutdownGracePeriod = try settings.seconds(.shutdownGraceSeconds)
+        store = try Self.store(settings)
         validation = try ValidationSettings(reader: reader)
         signal = try SignalConfiguration(settings: settings)
         content = try ContentCheckConfiguration(reader: reader)

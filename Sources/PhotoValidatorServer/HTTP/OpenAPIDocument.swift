@@ -30,10 +30,20 @@ components:
       in: query
       required: false
       schema: {type: string, enum: [room, inspiration], default: room}
+    Details:
+      name: details
+      in: query
+      required: false
+      description: Optional details to add to the answer, comma-separated (or the parameter repeated); `fingerprint` is the one offered (details.fingerprint). Another name is 422 validation_error.
+      schema: {type: string, enum: [fingerprint]}
   schemas:
     FailureCode:
       type: string
       enum: [invalid_image, low_resolution, blurry, too_many_people, content_rejected, content_check_unavailable, too_dark, overexposed, duplicate_photo]
+    APIErrorCode:
+      type: string
+      description: The stable code of an error answer.
+      enum: [file_too_large, idempotency_key_reused, internal_error, method_not_allowed, not_found, note_not_allowed, note_too_long, outbox_disabled, outbox_unavailable, overloaded, photo_id_conflict, request_timeout, shutting_down, unauthorized, validation_error, validation_timeout]
     Timings:
       type: object
       description: Milliseconds per stage.
@@ -43,7 +53,7 @@ components:
         luma: {type: number}
         blur: {type: number}
         exposure: {type: number, description: the exposure figures}
-        fingerprint: {type: number, description: the duplicate fingerprint (global hashes and local features)}
+        fingerprint: {type: number, description: 'the duplicate fingerprint (global hashes and local features); 0 when none was made (no project, duplicates off, nor ?details=fingerprint)'}
         content_preview: {type: number}
         content: {type: number}
         total: {type: number}
@@ -77,7 +87,7 @@ components:
             p99: {type: integer}
             shadow_share: {type: number, description: share of samples at most 16}
             highlight_share: {type: number, description: 'share of samples at least 250; overexposed when at least exposure.clipped_share and p10 at least exposure.washed_out_p10'}
-        fingerprint: {type: string, description: 'the photo''s fingerprint (base64, version 2: four rotation hashes and up to 256 local features, about 12 KB) the duplicate check compares; a gateway may keep it'}
+        fingerprint: {type: string, maxLength: 10316, description: 'only with ?details=fingerprint: the photo''s fingerprint the duplicate check compares, base64 of its bytes (version 3: four rotation hashes, 128 local features spread over the frame and two bits of fine detail for at most 12,288 cells; at most 7,736 bytes, 10,316 as base64); a gateway may keep it'}
         duplicate_of: {type: string, description: the id of the project's earlier photo this one duplicates (duplicate_photo)}
         error: {type: string, description: why the photo is invalid_image, e.g. pixel_limit_exceeded}
         error_detail: {type: string}
@@ -105,7 +115,7 @@ components:
       type: object
       required: [error, message, retryable, detail]
       properties:
-        error: {type: string, description: stable code such as file_too_large, validation_error, overloaded}
+        error: {$ref: '#/components/schemas/APIErrorCode'}
         message: {type: string}
         retryable: {type: boolean}
         detail: {type: [string, 'null']}
@@ -147,6 +157,7 @@ paths:
           required: false
           description: the gateway's id for this photo; needs project_id
           schema: {type: string, minLength: 1, maxLength: 256}
+        - $ref: '#/components/parameters/Details'
       requestBody:
         required: false
         content:
@@ -196,8 +207,9 @@ paths:
         - name: Idempotency-Key
           in: header
           required: false
-          description: The gateway's request id. A repeat of the same upload within 24 hours gets the first answer (same photo_id, no second signal) with Idempotent-Replayed true; a keyed upload's answer, the first one too, comes without details.fingerprint; a different upload with the same key gets 422 idempotency_key_reused. Kept in the outbox; without forwarding the photo_id is derived from the key.
+          description: The gateway's request id. A repeat of the same upload within 24 hours gets the first answer (same photo_id, no second signal) with Idempotent-Replayed true; a keyed upload's answer, the first one too, comes without details.fingerprint even with ?details=fingerprint; a different upload with the same key gets 422 idempotency_key_reused. Kept in the outbox; without forwarding the photo_id is derived from the key.
           schema: {type: string, minLength: 1, maxLength: 255, pattern: '^[!-~]+$'}
+        - $ref: '#/components/parameters/Details'
       requestBody:
         required: true
         content:

@@ -1,12 +1,14 @@
 import Foundation
 import Hummingbird
 import PhotoValidation
+import SharedStore
 
 /// Liveness, readiness, metrics and the API description.
 struct OperationsController {
     let service: PhotoValidationService
     let state: ServiceState
     let forwarder: SignalForwarder?
+    let sharedStore: SharedStore?
 
     func addRoutes(to router: Router<ValidationRequestContext>) {
         router.get("/healthz", use: health)
@@ -42,7 +44,8 @@ struct OperationsController {
     }
 
     /// 200 when the daemon can take work: not draining, the worker pool running with its full
-    /// complement of threads, and the outbox (when forwarding is on) writable. Saturation is not
+    /// complement of threads, the outbox (when forwarding is on) writable, and the shared store
+    /// (when `store.url` is set) migrated and answering. Saturation is not
     /// unreadiness: it shows in metrics and 503s.
     @Sendable func ready(_ request: Request, context: ValidationRequestContext) async throws -> Response {
         var reasons: [String] = []
@@ -60,6 +63,9 @@ struct OperationsController {
             } catch {
                 reasons.append("outbox: \(error)")
             }
+        }
+        if let sharedStore, let why = await sharedStore.check() {
+            reasons.append("store: \(why)")
         }
         let restarts = service.validator.isolation?.restartCounts
         if reasons.isEmpty {

@@ -22,13 +22,15 @@ struct ValidationController {
 
     /// `POST /v1/validate`: a raw image body with `?photo_type=`, or multipart with `file` and
     /// `photo_type`; an optional `project_id` compares the photo with the project's accepted ones,
-    /// and an optional `photo_id` remembers it, when it passes, under that id.
+    /// and an optional `photo_id` remembers it, when it passes, under that id. The answer carries
+    /// `details.fingerprint` only with `?details=fingerprint`.
     @Sendable func validate(_ request: Request, context: ValidationRequestContext) async throws -> Response {
         let isMultipart = MultipartForm.isMultipart(request.headers[.contentType])
         let query = request.uri.queryParameters
         // Checked before the body is read; a form's own fields, when present, win.
         let queryPhotoType = try Self.photoType(query.get("photo_type").map { String($0) })
         let queryProject = try Self.projectFields(projectID: query.get("project_id").map { String($0) }, photoID: query.get("photo_id").map { String($0) })
+        let answersFingerprint = try Self.answersFingerprint(query.getAll("details").map { String($0) })
         if isMultipart { try Self.checkBoundary(of: request) }
         return try await service.receiving(request, context: context) { body in
             let image: ByteBuffer
@@ -47,7 +49,8 @@ struct ValidationController {
                 photoType = queryPhotoType
             }
             let (output, row) = try await service.admitted(record: context.record, client: client(of: request, context: context, projectID: project?.id)) { slot -> (ValidatePhotoOutput, FingerprintRow?) in
-                let checked = try await service.validate(image, as: photoType, in: slot, record: context.record, project: project)
+                let checked = try await service.validate(image, as: photoType, in: slot, record: context.record, project: project,
+                                                         answersFingerprint: answersFingerprint)
                 guard let project, let photoID = project.photoID else { return (checked.output, nil) }
                 return try await service.remember(checked, photoID: photoID, in: project.id, slot: slot, record: context.record)
             }
@@ -81,6 +84,19 @@ struct ValidationController {
             }
         }
         return try AnswerEncoder.response(json: AnswerEncoder.json(ForgottenPhoto(projectID: projectID, photoID: photoID, forgotten: forgotten)))
+    }
+
+    /// Whether the `details` query parameters (each a comma-separated list) ask for the
+    /// fingerprint in the answer; a 422 for a detail that is not offered.
+    static func answersFingerprint(_ values: [String]) throws(APIError) -> Bool {
+        var asked = false
+        for name in values.flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false) }) {
+            guard name == "fingerprint" else {
+                throw .validationError("details=\(name.prefix(64)) is not offered; the one optional detail is 'fingerprint'")
+            }
+            asked = true
+        }
+        return asked
     }
 
     /// The project and photo ids a request names, checked as the upload checks them; nil without a project.
@@ -138,12 +154,14 @@ struct ValidationController {
         }
         try Self.checkBoundary(of: request)
         let key = try IdempotencyKey(request.headers[.idempotencyKey])
+        let answersFingerprint = try Self.answersFingerprint(request.uri.queryParameters.getAll("details").map { String($0) })
         return try await service.receiving(request, context: context) { body in
-            try await upload(body, request: request, context: context, projectID: projectID, key: key)
+            try await upload(body, request: request, context: context, projectID: projectID, key: key, answersFingerprint: answersFingerprint)
         }
     }
 
-    private func upload(_ body: ByteBuffer, request: Request, context: ValidationRequestContext, projectID: String, key: IdempotencyKey?) async throws -> Response {
+    private func upload(_ body: ByteBuffer, request: Request, context: ValidationRequestContext, projectID: String, key: IdempotencyKey?,
+                        answersFingerprint: Bool) async throws -> Response {
         let form = try Self.form(body, contentType: request.headers[.contentType]!)
         guard let file = form["file"] else {
             throw APIError.validationError("the multipart body has no 'file' part")
@@ -168,8 +186,10 @@ struct ValidationController {
         // Without an outbox to remember it, a keyed upload's photo_id is derived from the key.
         let photoID = (forwarder == nil ? key?.photoID(projectID: projectID) : nil) ?? UUID().uuidString.lowercased()
         let (output, row) = try await service.admitted(record: context.record, client: client(of: request, context: context, projectID: projectID)) { slot -> (ValidatePhotoOutput, FingerprintRow?) in
+            // A keyed upload's answer is kept for its repeats, so it goes without the fingerprint (which
+            // neither a repeat nor the gateway reads), the first time as well.
             let checked = try await service.validate(file.body, as: upload.photoType, in: slot, record: context.record, digest: fileDigest,
-                                                     project: (projectID, photoID))
+                                                     project: (projectID, photoID), answersFingerprint: answersFingerprint && key == nil)
             do {
                 return try await service.remember(checked, photoID: photoID, in: projectID, slot: slot, record: context.record)
             } catch let error as APIError where error.code == .photoIDConflict {
@@ -177,9 +197,7 @@ struct ValidationController {
                 throw APIError.idempotencyKeyReused
             }
         }
-        // A keyed upload's answer is kept for its repeats, so it goes without the fingerprint (most
-        // of its bytes, which neither a repeat nor the gateway reads), the first time as well.
-        let answer = try AnswerEncoder.json(UploadAnswer(photoID: photoID, validation: key == nil ? output : output.withoutFingerprint))
+        let answer = try AnswerEncoder.json(UploadAnswer(photoID: photoID, validation: output))
         guard let forwarder else { return AnswerEncoder.response(json: answer) }
         let photo = PhotoData(photoID: photoID, storageKey: upload.storageKey(photoID: photoID), photoType: upload.photoType.rawValue, note: upload.note)
         let promises = upload.promisesSignal(for: output)

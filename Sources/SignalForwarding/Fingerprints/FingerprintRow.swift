@@ -9,8 +9,8 @@ public struct FingerprintRow: Sendable, Equatable {
     public let projectID: String
     /// The photo.
     public let photoID: String
-    /// The fingerprint as stored (base64).
-    public let fingerprint: String
+    /// The fingerprint as stored: its bytes (`PhotoFingerprint.bytes`, the version first), a BLOB.
+    public let fingerprint: Data
     /// When it was accepted.
     public let createdAt: Date
     /// Its sequence in the memory, so a withdrawal takes back this photo and no later one of the same id.
@@ -19,7 +19,7 @@ public struct FingerprintRow: Sendable, Equatable {
     public let evicted: [EvictedPhoto]
 
     /// A row from its parts.
-    init(projectID: String, photoID: String, fingerprint: String, createdAt: Date, sequence: UInt64, evicted: [EvictedPhoto]) {
+    init(projectID: String, photoID: String, fingerprint: Data, createdAt: Date, sequence: UInt64, evicted: [EvictedPhoto]) {
         self.projectID = projectID
         self.photoID = photoID
         self.fingerprint = fingerprint

@@ -30,7 +30,9 @@ public final class PhotoFingerprintStore: Sendable {
 
     /// A store mirrored in `database`: creates its table when missing and loads the photos within
     /// the retention period, oldest first, so the limits keep the newest; rows that are not a
-    /// fingerprint (or are larger than any fingerprint) are deleted, not loaded.
+    /// fingerprint of this version (or are larger than any fingerprint) are deleted, not loaded:
+    /// among them the base64 text rows of version 2 (before fingerprints were at most 8 KB), whose
+    /// features cannot be cut down to this version's faithfully.
     init(database: any DatabaseWriter, limits: ProjectMemory<PhotoFingerprint>.Limits, now: Date = Date(),
          onEvict: @escaping @Sendable ([EvictedPhoto]) -> Void = { _ in }) throws {
         self.database = database
@@ -48,14 +50,14 @@ public final class PhotoFingerprintStore: Sendable {
                 );
                 CREATE INDEX IF NOT EXISTS photo_fingerprint_age ON photo_fingerprint(created_at);
                 """)
-            try db.execute(sql: "DELETE FROM photo_fingerprint WHERE created_at < ? OR length(fingerprint) > ?",
-                           arguments: [cutoff, PhotoFingerprint.maximumEncodedBytes])
+            try db.execute(sql: "DELETE FROM photo_fingerprint WHERE created_at < ? OR typeof(fingerprint) != 'blob' OR length(fingerprint) > ?",
+                           arguments: [cutoff, PhotoFingerprint.maximumByteCount])
             var unreadable: [(String, String)] = []
             var evicted: [EvictedPhoto] = []
             let rows = try Row.fetchCursor(db, sql: "SELECT project_id, photo_id, fingerprint, created_at FROM photo_fingerprint ORDER BY created_at, rowid")
             while let row = try rows.next() {
                 let projectID: String = row["project_id"], photoID: String = row["photo_id"]
-                guard let fingerprint = PhotoFingerprint(base64: row["fingerprint"]) else {
+                guard let data = row["fingerprint"] as Data?, let fingerprint = PhotoFingerprint(bytes: [UInt8](data)) else {
                     unreadable.append((projectID, photoID))
                     continue
                 }
@@ -93,12 +95,12 @@ public final class PhotoFingerprintStore: Sendable {
         case conflict
     }
 
-    /// Remembers `fingerprint` (its text `encoded`) as `photoID` of `projectID` unless a photo of
+    /// Remembers `fingerprint` as `photoID` of `projectID` unless a photo of
     /// the project remembered after `generation` (from `photos(in:)`, which the caller compared
     /// with) is the same photo by `compare`, which returns the earliest such photo's id. `compare`
     /// runs outside the lock, on just the photos that arrived since it last ran, as many times as
     /// photos keep arriving; two uploads of one photo at once cannot both be remembered.
-    public func remember(_ fingerprint: PhotoFingerprint, encoded: String, photoID: String, in projectID: String,
+    public func remember(_ fingerprint: PhotoFingerprint, photoID: String, in projectID: String,
                          comparedUpTo generation: UInt64, now: Date = Date(),
                          compare: ([Photo]) async throws -> String?) async rethrows -> Remembered {
         var seen = generation
@@ -112,7 +114,7 @@ public final class PhotoFingerprintStore: Sendable {
                 guard arrived.isEmpty else { return .compare(arrived, memory.generation) }
                 let kept = memory.remember(fingerprint, bytes: fingerprint.memoryBytes, photoID: photoID, in: projectID, at: now)
                 let row = database == nil ? nil : FingerprintRow(
-                    projectID: projectID, photoID: photoID, fingerprint: encoded, createdAt: now,
+                    projectID: projectID, photoID: photoID, fingerprint: Data(fingerprint.bytes), createdAt: now,
                     sequence: kept.photo?.sequence ?? 0, evicted: kept.evicted
                 )
                 return .done(.remembered(row: kept.photo == nil ? nil : row), kept.evicted)

@@ -20,6 +20,15 @@ public struct ProjectMemory<Fingerprint: Sendable & Equatable>: Sendable {
         public let bytes: Int
         /// Its place in the order photos were remembered.
         public let sequence: UInt64
+
+        /// A photo from its parts (a store other than this memory, such as the shared one, hands these out too).
+        public init(photoID: String, fingerprint: Fingerprint, rememberedAt: Date, bytes: Int, sequence: UInt64) {
+            self.photoID = photoID
+            self.fingerprint = fingerprint
+            self.rememberedAt = rememberedAt
+            self.bytes = bytes
+            self.sequence = sequence
+        }
     }
 
     /// The bounds of the memory.

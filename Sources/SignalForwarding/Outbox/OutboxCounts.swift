@@ -9,6 +9,14 @@ public struct OutboxCounts: Sendable, Equatable, Codable {
     /// Seconds since the oldest pending signal was promised, or nil when none is pending.
     public var oldestPendingAgeSeconds: Double?
 
+    /// Counts from their parts.
+    public init(pending: Int, delivered: Int, dead: Int, oldestPendingAgeSeconds: Double?) {
+        self.pending = pending
+        self.delivered = delivered
+        self.dead = dead
+        self.oldestPendingAgeSeconds = oldestPendingAgeSeconds
+    }
+
     enum CodingKeys: String, CodingKey {
         case pending, delivered, dead
         case oldestPendingAgeSeconds = "oldest_pending_age_seconds"

@@ -37,6 +37,22 @@ public struct OutboxEntry: Sendable, Equatable, Decodable, FetchableRecord {
     /// When it was delivered or given up, or nil.
     public let finishedAt: Date?
 
+    /// An entry from its parts (a store other than this outbox, such as the shared one, hands these out too).
+    public init(id: Int64, workflowID: String, signalName: String, photo: PhotoData, state: State, attempts: Int, enqueuedAt: Date,
+                ageFrom: Date, lastError: String?, deadReason: String?, finishedAt: Date?) {
+        self.id = id
+        self.workflowID = workflowID
+        self.signalName = signalName
+        self.photo = photo
+        self.state = state
+        self.attempts = attempts
+        self.enqueuedAt = enqueuedAt
+        self.ageFrom = ageFrom
+        self.lastError = lastError
+        self.deadReason = deadReason
+        self.finishedAt = finishedAt
+    }
+
     /// Times are stored as seconds since 1970.
     public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .timeIntervalSince1970 }
 

@@ -1,0 +1,230 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SignalForwarding
+
+/// The outbox and the answers to keyed uploads in the shared store, so that every replica
+/// delivers what any replica promised and answers a repeat of an upload any replica answered.
+///
+/// A promised signal is a row of `photo_validator.signal`; a replica claims due ones with
+/// `FOR UPDATE SKIP LOCKED` and a lease (their next attempt moved past it), so one attempt per
+/// signal is in flight while the lease lasts, and a replica that dies mid-attempt leaves the
+/// signal to the others when its lease ends. An answer is a row of
+/// `photo_validator.idempotent_upload`, keyed by project and key, stored as the answer's bytes and
+/// committed with its signal in one transaction.
+public final class SharedOutbox: Sendable {
+    private let store: SharedStore
+    private let logger: Logger
+
+    /// The outbox in `store`.
+    public init(store: SharedStore, logger: Logger) {
+        self.store = store
+        self.logger = logger
+    }
+
+    /// The statement that promises `photo`'s signal to `workflowID`, to run in a transaction
+    /// (`SharedProjectMemory.remember`'s `alongside`, or `enqueue`'s own).
+    public static func promise(workflowID: String, signalName: String, photo: PhotoData, now: Date = Date()) throws -> @Sendable (PostgresConnection) async throws -> Void {
+        let payload = String(decoding: try JSONEncoder().encode(photo), as: UTF8.self)
+        let time = now.timeIntervalSince1970
+        return { connection in
+            try await connection.query("""
+                INSERT INTO photo_validator.signal (photo_id, workflow_id, signal_name, payload, enqueued_at, age_from, next_attempt_at)
+                VALUES (\(photo.photoID), \(workflowID), \(signalName), \(payload), \(time), \(time), \(time))
+                """, logger: Logger(label: "photo-validator.shared-outbox"))
+        }
+    }
+
+    /// Commits a signal for `photo` to `workflowID`; when this returns, it is in the database.
+    ///
+    /// - Throws: `SharedStoreError.unavailable` when it could not be written; nothing is promised then.
+    public func enqueue(workflowID: String, signalName: String, photo: PhotoData, now: Date = Date()) async throws {
+        let promise = try Self.promise(workflowID: workflowID, signalName: signalName, photo: photo, now: now)
+        try await store.transaction { connection in try await promise(connection) }
+    }
+
+    /// The stored answer to the upload with `key` for `projectID`, or nil when there is none
+    /// younger than `window`.
+    ///
+    /// - Throws: `SharedStoreError.unavailable` when the database cannot be read.
+    public func idempotentUpload(projectID: String, key: String, window: TimeInterval = SignalOutbox.idempotencyWindow,
+                                 now: Date = Date()) async throws -> IdempotentUpload? {
+        let cutoff = now.timeIntervalSince1970 - window
+        let logger = logger
+        return try await store.read { connection in
+            try await Self.answer(connection, projectID: projectID, key: key, after: cutoff, logger: logger)
+        }
+    }
+
+    /// Stores `upload`'s answer and, when given, what is to be committed with it (its signal:
+    /// `promise(...)`), in one transaction. When another request (on any replica) stored an answer
+    /// for the same key first, nothing is written and that answer is returned; else `upload`.
+    ///
+    /// - Throws: `SharedStoreError.unavailable` when it could not be written; nothing is promised then.
+    public func record(_ upload: IdempotentUpload, window: TimeInterval = SignalOutbox.idempotencyWindow,
+                       alongside: @escaping @Sendable (PostgresConnection) async throws -> Void = { _ in }) async throws -> IdempotentUpload {
+        let time = upload.createdAt.timeIntervalSince1970
+        let logger = logger
+        return try await store.transaction { connection in
+            // An expired answer for the key is forgotten first; a live one is never replaced.
+            try await connection.query("""
+                DELETE FROM photo_validator.idempotent_upload WHERE project_id = \(upload.projectID) AND key = \(upload.key) AND created_at < \(time - window)
+                """, logger: logger)
+            // A racing insert of the same key on another replica waits here for that transaction,
+            // then conflicts: the first answer stands.
+            let inserted = try await connection.query("""
+                INSERT INTO photo_validator.idempotent_upload (project_id, key, request_digest, photo_id, answer, created_at)
+                VALUES (\(upload.projectID), \(upload.key), \(upload.requestDigest), \(upload.photoID), \(ByteBuffer(string: upload.answer)), \(time))
+                ON CONFLICT (project_id, key) DO NOTHING RETURNING photo_id
+                """, logger: logger)
+            var stored = false
+            for try await _ in inserted { stored = true }
+            guard stored else {
+                guard let earlier = try await Self.answer(connection, projectID: upload.projectID, key: upload.key, after: -.infinity, logger: logger) else {
+                    throw SharedStoreError.unavailable("the answer for Idempotency-Key '\(upload.key)' vanished while it was read")
+                }
+                return earlier
+            }
+            try await alongside(connection)
+            return upload
+        }
+    }
+
+    private static func answer(_ connection: PostgresConnection, projectID: String, key: String, after cutoff: Double,
+                               logger: Logger) async throws -> IdempotentUpload? {
+        let rows = try await connection.query("""
+            SELECT request_digest, photo_id, answer, created_at FROM photo_validator.idempotent_upload
+            WHERE project_id = \(projectID) AND key = \(key) AND created_at >= \(cutoff)
+            """, logger: logger)
+        for try await (digest, photoID, answer, created) in rows.decode((String, String, ByteBuffer, Double).self) {
+            return IdempotentUpload(projectID: projectID, key: key, requestDigest: digest, photoID: photoID, answer: String(buffer: answer),
+                                    createdAt: Date(timeIntervalSince1970: created))
+        }
+        return nil
+    }
+
+    /// Claims up to `limit` pending signals due at `now` for this replica, oldest first: each
+    /// moves its next attempt to `now + lease`, so no replica claims it again before then (the
+    /// attempt must end within the lease, with `markDelivered`, `scheduleRetry` or `markDead`).
+    /// Rows other replicas are claiming at the same moment are skipped, not waited for.
+    ///
+    /// - Throws: `SharedStoreError.unavailable` when the database cannot be written.
+    public func claimDue(now: Date = Date(), lease: TimeInterval = 60, limit: Int = 32) async throws -> [OutboxEntry] {
+        let time = now.timeIntervalSince1970
+        let logger = logger
+        return try await store.transaction { connection in
+            let rows = try await connection.query("""
+                UPDATE photo_validator.signal SET next_attempt_at = \(time + lease) WHERE id IN (
+                    SELECT id FROM photo_validator.signal WHERE state = 'pending' AND next_attempt_at <= \(time)
+                    ORDER BY next_attempt_at, id LIMIT \(limit) FOR UPDATE SKIP LOCKED)
+                RETURNING \(unescaped: Self.columns)
+                """, logger: logger)
+            var entries: [OutboxEntry] = []
+            var unreadable: [Int64] = []
+            for try await row in rows {
+                let (id, entry) = try Self.entry(row)
+                if let entry { entries.append(entry) } else { unreadable.append(id) }
+            }
+            // A row no replica can read would be claimed at every lease for ever: it is a dead letter.
+            for id in unreadable {
+                try await connection.query("""
+                    UPDATE photo_validator.signal SET state = 'dead', dead_reason = 'unreadable payload in the outbox', finished_at = \(time)
+                    WHERE id = \(id)
+                    """, logger: logger)
+            }
+            return entries.sorted { $0.id < $1.id }
+        }
+    }
+
+    /// Records a successful delivery.
+    public func markDelivered(_ id: Int64, now: Date = Date()) async throws {
+        try await execute("""
+            UPDATE photo_validator.signal SET state = 'delivered', attempts = attempts + 1, finished_at = \(now.timeIntervalSince1970), last_error = NULL
+            WHERE id = \(id)
+            """)
+    }
+
+    /// Records a failed attempt and when to try again.
+    public func scheduleRetry(_ id: Int64, at next: Date, error: String) async throws {
+        try await execute("""
+            UPDATE photo_validator.signal SET attempts = attempts + 1, next_attempt_at = \(next.timeIntervalSince1970), last_error = \(error)
+            WHERE id = \(id)
+            """)
+    }
+
+    /// Gives a signal up, with the reason.
+    public func markDead(_ id: Int64, reason: String, now: Date = Date()) async throws {
+        try await execute("""
+            UPDATE photo_validator.signal SET state = 'dead', attempts = attempts + 1, dead_reason = \(reason), finished_at = \(now.timeIntervalSince1970)
+            WHERE id = \(id)
+            """)
+    }
+
+    /// Puts dead letters back in the queue with a fresh age window: all of them, or the one for
+    /// `photoID`. Returns how many were requeued.
+    @discardableResult
+    public func retryDeadLetters(photoID: String? = nil, now: Date = Date()) async throws -> Int {
+        let time = now.timeIntervalSince1970
+        let logger = logger
+        return try await store.transaction { connection in
+            let rows = try await connection.query("""
+                UPDATE photo_validator.signal SET state = 'pending', dead_reason = NULL, finished_at = NULL, age_from = \(time), next_attempt_at = \(time)
+                WHERE state = 'dead' AND (\(photoID)::text IS NULL OR photo_id = \(photoID)) RETURNING id
+                """, logger: logger)
+            var count = 0
+            for try await _ in rows { count += 1 }
+            return count
+        }
+    }
+
+    /// Counts by state, over every replica's signals, and the age of the oldest pending one.
+    public func counts(now: Date = Date()) async throws -> OutboxCounts {
+        let logger = logger
+        return try await store.read { connection in
+            let rows = try await connection.query("""
+                SELECT COUNT(*) FILTER (WHERE state = 'pending'), COUNT(*) FILTER (WHERE state = 'delivered'),
+                       COUNT(*) FILTER (WHERE state = 'dead'), MIN(enqueued_at) FILTER (WHERE state = 'pending')
+                FROM photo_validator.signal
+                """, logger: logger)
+            for try await (pending, delivered, dead, oldest) in rows.decode((Int, Int, Int, Double?).self) {
+                return OutboxCounts(pending: pending, delivered: delivered, dead: dead,
+                                    oldestPendingAgeSeconds: oldest.map { max(0, now.timeIntervalSince1970 - $0) })
+            }
+            return OutboxCounts(pending: 0, delivered: 0, dead: 0, oldestPendingAgeSeconds: nil)
+        }
+    }
+
+    /// The most recent dead letters of every replica, newest first.
+    public func deadLetters(limit: Int = 20) async throws -> [OutboxEntry] {
+        let logger = logger
+        return try await store.read { connection in
+            let rows = try await connection.query("""
+                SELECT \(unescaped: Self.columns) FROM photo_validator.signal WHERE state = 'dead' ORDER BY finished_at DESC, id DESC LIMIT \(limit)
+                """, logger: logger)
+            var entries: [OutboxEntry] = []
+            for try await row in rows {
+                if let entry = try Self.entry(row).entry { entries.append(entry) }
+            }
+            return entries
+        }
+    }
+
+    private func execute(_ query: PostgresQuery) async throws {
+        let logger = logger
+        try await store.transaction { connection in _ = try await connection.query(query, logger: logger) }
+    }
+
+    private static let columns = "id, workflow_id, signal_name, payload, state, attempts, enqueued_at, age_from, last_error, dead_reason, finished_at"
+
+    /// A row's id and the row as an entry, nil when its payload or state cannot be read.
+    private static func entry(_ row: PostgresRow) throws -> (id: Int64, entry: OutboxEntry?) {
+        let (id, workflowID, signalName, payload, state, attempts, enqueued, ageFrom, lastError, deadReason, finished) =
+            try row.decode((Int64, String, String, String, String, Int32, Double, Double, String?, String?, Double?).self)
+        guard let photo = try? JSONDecoder().decode(PhotoData.self, from: Data(payload.utf8)), let state = OutboxEntry.State(rawValue: state) else {
+            return (id, nil)
+        }
+        return (id, OutboxEntry(id: id, workflowID: workflowID, signalName: signalName, photo: photo, state: state, attempts: Int(attempts),
+                           enqueuedAt: Date(timeIntervalSince1970: enqueued), ageFrom: Date(timeIntervalSince1970: ageFrom),
+                           lastError: lastError, deadReason: deadReason, finishedAt: finished.map(Date.init(timeIntervalSince1970:))))
+    }
+}

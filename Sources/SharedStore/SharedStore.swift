@@ -1,0 +1,188 @@
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+import Synchronization
+
+/// The PostgreSQL database replicas share (`store.url`): owns the connection pool, brings the
+/// schema up to date when it starts, and hands out transactions to the stores built on it
+/// (`SharedProjectMemory`). A service of the daemon's one `ServiceGroup`: the pool runs while it
+/// runs and closes when shutdown ends it.
+public final class SharedStore: Service, Sendable {
+    /// Where the store is in its life, for /readyz.
+    public enum Readiness: Sendable, Equatable {
+        /// Not yet connected and migrated.
+        case starting
+        /// Connected, and the schema is at this build's version.
+        case ready
+        /// The last attempt to reach or migrate the database failed, with why.
+        case unavailable(String)
+    }
+
+    /// The database, without its password.
+    public let endpoint: SharedStoreEndpoint
+    /// The pool of connections.
+    let client: PostgresClient
+    private let logger: Logger
+    private let state = Mutex(Readiness.starting)
+    private let migrated = Atomic<Bool>(false)
+    private let retryDelay: Duration
+    private let acquireTimeout: Duration
+
+    /// A store on the database `settings` name; nothing connects before `run()`. Migrations are
+    /// tried again every `retryDelay` while they fail; a transaction that has no connection within
+    /// `acquireTimeout` fails as unavailable.
+    ///
+    /// - Throws: `SharedStoreError.invalidURL` for settings that name no usable database.
+    public init(settings: SharedStoreSettings, logger: Logger, retryDelay: Duration = .seconds(2),
+                acquireTimeout: Duration = .seconds(2)) throws(SharedStoreError) {
+        endpoint = try settings.endpoint()
+        client = PostgresClient(configuration: try settings.clientConfiguration(), backgroundLogger: logger)
+        self.logger = logger
+        self.retryDelay = retryDelay
+        self.acquireTimeout = acquireTimeout
+    }
+
+    /// Where the store is: starting, ready, or unavailable and why.
+    public var readiness: Readiness { state.withLock { $0 } }
+
+    /// Runs the pool, migrates the schema (again every `retryDelay` while the database cannot be
+    /// reached), and keeps the pool running until graceful shutdown or cancellation.
+    public func run() async throws {
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { await self.client.run() }
+            // The pool's run loop starts in the task above; a lease asked before it warns in the log.
+            try? await Task.sleep(for: .milliseconds(20))
+            await migrateUntilDone()
+            try? await gracefulShutdown()
+            group.cancelAll()
+        }
+    }
+
+    private func migrateUntilDone() async {
+        while !Task.isCancelled, !Task.isShuttingDownGracefully {
+            do {
+                try await client.withConnection { connection in
+                    _ = try await SharedStoreSchema.migrate(connection, logger: logger)
+                }
+                migrated.store(true, ordering: .releasing)
+                state.withLock { $0 = .ready }
+                logger.info("the shared store at \(endpoint) is ready (schema version \(SharedStoreSchema.currentVersion))")
+                return
+            } catch {
+                let reason = "the shared store at \(endpoint) cannot be migrated: \(Self.describe(error))"
+                let changed = state.withLock { state in
+                    defer { state = .unavailable(reason) }
+                    return state != .unavailable(reason)
+                }
+                if changed { logger.error("\(reason); trying again every \(retryDelay)") }
+                try? await Task.sleep(for: retryDelay)
+            }
+        }
+    }
+
+    /// Runs `body` in a transaction on a pooled connection: committed when it returns, rolled
+    /// back when it throws. A connection not had within `acquireTimeout` (the database is down:
+    /// the pool would otherwise queue the request until its circuit breaker trips, a minute later)
+    /// is `SharedStoreError.unavailable`; so is any failure of the database, and the readiness says
+    /// so until a transaction succeeds. An error of `body`'s own passes through.
+    ///
+    /// - Throws: `SharedStoreError.unavailable` before the schema is ready or when the database fails.
+    func transaction<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+        try await leased(transaction: true, body)
+    }
+
+    /// Runs `body` on a pooled connection outside a transaction (one statement reads one
+    /// snapshot: no BEGIN and COMMIT round trips), with `transaction`'s timeout and errors.
+    ///
+    /// - Throws: `SharedStoreError.unavailable` before the schema is ready or when the database fails.
+    func read<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+        try await leased(transaction: false, body)
+    }
+
+    private func leased<Result: Sendable>(transaction: Bool, _ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+        // Until this replica has brought the schema to its version (or found it newer), nothing
+        // reads or writes it.
+        guard migrated.load(ordering: .acquiring) else {
+            switch readiness {
+            case .unavailable(let reason): throw SharedStoreError.unavailable(reason)
+            case .starting, .ready: throw SharedStoreError.unavailable("the shared store at \(endpoint) is still starting")
+            }
+        }
+        let leased = LeaseFlag()
+        let client = client, logger = logger, limit = acquireTimeout
+        do {
+            let result = try await withThrowingTaskGroup(of: Result?.self) { group in
+                group.addTask {
+                    guard transaction else {
+                        return try await client.withConnection { connection in
+                            leased.value.store(true, ordering: .releasing)
+                            return try await body(connection)
+                        }
+                    }
+                    return try await client.withTransaction(logger: logger) { connection in
+                        leased.value.store(true, ordering: .releasing)
+                        return try await body(connection)
+                    }
+                }
+                group.addTask {
+                    try await Task.sleep(for: limit)
+                    if leased.value.load(ordering: .acquiring) { return nil }
+                    throw SharedStoreError.unavailable("no connection to the shared store at \(self.endpoint) within \(limit)")
+                }
+                while let next = try await group.next() {
+                    if let result = next {
+                        group.cancelAll()
+                        return result
+                    }
+                }
+                throw CancellationError()
+            }
+            state.withLock { $0 = .ready }
+            return result
+        } catch let error as SharedStoreError {
+            if case .unavailable(let reason) = error { state.withLock { $0 = .unavailable(reason) } }
+            throw error
+        } catch let error as PostgresTransactionError {
+            // The body's own error (a comparison that failed, a cancelled upload) is not the store's.
+            if let closureError = error.closureError, !(closureError is PSQLError) { throw closureError }
+            throw unavailable(error)
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw unavailable(error)
+        }
+    }
+
+    private func unavailable(_ error: any Error) -> SharedStoreError {
+        let reason = "the shared store at \(endpoint) failed: \(Self.describe(error))"
+        state.withLock { $0 = .unavailable(reason) }
+        return .unavailable(reason)
+    }
+
+    /// Checks that a statement runs now (for /readyz); returns why not, or nil.
+    public func check() async -> String? {
+        do {
+            try await read { connection in _ = try await connection.query("SELECT 1", logger: self.logger) }
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    /// A database error in one line, with the server's message when there is one.
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] { return "\(error.code): \(message)" }
+            return "\(error.code)" + (error.underlying.map { " (\($0))" } ?? "")
+        }
+        if let error = error as? PostgresTransactionError {
+            return [error.beginError, error.closureError, error.commitError, error.rollbackError].compactMap { $0.map(describe) }.first ?? "\(error)"
+        }
+        return String(describing: error)
+    }
+}
+
+/// Whether a transaction has its connection, shared by the transaction and its acquire timer.
+private final class LeaseFlag: Sendable {
+    let value = Atomic<Bool>(false)
+}

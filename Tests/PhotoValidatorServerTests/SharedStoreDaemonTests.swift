@@ -1,0 +1,64 @@
+import Configuration
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import SharedStore
+import TestFixtures
+import Testing
+import ValidatorConfiguration
+@testable import PhotoValidatorServer
+
+/// `store.url` as the daemon takes it: read with its password from a file, refused without echoing
+/// a secret, and, on a real PostgreSQL cluster, migrated at start and watched by /readyz.
+@Suite("The shared store's settings and readiness")
+struct SharedStoreDaemonTests {
+    /// The service configuration `environment` resolves to, as `serve` reads it.
+    func resolve(_ environment: [String: String]) async throws -> ServiceConfiguration {
+        let reader = ConfigurationSources.reader(flags: [:], environment: environment, credentials: try await ConfigurationSources.credentials(environment: environment),
+                                                 fallback: ServiceManagerEnvironment(environment: environment).defaults, audit: ConfigurationAudit())
+        return try ServiceConfiguration(reader: reader)
+    }
+
+    @Test("unset, there is no shared store; set, its password comes from its file and the pool from its size")
+    func resolves() async throws {
+        #expect(try await resolve([:]).store == nil)
+        let file = Fixtures.temporaryPath("store-password")
+        try Data("from-the-file\n".utf8).write(to: URL(fileURLWithPath: file))
+        let configuration = try await resolve([
+            "PHOTO_VALIDATOR_STORE_URL": "postgres://validator@db.internal/rooms", "PHOTO_VALIDATOR_STORE_PASSWORD_FILE": file,
+            "PHOTO_VALIDATOR_STORE_POOL_SIZE": "3",
+        ])
+        #expect(configuration.store == SharedStoreSettings(url: "postgres://validator@db.internal/rooms", password: "from-the-file", poolSize: 3, tls: .require))
+    }
+
+    @Test("a URL that names no PostgreSQL database is refused, and the message shows no password")
+    func refuses() async throws {
+        await #expect {
+            _ = try await resolve(["PHOTO_VALIDATOR_STORE_URL": "mysql://validator:pw-secret@db/rooms"])
+        } throws: { error in
+            "\(error)".contains("store.url") && !"\(error)".contains("pw-secret")
+        }
+    }
+
+    @Test("readyz waits for the schema, says why while the database is down, and recovers when it returns",
+          .integration, .enabled(if: PostgresCluster.available, "needs PostgreSQL's server (scripts/setup --test installs it)"))
+    func readiness() async throws {
+        try await PostgresCluster.with { cluster in
+            let url = try await cluster.createDatabase()
+            try await withLiveApp({ $0.store = SharedStoreSettings(url: url, tls: .disable) }) { client, app in
+                let store = try #require(app.sharedStore)
+                #expect(try await poll { store.readiness == .ready })
+                #expect(try await client.execute(uri: "/readyz", method: .get).status == .ok)
+                await cluster.stop()
+                let down = try await client.execute(uri: "/readyz", method: .get)
+                #expect(down.status == .serviceUnavailable)
+                let reasons = try jsonObject(down)["reasons"] as? String ?? ""
+                #expect(reasons.contains("store:") && reasons.contains("shared store"), "\(reasons)")
+                try await cluster.start()
+                #expect(try await poll(within: .seconds(15), every: .milliseconds(200)) {
+                    try await client.execute(uri: "/readyz", method: .get).status == .ok
+                })
+            }
+        }
+    }
+}
