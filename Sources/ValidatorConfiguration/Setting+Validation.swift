@@ -37,7 +37,11 @@ extension Setting {
     /// The setting `exposure.clipped_share`.
     public static let exposureClippedShare = Setting("exposure.clipped_share", .number(0...1),
         default: Setting.text(defaults.exposure.clippedShare),
-        "a photo with at least this share clipped to white (luma 250+) is overexposed")
+        "a photo with at least this share clipped to white (luma 250+) is overexposed, when exposure.washed_out_p10 holds too")
+
+    /// The setting `exposure.washed_out_p10`.
+    public static let exposureWashedOutP10 = Setting("exposure.washed_out_p10", .integer(0...256), default: String(defaults.exposure.washedOutP10),
+        "a photo clipped as exposure.clipped_share says is overexposed only when its 10th luma percentile is at least this (its shadows lifted too)")
 
     /// The setting `duplicates.check`.
     public static let duplicatesCheck = Setting("duplicates.check", .boolean, default: String(defaults.duplicateCheck),

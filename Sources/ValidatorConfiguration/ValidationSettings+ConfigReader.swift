@@ -7,7 +7,7 @@ extension ValidationSettings {
     /// `Setting+Validation.swift`).
     public static let settings = SettingsCatalog([
         .roomMinSide, .inspirationMinSide, .roomBlurThreshold, .inspirationBlurThreshold, .exposureCheck, .exposureDarkP90,
-        .exposureClippedShare, .duplicatesCheck, .duplicatesMaxDistance, .duplicatesMinMatches, .duplicatesMinCorrelation,
+        .exposureClippedShare, .exposureWashedOutP10, .duplicatesCheck, .duplicatesMaxDistance, .duplicatesMinMatches, .duplicatesMinCorrelation,
         .pixelLimit, .analysisSize, .decodeMemoryMib, .decodeMaxJpegSegments, .decodeMaxJpegScans, .decodeMaxMetadataMib,
         .decodeMaxPngChunks, .decodeMaxWebpFrames, .decodeMaxHeifUnitsPerTile, .decodeMaxHeifBytesPerPixel, .decodeIsolation,
         .decodeWorkerUser, .decodeWorkerExecutable,
@@ -26,6 +26,7 @@ extension ValidationSettings {
         exposure.enabled = settings.bool(.exposureCheck)
         exposure.darkP90 = try settings.integer(.exposureDarkP90)
         exposure.clippedShare = try settings.number(.exposureClippedShare)
+        exposure.washedOutP10 = try settings.integer(.exposureWashedOutP10)
         duplicateCheck = settings.bool(.duplicatesCheck)
         duplicateRule.maximumDistance = try settings.integer(.duplicatesMaxDistance)
         duplicateRule.minimumInliers = try settings.integer(.duplicatesMinMatches)

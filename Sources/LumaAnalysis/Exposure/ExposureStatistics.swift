@@ -9,6 +9,8 @@ public struct ExposureStatistics: Sendable, Equatable, Codable {
     public var p1: Int
     /// The 5th percentile.
     public var p5: Int
+    /// The 10th percentile: the overexposed rule's mark of lifted shadows (the darkest tenth).
+    public var p10: Int
     /// The median.
     public var p50: Int
     /// The 90th percentile: what the too-dark rule judges (the lit part of the scene).
@@ -32,6 +34,7 @@ public struct ExposureStatistics: Sendable, Equatable, Codable {
         mean = histogram.mean
         p1 = histogram.percentile(1)
         p5 = histogram.percentile(5)
+        p10 = histogram.percentile(10)
         p50 = histogram.percentile(50)
         p90 = histogram.percentile(90)
         p95 = histogram.percentile(95)
@@ -40,13 +43,13 @@ public struct ExposureStatistics: Sendable, Equatable, Codable {
         highlightShare = histogram.share(atLeast: Self.highlightLevel)
     }
 
-    /// The figures of `plane`, counted on evenly spaced rows (`LumaHistogram.init(_:)`).
+    /// The figures of `plane`, every sample counted (`LumaHistogram.init(_:)`).
     public init(of plane: LumaPlane) {
         self.init(LumaHistogram(plane))
     }
 
     enum CodingKeys: String, CodingKey {
-        case mean, p1, p5, p50, p90, p95, p99
+        case mean, p1, p5, p10, p50, p90, p95, p99
         case shadowShare = "shadow_share"
         case highlightShare = "highlight_share"
     }

@@ -23,7 +23,7 @@ extension TuneCommand {
         page?.addThumbnails(of: entries.map(\.path), outcomes: outcomes)
         for (entry, outcome) in zip(entries, outcomes) {
             if case .validated(let output, _) = outcome, let statistics = output.details.exposure {
-                samples.append(ExposureSample(label: entry.label, held: entry.held, source: entry.source, statistics: statistics))
+                samples.append(ExposureSample(path: entry.path, label: entry.label, held: entry.held, source: entry.source, statistics: statistics))
                 measured.append((entry.path, samples[samples.count - 1]))
             } else {
                 StandardStreams.error("photo-validator: \(entry.path): not measured")
@@ -35,10 +35,11 @@ extension TuneCommand {
         let recommended = ExposureTuning.recommended(on: tuning, base: settings.exposure)
         // The recommendation is chosen anew without each left-out source; the other rules are fixed.
         let rules: [(rule: ExposureTuning.Rule, leftOut: (String) -> ExposureTuning.Rule)] = [
-            (ExposureTuning.rule(settings.exposure, name: "current: p90 < \(settings.exposure.darkP90), clipped >= \(settings.exposure.clippedShare)"), { _ in
+            (ExposureTuning.rule(settings.exposure, name: "current: \(Self.thresholds(settings.exposure))"), { _ in
                 ExposureTuning.rule(settings.exposure, name: "current") }),
-            (ExposureTuning.rule(recommended, name: "recommended: p90 < \(recommended.darkP90), clipped >= \(recommended.clippedShare)"), { source in
+            (ExposureTuning.rule(recommended, name: "recommended: \(Self.thresholds(recommended))"), { source in
                 ExposureTuning.rule(ExposureTuning.recommended(on: tuning.filter { $0.source != source }, base: settings.exposure), name: "recommended") }),
+            (ExposureTuning.clippedOnly(settings.exposure), { _ in ExposureTuning.clippedOnly(settings.exposure) }),
             (ExposureTuning.meanLuma, { _ in ExposureTuning.meanLuma }),
         ]
         let counts = ExposureVerdict.allCases.map { label in "\(label.rawValue) \(samples.filter { $0.label == label }.count)" }
@@ -46,22 +47,27 @@ extension TuneCommand {
         let auc = [
             ExposureTuning.rocAUC(tuning, positive: .tooDark) { -Double($0.p90) },
             ExposureTuning.rocAUC(tuning.filter { $0.label != .tooDark }, positive: .overexposed) { $0.highlightShare },
+            ExposureTuning.rocAUC(tuning.filter { $0.label != .tooDark && $0.statistics.highlightShare >= settings.exposure.clippedShare }, positive: .overexposed) { Double($0.p10) },
         ].map { $0.map { String(format: "%.4f", $0) } ?? "-" }
-        StandardStreams.output("ROC AUC on the tuning part: too_dark by p90 \(auc[0]), overexposed by the clipped share \(auc[1])")
+        StandardStreams.output("ROC AUC on the tuning part: too_dark by p90 \(auc[0]), overexposed by the clipped share \(auc[1]), by p10 among photos clipped at least \(settings.exposure.clippedShare) \(auc[2])")
         let sources = Set(samples.map(\.source)).sorted()
-        StandardStreams.output("\n" + ["rule".padding(toLength: 44, withPad: " ", startingAt: 0), "tune BA", "held BA", "usable flagged", "worst left-out source"].joined(separator: "  "))
+        StandardStreams.output("\n" + ["rule".padding(toLength: 56, withPad: " ", startingAt: 0), "tune BA", "held BA", "usable flagged", "worst left-out source"].joined(separator: "  "))
         for (rule, leftOut) in rules {
             let worst = sources.compactMap { source in
                 ExposureTuning.balancedAccuracy(leftOut(source), on: samples.filter { $0.source == source }).map { (source, $0) }
             }.min { $0.1 < $1.1 }
             let cells = [
-                rule.name.padding(toLength: 44, withPad: " ", startingAt: 0),
+                rule.name.padding(toLength: 56, withPad: " ", startingAt: 0),
                 Self.figure(ExposureTuning.balancedAccuracy(rule, on: tuning)).padding(toLength: 7, withPad: " ", startingAt: 0),
                 Self.figure(ExposureTuning.balancedAccuracy(rule, on: held)).padding(toLength: 7, withPad: " ", startingAt: 0),
                 String(ExposureTuning.usableFlagged(rule, on: samples)).padding(toLength: 14, withPad: " ", startingAt: 0),
                 worst.map { "\($0.0) \(String(format: "%.3f", $0.1))" } ?? "-",
             ]
             StandardStreams.output(cells.joined(separator: "  "))
+        }
+        let flagged = samples.filter { $0.label == .usable && settings.exposure.verdict(on: $0.statistics) != .usable }
+        if !flagged.isEmpty {
+            StandardStreams.output("\nUsable photos the current rule flags: " + flagged.map { "\($0.path) (\($0.source))" }.joined(separator: ", "))
         }
         if var page {
             func item(_ entry: (path: String, sample: ExposureSample), positive: ExposureVerdict, score: Double) -> TuningPage.Item {
@@ -79,12 +85,17 @@ extension TuneCommand {
                 id: "exposure-overexposed", title: "exposure · overexposed", scoreName: "clipped share", positive: "overexposed", negative: "usable",
                 rule: .atLeast, current: settings.exposure.clippedShare, recommended: recommended.clippedShare,
                 setting: ["exposure", "clipped_share"], integer: false, logarithmic: false,
-                note: "Photos not labelled too_dark; one is overexposed when at least this share of it is clipped to white.",
+                note: "Photos not labelled too_dark; one is overexposed when at least this share of it is clipped to white and its 10th luma percentile is at least exposure.washed_out_p10 (the slider moves the share alone).",
                 items: measured.filter { $0.sample.label != .tooDark }.map { item($0, positive: .overexposed, score: $0.sample.statistics.highlightShare) }
             ))
             try writePage(page)
         }
-        StandardStreams.output("\nSet PHOTO_VALIDATOR_EXPOSURE_DARK_P90=\(recommended.darkP90) PHOTO_VALIDATOR_EXPOSURE_CLIPPED_SHARE=\(recommended.clippedShare) to use the recommendation.")
+        StandardStreams.output("\nSet PHOTO_VALIDATOR_EXPOSURE_DARK_P90=\(recommended.darkP90) PHOTO_VALIDATOR_EXPOSURE_CLIPPED_SHARE=\(recommended.clippedShare) PHOTO_VALIDATOR_EXPOSURE_WASHED_OUT_P10=\(recommended.washedOutP10) to use the recommendation.")
+    }
+
+    /// The thresholds of `rule`, as the report names them.
+    private static func thresholds(_ rule: ExposureRule) -> String {
+        "p90 < \(rule.darkP90), clipped >= \(rule.clippedShare) and p10 >= \(rule.washedOutP10)"
     }
 
     private static func figure(_ value: Double?) -> String {

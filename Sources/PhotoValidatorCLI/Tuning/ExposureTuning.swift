@@ -1,7 +1,7 @@
 import LumaAnalysis
 
 /// Chooses and measures the exposure check's thresholds on labelled samples: the 90th-percentile
-/// threshold for `too_dark` and the clipped share for `overexposed`, each in the middle of the
+/// threshold for `too_dark`, and the 10th percentile and clipped share for `overexposed`, each in the middle of the
 /// widest interval with the best balanced accuracy on the tuning part, and reports the held part,
 /// every left-out source and the mean-luma peer beside them.
 enum ExposureTuning {
@@ -16,6 +16,13 @@ enum ExposureTuning {
     /// The rule of `exposure` (the validator's own).
     static func rule(_ exposure: ExposureRule, name: String) -> Rule {
         Rule(name: name) { exposure.verdict(on: $0) }
+    }
+
+    /// The rule before issue 48: overexposed on the clipped share alone, whatever the rest of the frame holds.
+    static func clippedOnly(_ exposure: ExposureRule) -> Rule {
+        Rule(name: "clipped share alone: p90 < \(exposure.darkP90), clipped >= \(exposure.clippedShare) (before)") { statistics in
+            statistics.p90 < exposure.darkP90 ? .tooDark : statistics.highlightShare >= exposure.clippedShare ? .overexposed : .usable
+        }
     }
 
     /// The published mean-luma rule: under 50 too dark, over 205 overexposed.
@@ -45,10 +52,21 @@ enum ExposureTuning {
         rule.darkP90 = Int(middleOfBest(candidates: (0...256).map(Double.init)) { threshold in
             split(samples, positive: .tooDark) { Double($0.p90) < threshold }
         }.rounded())
-        // overexposed against usable, on the clipped share, among what is not too dark.
+        // overexposed against usable, among what is not too dark: the 10th percentile among
+        // photos clipped at the base share, then the clipped share with that percentile. A usable
+        // photo refused costs more than a washed-out one let through (issue 48): the percentile
+        // catches the most overexposed photos that flags no usable one (the fewest usable ones
+        // flagged when none does), rather than the best balanced accuracy.
         let rest = samples.filter { $0.label != .tooDark }
+        let overexposed = rest.filter { $0.label == .overexposed }, usable = rest.filter { $0.label == .usable }
+        rule.washedOutP10 = Int(middleOfBest(candidates: (0...256).map(Double.init)) { threshold in
+            let flags = { (sample: ExposureSample) in sample.statistics.highlightShare >= base.clippedShare && Double(sample.statistics.p10) >= threshold }
+            let usableFlagged = usable.filter(flags).count
+            guard usableFlagged == 0 else { return -Double(usableFlagged) }
+            return overexposed.isEmpty ? 1 : Double(overexposed.filter(flags).count) / Double(overexposed.count)
+        }.rounded())
         rule.clippedShare = (middleOfBest(candidates: stride(from: 0.0, through: 1.0, by: 0.001).map { $0 }) { threshold in
-            split(rest, positive: .overexposed) { $0.highlightShare >= threshold }
+            split(rest, positive: .overexposed) { $0.highlightShare >= threshold && $0.p10 >= rule.washedOutP10 }
         } * 1000).rounded() / 1000
         return rule
     }

@@ -80,12 +80,13 @@ components:
             mean: {type: number}
             p1: {type: integer}
             p5: {type: integer}
+            p10: {type: integer, description: 'overexposed needs it at least exposure.washed_out_p10 (the darkest tenth lifted too)'}
             p50: {type: integer}
             p90: {type: integer, description: 'too_dark when under exposure.dark_p90'}
             p95: {type: integer}
             p99: {type: integer}
             shadow_share: {type: number, description: share of samples at most 16}
-            highlight_share: {type: number, description: 'share of samples at least 250; overexposed when at least exposure.clipped_share'}
+            highlight_share: {type: number, description: 'share of samples at least 250; overexposed when at least exposure.clipped_share and p10 at least exposure.washed_out_p10'}
         fingerprint: {type: string, maxLength: 10316, description: 'only with ?details=fingerprint: the photo''s fingerprint the duplicate check compares, base64 of its bytes (version 3: four rotation hashes, 128 local features spread over the frame and two bits of fine detail for at most 12,288 cells; at most 7,736 bytes, 10,316 as base64); a gateway may keep it'}
         duplicate_of: {type: string, description: the id of the project's earlier photo this one duplicates (duplicate_photo)}
         error: {type: string, description: why the photo is invalid_image, e.g. pixel_limit_exceeded}
