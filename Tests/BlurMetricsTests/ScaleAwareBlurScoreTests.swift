@@ -13,11 +13,18 @@ func resampled(_ plane: LumaPlane, width: Int, height: Int) -> (analysis: LumaPl
 
 @Suite("Blur measured where the detail is", .timeLimit(.minutes(10)))
 struct ScaleAwareBlurScoreTests {
-    @Test("the finer plane is the source up to three times the target's shortest side, else the source resampled to twice the target")
+    @Test("the finer plane is the source up to four times the target's shortest side, else the source resampled to twice the target")
     func finerPlaneSize() {
         #expect(AnalysisPlaneBuilder.finerSize(sourceWidth: 2048, sourceHeight: 1536, targetWidth: 1365, targetHeight: 1024) == (2048, 1536))
         #expect(AnalysisPlaneBuilder.finerSize(sourceWidth: 4096, sourceHeight: 3072, targetWidth: 1365, targetHeight: 1024) == (4096, 3072))
-        #expect(AnalysisPlaneBuilder.finerSize(sourceWidth: 6000, sourceHeight: 4000, targetWidth: 1536, targetHeight: 1024) == (3072, 2048))
+        #expect(AnalysisPlaneBuilder.finerSize(sourceWidth: 4096, sourceHeight: 4096, targetWidth: 1024, targetHeight: 1024) == (4096, 4096))
+        #expect(AnalysisPlaneBuilder.finerSize(sourceWidth: 6000, sourceHeight: 4000, targetWidth: 1536, targetHeight: 1024) == (6000, 4000))
+        #expect(AnalysisPlaneBuilder.finerSize(sourceWidth: 8000, sourceHeight: 6000, targetWidth: 1365, targetHeight: 1024) == (2730, 2048))
+        // A photo that fails is decoded again at its own size when that is its finer plane: the
+        // gateway's 4 px grid at 4096x4096 decoded at 4/8 is a flat 2 px period.
+        #expect(AnalysisScale.shortestSide(1024).decodeShortestSide(forShortestSide: 4096) == 4096)
+        #expect(AnalysisScale.shortestSide(1024).decodeShortestSide(forShortestSide: 6000) == 2048)
+        #expect(AnalysisScale.native.decodeShortestSide(forShortestSide: 4096) == nil)
         let grid = gridPlane(width: 300, height: 200)
         let kept = resampled(grid, width: 150, height: 100)
         #expect(kept.finer == grid)

@@ -72,7 +72,7 @@ public struct BlurMeasurement: Sendable, Equatable {
     public var laplacianVariance: Double { statistics.variance }
 
     /// Bytes the analysis of a `width` x `height` photo at `scale` holds: the plane, its denoised
-    /// copy, the finer plane kept beside it when the photo is larger (at most nine times the plane's
+    /// copy, the finer plane kept beside it when the photo is larger (at most sixteen times the plane's
     /// pixels), the working rows, with margin, and the fingerprint's working planes
     /// (`PhotoFingerprint.estimatedBytes`), measured beside the blur score on a second thread.
     public static func estimatedBytes(width: Int, height: Int, scale: AnalysisScale) -> Int {
