@@ -78,8 +78,8 @@ public final class AnalysisPlaneBuilder {
 
     /// The size of the finer plane kept beside a `targetWidth` x `targetHeight` analysis plane of a
     /// `sourceWidth` x `sourceHeight` source: the source when its shortest side is at most
-    /// `finerSourceLimit` times the target's (a JPEG decoded again at its own size, a PNG up to
-    /// 4096x4096), else twice the target.
+    /// `finerSourceLimit` times the target's (every JPEG decoded at just over twice the analysis
+    /// size, a PNG up to 4096x4096), else twice the target.
     public static func finerSize(sourceWidth: Int, sourceHeight: Int, targetWidth: Int, targetHeight: Int) -> (width: Int, height: Int) {
         if min(sourceWidth, sourceHeight) <= finerSourceLimit * min(targetWidth, targetHeight) {
             return (sourceWidth, sourceHeight)
@@ -94,7 +94,7 @@ public final class AnalysisPlaneBuilder {
 
     /// Up to this many times the target's shortest side, the source itself is the finer plane: no
     /// second resampling pass, and no second fold of a fine pattern. Four: the gateway's 4 px grid
-    /// at 4096x4096 folds to flat grey at twice the target.
+    /// in a 4096x4096 PNG folds to flat grey at twice the target.
     public static let finerSourceLimit = 4
 
     /// Consumes `count` rows that start at `rows`, `rowStride` bytes apart, continuing where the

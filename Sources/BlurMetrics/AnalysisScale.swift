@@ -35,15 +35,14 @@ public enum AnalysisScale: Sendable, Equatable, Hashable, Codable, CustomStringC
         }
     }
 
-    /// The shortest side a photo whose shortest side is `shortestSide` is decoded at again when it
-    /// failed at this scale (nil: native): the photo itself when its finer plane is the source
-    /// (`AnalysisPlaneBuilder.finerSourceLimit`), else twice the analysis plane's, so that the finer
-    /// plane kept beside it holds the detail that a decode scaled down to the analysis size folds
-    /// away (a JPEG decoded at 4/8 turns a 4 px pattern into a 2 px one, which nothing can tell
-    /// from flat grey).
-    public func decodeShortestSide(forShortestSide shortestSide: Int) -> Int? {
-        guard let target = targetShortestSide else { return nil }
-        return shortestSide <= AnalysisPlaneBuilder.finerSourceLimit * target ? shortestSide : 2 * target
+    /// The shortest side a photo that failed at this scale is decoded at again (nil: native): more
+    /// than twice the analysis plane's, so that the finer plane kept beside it (`AnalysisPlaneBuilder`)
+    /// holds the detail that a decode scaled down to the analysis size folds away (a JPEG decoded
+    /// at 4/8 turns a 4 px pattern into a 2 px one, which nothing can tell from flat grey; so does
+    /// a 4096 px one decoded at exactly twice, where 5/8 keeps it at 2.5 px). No larger: at its own
+    /// size a shaken, noisy photo's grain reads as detail.
+    public var decodeShortestSide: Int? {
+        targetShortestSide.map { 2 * $0 + 1 }
     }
 
     /// The size at which an image of `width` x `height` is measured; never larger than the image.

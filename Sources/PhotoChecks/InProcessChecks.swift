@@ -161,12 +161,12 @@ public struct InProcessChecks: PhotoDecoding {
         var secondImage: EncodedImage?
         // A JPEG decoded at a DCT scale down to the analysis size may have lost a pattern of a few
         // pixels' period there (4/8 turns a 4 px grid into a flat 2 px one): one that fails is
-        // decoded again at its own size or twice the analysis size, whose finer plane holds it
+        // decoded again at more than twice the analysis size, whose finer plane holds it
         // (`AnalysisScale.decodeShortestSide`), and passes when either decode finds it sharp
         // (`judgement`). Photos that pass the first time pay nothing.
         if first.blurScore < threshold {
             measurements.secondSettled = true
-            if let finerSide = settings.analysisScale.decodeShortestSide(forShortestSide: min(header.storedWidth, header.storedHeight)), let again = try? decoder.open(bytes) {
+            if let finerSide = settings.analysisScale.decodeShortestSide, let again = try? decoder.open(bytes) {
                 let finerPlan = again.plan(targetShortSide: finerSide, preview: keeping)
                 if finerPlan.scaleNumerator > plan.scaleNumerator {
                     // As for the first decode: threads only where their strips fit beside it, so

@@ -20,11 +20,10 @@ struct ScaleAwareBlurScoreTests {
         #expect(AnalysisPlaneBuilder.finerSize(sourceWidth: 4096, sourceHeight: 4096, targetWidth: 1024, targetHeight: 1024) == (4096, 4096))
         #expect(AnalysisPlaneBuilder.finerSize(sourceWidth: 6000, sourceHeight: 4000, targetWidth: 1536, targetHeight: 1024) == (6000, 4000))
         #expect(AnalysisPlaneBuilder.finerSize(sourceWidth: 8000, sourceHeight: 6000, targetWidth: 1365, targetHeight: 1024) == (2730, 2048))
-        // A photo that fails is decoded again at its own size when that is its finer plane: the
-        // gateway's 4 px grid at 4096x4096 decoded at 4/8 is a flat 2 px period.
-        #expect(AnalysisScale.shortestSide(1024).decodeShortestSide(forShortestSide: 4096) == 4096)
-        #expect(AnalysisScale.shortestSide(1024).decodeShortestSide(forShortestSide: 6000) == 2048)
-        #expect(AnalysisScale.native.decodeShortestSide(forShortestSide: 4096) == nil)
+        // A photo that fails is decoded again at more than twice the plane: the gateway's 4 px grid
+        // at 4096x4096 decoded at 4/8 is a flat 2 px period, at 5/8 a 2.5 px one.
+        #expect(AnalysisScale.shortestSide(1024).decodeShortestSide == 2049)
+        #expect(AnalysisScale.native.decodeShortestSide == nil)
         let grid = gridPlane(width: 300, height: 200)
         let kept = resampled(grid, width: 150, height: 100)
         #expect(kept.finer == grid)
