@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import SignalForwarding
+import Synchronization
 
 /// The outbox and the answers to keyed uploads in the shared store, so that every replica
 /// delivers what any replica promised and answers a repeat of an upload any replica answered.
@@ -13,8 +14,10 @@ import SignalForwarding
 /// `photo_validator.idempotent_upload`, keyed by project and key, stored as the answer's bytes and
 /// committed with its signal in one transaction.
 public final class SharedOutbox: Sendable {
-    private let store: SharedStore
-    private let logger: Logger
+    let store: SharedStore
+    let logger: Logger
+    /// When this replica last pruned finished rows (seconds since 1970), so it prunes once a minute.
+    let lastPrune = Atomic<Int64>(0)
 
     /// The outbox in `store`.
     public init(store: SharedStore, logger: Logger) {
@@ -63,31 +66,60 @@ public final class SharedOutbox: Sendable {
     /// - Throws: `SharedStoreError.unavailable` when it could not be written; nothing is promised then.
     public func record(_ upload: IdempotentUpload, window: TimeInterval = SignalOutbox.idempotencyWindow,
                        alongside: @escaping @Sendable (PostgresConnection) async throws -> Void = { _ in }) async throws -> IdempotentUpload {
-        let time = upload.createdAt.timeIntervalSince1970
         let logger = logger
         return try await store.transaction { connection in
-            // An expired answer for the key is forgotten first; a live one is never replaced.
-            try await connection.query("""
-                DELETE FROM photo_validator.idempotent_upload WHERE project_id = \(upload.projectID) AND key = \(upload.key) AND created_at < \(time - window)
-                """, logger: logger)
-            // A racing insert of the same key on another replica waits here for that transaction,
-            // then conflicts: the first answer stands.
-            let inserted = try await connection.query("""
-                INSERT INTO photo_validator.idempotent_upload (project_id, key, request_digest, photo_id, answer, created_at)
-                VALUES (\(upload.projectID), \(upload.key), \(upload.requestDigest), \(upload.photoID), \(ByteBuffer(string: upload.answer)), \(time))
-                ON CONFLICT (project_id, key) DO NOTHING RETURNING photo_id
-                """, logger: logger)
-            var stored = false
-            for try await _ in inserted { stored = true }
-            guard stored else {
-                guard let earlier = try await Self.answer(connection, projectID: upload.projectID, key: upload.key, after: -.infinity, logger: logger) else {
-                    throw SharedStoreError.unavailable("the answer for Idempotency-Key '\(upload.key)' vanished while it was read")
-                }
-                return earlier
+            guard let earlier = try await Self.insertAnswer(upload, window: window, connection, logger: logger) else {
+                try await alongside(connection)
+                return upload
             }
-            try await alongside(connection)
-            return upload
+            return earlier
         }
+    }
+
+    /// The statement that stores `upload`'s answer and then runs `alongside`, for a transaction
+    /// that has more to commit with them (`SharedProjectMemory.remember`'s `alongside`: the photo's
+    /// fingerprint). When another request stored an answer for the key first it throws
+    /// `EarlierAnswer`, so the whole transaction rolls back and the caller replays that answer.
+    public static func recording(_ upload: IdempotentUpload, window: TimeInterval = SignalOutbox.idempotencyWindow,
+                                 alongside: (@Sendable (PostgresConnection) async throws -> Void)? = nil) -> @Sendable (PostgresConnection) async throws -> Void {
+        return { connection in
+            let logger = Logger(label: "photo-validator.shared-outbox")
+            if let earlier = try await insertAnswer(upload, window: window, connection, logger: logger) {
+                throw EarlierAnswer(upload: earlier)
+            }
+            try await alongside?(connection)
+        }
+    }
+
+    /// Another request (on any replica) stored the answer for the key first; nothing was committed.
+    public struct EarlierAnswer: Error, Sendable {
+        /// The answer stored first.
+        public let upload: IdempotentUpload
+    }
+
+    /// Inserts `upload`'s answer; returns nil when stored, or the live answer another request
+    /// stored for the key first (then nothing was written).
+    private static func insertAnswer(_ upload: IdempotentUpload, window: TimeInterval, _ connection: PostgresConnection,
+                                     logger: Logger) async throws -> IdempotentUpload? {
+        let time = upload.createdAt.timeIntervalSince1970
+        // An expired answer for the key is forgotten first; a live one is never replaced.
+        try await connection.query("""
+            DELETE FROM photo_validator.idempotent_upload WHERE project_id = \(upload.projectID) AND key = \(upload.key) AND created_at < \(time - window)
+            """, logger: logger)
+        // A racing insert of the same key on another replica waits here for that transaction,
+        // then conflicts: the first answer stands.
+        let inserted = try await connection.query("""
+            INSERT INTO photo_validator.idempotent_upload (project_id, key, request_digest, photo_id, answer, created_at)
+            VALUES (\(upload.projectID), \(upload.key), \(upload.requestDigest), \(upload.photoID), \(ByteBuffer(string: upload.answer)), \(time))
+            ON CONFLICT (project_id, key) DO NOTHING RETURNING photo_id
+            """, logger: logger)
+        var stored = false
+        for try await _ in inserted { stored = true }
+        guard !stored else { return nil }
+        guard let earlier = try await answer(connection, projectID: upload.projectID, key: upload.key, after: -.infinity, logger: logger) else {
+            throw SharedStoreError.unavailable("the answer for Idempotency-Key '\(upload.key)' vanished while it was read")
+        }
+        return earlier
     }
 
     private static func answer(_ connection: PostgresConnection, projectID: String, key: String, after cutoff: Double,
@@ -209,7 +241,7 @@ public final class SharedOutbox: Sendable {
         }
     }
 
-    private func execute(_ query: PostgresQuery) async throws {
+    func execute(_ query: PostgresQuery) async throws {
         let logger = logger
         try await store.transaction { connection in _ = try await connection.query(query, logger: logger) }
     }

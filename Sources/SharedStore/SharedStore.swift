@@ -186,3 +186,8 @@ public final class SharedStore: Service, Sendable {
 private final class LeaseFlag: Sendable {
     let value = Atomic<Bool>(false)
 }
+
+/// A step of a transaction in the shared store that a caller composes without reading it: a
+/// signal promised (`SharedOutbox.promise`) or an answer recorded (`SharedOutbox.recording`), run in
+/// the transaction that remembers a photo (`SharedProjectMemory.remember`'s `alongside`).
+public typealias SharedStatement = @Sendable (PostgresConnection) async throws -> Void
