@@ -91,8 +91,7 @@ public struct SignalForwarder: Sendable {
     /// (`DuplicateCheck.remember`'s `alongside`); nil without a shared outbox or anything to commit.
     func sharedStatement(projectID: String, promising photo: PhotoData?, answer upload: IdempotentUpload?) throws -> SharedStatement? {
         guard shared != nil else { return nil }
-        let promise = try photo.map { try SharedOutbox.promise(workflowID: projectID, signalName: signalName, photo: $0) }
-        guard let upload else { return promise }
-        return SharedOutbox.recording(upload, alongside: promise)
+        guard let upload else { return try photo.map { try SharedOutbox.promise(workflowID: projectID, signalName: signalName, photo: $0) } }
+        return try SharedOutbox.recording(upload, promising: photo.map { (workflowID: projectID, signalName: signalName, photo: $0) })
     }
 }
