@@ -48,7 +48,8 @@ public final class SharedOutbox: Sendable {
     /// - Throws: `SharedStoreError.unavailable` when it could not be written; nothing is promised then.
     public func enqueue(workflowID: String, signalName: String, photo: PhotoData, now: Date = Date()) async throws {
         let promise = try Self.promise(workflowID: workflowID, signalName: signalName, photo: photo, now: now)
-        try await store.transaction { connection in try await promise(connection) }
+        // One statement, committed by itself.
+        try await store.read { connection in try await promise(connection) }
     }
 
     /// The stored answer to the upload with `key` for `projectID`, or nil when there is none
@@ -157,7 +158,8 @@ public final class SharedOutbox: Sendable {
     public func claimDue(now: Date = Date(), lease: TimeInterval = 60, limit: Int = 32) async throws -> [OutboxEntry] {
         let time = now.timeIntervalSince1970
         let logger = logger
-        return try await store.transaction { connection in
+        // One statement, committed by itself: its row locks last while it runs, its lease after.
+        return try await store.read { connection in
             let rows = try await connection.query("""
                 UPDATE photo_validator.signal SET next_attempt_at = \(time + lease) WHERE id IN (
                     SELECT id FROM photo_validator.signal WHERE state = 'pending' AND next_attempt_at <= \(time)
@@ -254,9 +256,10 @@ public final class SharedOutbox: Sendable {
         }
     }
 
+    /// Runs one statement, committed by itself (no BEGIN and COMMIT round trips).
     func execute(_ query: PostgresQuery) async throws {
         let logger = logger
-        try await store.transaction { connection in _ = try await connection.query(query, logger: logger) }
+        try await store.read { connection in _ = try await connection.query(query, logger: logger) }
     }
 
     private static let columns = "id, workflow_id, signal_name, payload, state, attempts, enqueued_at, age_from, last_error, dead_reason, finished_at"

@@ -91,8 +91,9 @@ public final class SharedStore: Service, Sendable {
         try await leased(transaction: true, body)
     }
 
-    /// Runs `body` on a pooled connection outside a transaction (one statement reads one
-    /// snapshot: no BEGIN and COMMIT round trips), with `transaction`'s timeout and errors.
+    /// Runs `body` on a pooled connection outside an explicit transaction, each statement committed
+    /// by itself (one statement reads one snapshot and writes atomically: no BEGIN and COMMIT round
+    /// trips), with `transaction`'s timeout and errors.
     ///
     /// - Throws: `SharedStoreError.unavailable` before the schema is ready or when the database fails.
     func read<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
