@@ -3,11 +3,11 @@ import PostgresNIO
 import SignalForwarding
 
 extension SharedOutbox: SignalQueue {
-    /// Signals a replica claims at once, and how long each claim holds them from other replicas:
-    /// an attempt takes at most 10 s (the targets' timeout), so the claimed ones end well within it.
+    /// Signals a replica claims at once: each attempt takes at most 10 s (the targets' timeout), so
+    /// a claim's attempts end well within its lease.
     static let claimBatch = 2
-    /// How long a claim holds its signals: a replica that dies mid-attempt leaves them to the
-    /// others after this.
+    /// How long a claim holds its signals from the other replicas: one that dies mid-attempt leaves
+    /// them to the others after this.
     static let claimLease: TimeInterval = 30
 
     /// The database, without its password.
