@@ -105,7 +105,7 @@ struct ReplicaStoreTests {
         }
     }
 
-    @Test("a replica killed with kill -9 while its signals are pending loses none: the others deliver them")
+    @Test("a replica killed with kill -9 while its signals are pending loses none: the others deliver them; dead letters are every replica's")
     func killedReplica() async throws {
         let photos = ReplicaPhotos.make(count: 12, seed: 2)
         try await withPeers(workflows: ["killed"]) { cluster, temporal in
@@ -128,6 +128,20 @@ struct ReplicaStoreTests {
                 #expect(delivered, "\(view)")
                 let signalled = try await temporal.signalledPhotoIDs(workflowID: "killed")
                 #expect(signalled.sorted() == promised.sorted())
+
+                // A signal Temporal rejects (no such workflow) is a dead letter every replica lists,
+                // and another replica can requeue it.
+                let orphan = try await replicas[1].upload(photos[0], project: "no-such-workflow")
+                let orphanID = try #require(orphan.photoID)
+                let listed = try await poll(within: .seconds(30), every: .milliseconds(250)) {
+                    try await replicas[2].request("GET", "/v1/outbox").text.contains(orphanID)
+                }
+                #expect(listed)
+                let requeued = try await replicas[2].request("POST", "/v1/outbox/retry?photo_id=\(orphanID)")
+                #expect(requeued.json?["requeued"] as? Int == 1, "\(requeued.text.suffix(200))")
+                #expect(try await poll(within: .seconds(30), every: .milliseconds(250)) {
+                    try await replicas[1].outboxCounts()["dead"] == 1
+                })
             }
         }
     }
