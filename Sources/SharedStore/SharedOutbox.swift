@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import SignalForwarding
+import Synchronization
 
 /// The outbox and the answers to keyed uploads in the shared store, so that every replica
 /// delivers what any replica promised and answers a repeat of an upload any replica answered.
@@ -13,8 +14,10 @@ import SignalForwarding
 /// `photo_validator.idempotent_upload`, keyed by project and key, stored as the answer's bytes and
 /// committed with its signal in one transaction.
 public final class SharedOutbox: Sendable {
-    private let store: SharedStore
-    private let logger: Logger
+    let store: SharedStore
+    let logger: Logger
+    /// When this replica last pruned finished rows (seconds since 1970), so it prunes once a minute.
+    let lastPrune = Atomic<Int64>(0)
 
     /// The outbox in `store`.
     public init(store: SharedStore, logger: Logger) {
@@ -25,22 +28,28 @@ public final class SharedOutbox: Sendable {
     /// The statement that promises `photo`'s signal to `workflowID`, to run in a transaction
     /// (`SharedProjectMemory.remember`'s `alongside`, or `enqueue`'s own).
     public static func promise(workflowID: String, signalName: String, photo: PhotoData, now: Date = Date()) throws -> @Sendable (PostgresConnection) async throws -> Void {
-        let payload = String(decoding: try JSONEncoder().encode(photo), as: UTF8.self)
-        let time = now.timeIntervalSince1970
+        let statement = OutboxStatements.Signal(photoID: photo.photoID, workflowID: workflowID, signalName: signalName,
+                                                payload: try payload(photo), time: now.timeIntervalSince1970)
         return { connection in
-            try await connection.query("""
-                INSERT INTO photo_validator.signal (photo_id, workflow_id, signal_name, payload, enqueued_at, age_from, next_attempt_at)
-                VALUES (\(photo.photoID), \(workflowID), \(signalName), \(payload), \(time), \(time), \(time))
-                """, logger: Logger(label: "photo-validator.shared-outbox"))
+            for try await _ in try await connection.execute(statement, logger: statementLogger) {}
         }
     }
+
+    /// A signal's payload as stored: the photo's JSON.
+    static func payload(_ photo: PhotoData) throws -> String {
+        String(decoding: try JSONEncoder().encode(photo), as: UTF8.self)
+    }
+
+    /// The logger of statements run inside another's transaction (errors reach the caller as values).
+    static let statementLogger = Logger(label: "photo-validator.shared-outbox")
 
     /// Commits a signal for `photo` to `workflowID`; when this returns, it is in the database.
     ///
     /// - Throws: `SharedStoreError.unavailable` when it could not be written; nothing is promised then.
     public func enqueue(workflowID: String, signalName: String, photo: PhotoData, now: Date = Date()) async throws {
         let promise = try Self.promise(workflowID: workflowID, signalName: signalName, photo: photo, now: now)
-        try await store.transaction { connection in try await promise(connection) }
+        // One statement, committed by itself.
+        try await store.read { connection in try await promise(connection) }
     }
 
     /// The stored answer to the upload with `key` for `projectID`, or nil when there is none
@@ -63,31 +72,68 @@ public final class SharedOutbox: Sendable {
     /// - Throws: `SharedStoreError.unavailable` when it could not be written; nothing is promised then.
     public func record(_ upload: IdempotentUpload, window: TimeInterval = SignalOutbox.idempotencyWindow,
                        alongside: @escaping @Sendable (PostgresConnection) async throws -> Void = { _ in }) async throws -> IdempotentUpload {
-        let time = upload.createdAt.timeIntervalSince1970
         let logger = logger
         return try await store.transaction { connection in
-            // An expired answer for the key is forgotten first; a live one is never replaced.
-            try await connection.query("""
-                DELETE FROM photo_validator.idempotent_upload WHERE project_id = \(upload.projectID) AND key = \(upload.key) AND created_at < \(time - window)
-                """, logger: logger)
-            // A racing insert of the same key on another replica waits here for that transaction,
-            // then conflicts: the first answer stands.
-            let inserted = try await connection.query("""
-                INSERT INTO photo_validator.idempotent_upload (project_id, key, request_digest, photo_id, answer, created_at)
-                VALUES (\(upload.projectID), \(upload.key), \(upload.requestDigest), \(upload.photoID), \(ByteBuffer(string: upload.answer)), \(time))
-                ON CONFLICT (project_id, key) DO NOTHING RETURNING photo_id
-                """, logger: logger)
-            var stored = false
-            for try await _ in inserted { stored = true }
-            guard stored else {
-                guard let earlier = try await Self.answer(connection, projectID: upload.projectID, key: upload.key, after: -.infinity, logger: logger) else {
-                    throw SharedStoreError.unavailable("the answer for Idempotency-Key '\(upload.key)' vanished while it was read")
-                }
-                return earlier
+            guard let earlier = try await Self.insertAnswer(upload, window: window, connection, logger: logger) else {
+                try await alongside(connection)
+                return upload
             }
-            try await alongside(connection)
-            return upload
+            return earlier
         }
+    }
+
+    /// The statement that stores `upload`'s answer and, when given, promises `signal` with it (one
+    /// statement, so one round trip), for a transaction that has more to commit with them
+    /// (`SharedProjectMemory.remember`'s `alongside`: the photo's fingerprint). When another request
+    /// stored a live answer for the key first it throws `EarlierAnswer`, so the whole transaction
+    /// rolls back and the caller replays that answer.
+    public static func recording(_ upload: IdempotentUpload, window: TimeInterval = SignalOutbox.idempotencyWindow,
+                                 promising signal: (workflowID: String, signalName: String, photo: PhotoData)?) throws -> @Sendable (PostgresConnection) async throws -> Void {
+        let answer = answerStatement(upload, window: window)
+        let both = try signal.map {
+            OutboxStatements.AnswerAndSignal(answer: answer, workflowID: $0.workflowID, signalName: $0.signalName, payload: try payload($0.photo))
+        }
+        return { connection in
+            var stored = false
+            if let both {
+                for try await _ in try await connection.execute(both, logger: statementLogger) { stored = true }
+            } else {
+                for try await _ in try await connection.execute(answer, logger: statementLogger) { stored = true }
+            }
+            guard stored else { throw EarlierAnswer(upload: try await earlierAnswer(to: upload, connection, logger: statementLogger)) }
+        }
+    }
+
+    /// The statement that stores `upload`'s answer unless its key has one younger than `window`.
+    private static func answerStatement(_ upload: IdempotentUpload, window: TimeInterval) -> OutboxStatements.Answer {
+        let time = upload.createdAt.timeIntervalSince1970
+        return OutboxStatements.Answer(
+            upload: (upload.projectID, upload.key, upload.requestDigest, upload.photoID, ByteBuffer(string: upload.answer), time),
+            cutoff: time - window)
+    }
+
+    /// Another request (on any replica) stored the answer for the key first; nothing was committed.
+    public struct EarlierAnswer: Error, Sendable {
+        /// The answer stored first.
+        public let upload: IdempotentUpload
+    }
+
+    /// Inserts `upload`'s answer; returns nil when stored, or the live answer another request
+    /// stored for the key first (then nothing was written).
+    private static func insertAnswer(_ upload: IdempotentUpload, window: TimeInterval, _ connection: PostgresConnection,
+                                     logger: Logger) async throws -> IdempotentUpload? {
+        // A racing insert of the same key on another replica waits here for that transaction,
+        // then conflicts: the first answer stands (an expired one is replaced).
+        for try await _ in try await connection.execute(answerStatement(upload, window: window), logger: logger) { return nil }
+        return try await earlierAnswer(to: upload, connection, logger: logger)
+    }
+
+    /// The answer that kept `upload` from being stored.
+    private static func earlierAnswer(to upload: IdempotentUpload, _ connection: PostgresConnection, logger: Logger) async throws -> IdempotentUpload {
+        guard let earlier = try await answer(connection, projectID: upload.projectID, key: upload.key, after: -.infinity, logger: logger) else {
+            throw SharedStoreError.unavailable("the answer for Idempotency-Key '\(upload.key)' vanished while it was read")
+        }
+        return earlier
     }
 
     private static func answer(_ connection: PostgresConnection, projectID: String, key: String, after cutoff: Double,
@@ -112,7 +158,8 @@ public final class SharedOutbox: Sendable {
     public func claimDue(now: Date = Date(), lease: TimeInterval = 60, limit: Int = 32) async throws -> [OutboxEntry] {
         let time = now.timeIntervalSince1970
         let logger = logger
-        return try await store.transaction { connection in
+        // One statement, committed by itself: its row locks last while it runs, its lease after.
+        return try await store.read { connection in
             let rows = try await connection.query("""
                 UPDATE photo_validator.signal SET next_attempt_at = \(time + lease) WHERE id IN (
                     SELECT id FROM photo_validator.signal WHERE state = 'pending' AND next_attempt_at <= \(time)
@@ -209,9 +256,10 @@ public final class SharedOutbox: Sendable {
         }
     }
 
-    private func execute(_ query: PostgresQuery) async throws {
+    /// Runs one statement, committed by itself (no BEGIN and COMMIT round trips).
+    func execute(_ query: PostgresQuery) async throws {
         let logger = logger
-        try await store.transaction { connection in _ = try await connection.query(query, logger: logger) }
+        try await store.read { connection in _ = try await connection.query(query, logger: logger) }
     }
 
     private static let columns = "id, workflow_id, signal_name, payload, state, attempts, enqueued_at, age_from, last_error, dead_reason, finished_at"

@@ -91,8 +91,9 @@ public final class SharedStore: Service, Sendable {
         try await leased(transaction: true, body)
     }
 
-    /// Runs `body` on a pooled connection outside a transaction (one statement reads one
-    /// snapshot: no BEGIN and COMMIT round trips), with `transaction`'s timeout and errors.
+    /// Runs `body` on a pooled connection outside an explicit transaction, each statement committed
+    /// by itself (one statement reads one snapshot and writes atomically: no BEGIN and COMMIT round
+    /// trips), with `transaction`'s timeout and errors.
     ///
     /// - Throws: `SharedStoreError.unavailable` before the schema is ready or when the database fails.
     func read<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
@@ -186,3 +187,8 @@ public final class SharedStore: Service, Sendable {
 private final class LeaseFlag: Sendable {
     let value = Atomic<Bool>(false)
 }
+
+/// A step of a transaction in the shared store that a caller composes without reading it: a
+/// signal promised (`SharedOutbox.promise`) or an answer recorded (`SharedOutbox.recording`), run in
+/// the transaction that remembers a photo (`SharedProjectMemory.remember`'s `alongside`).
+public typealias SharedStatement = @Sendable (PostgresConnection) async throws -> Void

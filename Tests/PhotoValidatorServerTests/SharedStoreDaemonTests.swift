@@ -40,7 +40,7 @@ struct SharedStoreDaemonTests {
         }
     }
 
-    @Test("readyz waits for the schema, says why while the database is down, and recovers when it returns",
+    @Test("readyz waits for the schema, says why while the database is down (uploads and DELETE get 503 store_unavailable), and recovers when it returns",
           .integration, .enabled(if: PostgresCluster.available, "needs PostgreSQL's server (scripts/setup --test installs it)"))
     func readiness() async throws {
         try await PostgresCluster.with { cluster in
@@ -54,10 +54,20 @@ struct SharedStoreDaemonTests {
                 #expect(down.status == .serviceUnavailable)
                 let reasons = try jsonObject(down)["reasons"] as? String ?? ""
                 #expect(reasons.contains("store:") && reasons.contains("shared store"), "\(reasons)")
+                // An upload that would compare and remember, and a DELETE, are refused as retryable.
+                let refused = try await upload(client, project: "outage")
+                try expectError(refused, status: .serviceUnavailable, code: "store_unavailable")
+                #expect(refused.headers[.retryAfter] != nil)
+                let forget = try await client.execute(uri: "/api/v1/projects/outage/photos/p1", method: .delete)
+                try expectError(forget, status: .serviceUnavailable, code: "store_unavailable")
                 try await cluster.start()
                 #expect(try await poll(within: .seconds(15), every: .milliseconds(200)) {
                     try await client.execute(uri: "/readyz", method: .get).status == .ok
                 })
+                // Back, the same photo is accepted and then remembered in the shared store.
+                #expect(try await upload(client, project: "outage").status == .ok)
+                let again = try jsonObject(try await upload(client, project: "outage"))
+                #expect((again["validation"] as? [String: Any])?["failures"] as? [String] == ["duplicate_photo"])
             }
         }
     }

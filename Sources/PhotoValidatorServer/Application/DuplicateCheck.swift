@@ -1,6 +1,8 @@
 import Foundation
+import Logging
 import LumaAnalysis
 import PhotoValidation
+import SharedStore
 import SignalForwarding
 
 /// The duplicate check of a project's photos: compares a photo's fingerprint with those of the
@@ -10,21 +12,35 @@ import SignalForwarding
 /// work that the caller runs in its worker-pool slot, under its deadline and fair admission, so a
 /// project of large fingerprints costs its own uploads and no one else's.
 public final class DuplicateCheck: Sendable {
-    /// Where accepted photos' fingerprints are kept.
+    /// Where accepted photos' fingerprints are kept by this replica (unused when `shared` is set).
     public let store: PhotoFingerprintStore
+    /// The project memory replicas share (`store.url`), which then replaces `store`.
+    public let shared: SharedProjectMemory<PhotoFingerprint>?
     /// When two photos are one photo.
     public let rule: DuplicateRule
 
-    /// A check over `store` by `rule`.
-    public init(store: PhotoFingerprintStore, rule: DuplicateRule) {
+    /// A check over `store` (or, when given, the `shared` memory) by `rule`.
+    public init(store: PhotoFingerprintStore, rule: DuplicateRule, shared: SharedProjectMemory<PhotoFingerprint>? = nil) {
         self.store = store
         self.rule = rule
+        self.shared = shared
+    }
+
+    /// The memory in the shared store `sharedStore`, within `limits`, telling `onEvict` what its
+    /// limits made it forget.
+    static func sharedMemory(_ sharedStore: SharedStore, limits: ProjectMemory<PhotoFingerprint>.Limits, logger: Logger,
+                             onEvict: @escaping @Sendable ([EvictedPhoto]) -> Void) -> SharedProjectMemory<PhotoFingerprint> {
+        SharedProjectMemory(store: sharedStore, limits: limits, logger: logger, decode: { PhotoFingerprint(bytes: $0) },
+                            cost: { $0.memoryBytes }, onEvict: onEvict)
     }
 
     /// The photos of `projectID` a new photo is compared with (other than `photoID`), and the
     /// store's generation to hand `remember` afterwards.
-    func candidates(in projectID: String, besides photoID: String?) -> (photos: [PhotoFingerprintStore.Photo], generation: UInt64) {
-        store.photos(in: projectID, besides: photoID)
+    ///
+    /// - Throws: `SharedStoreError` when the shared store cannot be read.
+    func candidates(in projectID: String, besides photoID: String?) async throws -> (photos: [PhotoFingerprintStore.Photo], generation: UInt64) {
+        guard let shared else { return store.photos(in: projectID, besides: photoID) }
+        return try await shared.photos(in: projectID, besides: photoID)
     }
 
     /// The id of the earliest of `photos` that is the photo `fingerprint` describes, or nil: at
@@ -56,18 +72,41 @@ public final class DuplicateCheck: Sendable {
 
     /// Remembers the accepted photo `photoID` of `projectID` (whose fingerprint was compared with
     /// the project's photos up to `generation`); `compare` runs `earliestMatch` on the photos that
-    /// arrived meanwhile, wherever the caller's work is admitted.
+    /// arrived meanwhile, wherever the caller's work is admitted. In the shared memory, `alongside`
+    /// (the photo's signal and answer) commits in the photo's transaction, run exactly when the
+    /// photo is remembered there; this replica's own memory ignores it (its row goes with the signal).
     ///
-    /// - Throws: what `compare` throws.
+    /// - Throws: what `compare` or `alongside` throw, or `SharedStoreError` when the shared store fails.
     func remember(_ fingerprint: PhotoFingerprint, photoID: String, in projectID: String, comparedUpTo generation: UInt64,
-                  compare: ([PhotoFingerprintStore.Photo]) async throws -> String?) async rethrows -> PhotoFingerprintStore.Remembered {
-        try await store.remember(fingerprint, photoID: photoID, in: projectID, comparedUpTo: generation, compare: compare)
+                  alongside: SharedStatement? = nil,
+                  compare: @escaping @Sendable ([PhotoFingerprintStore.Photo]) async throws -> String?) async throws -> PhotoFingerprintStore.Remembered {
+        guard let shared else {
+            return try await store.remember(fingerprint, photoID: photoID, in: projectID, comparedUpTo: generation, compare: compare)
+        }
+        return try await shared.remember(fingerprint, encoded: fingerprint.bytes, photoID: photoID, in: projectID, comparedUpTo: generation,
+                                         compare: compare, alongside: alongside ?? { _ in })
     }
 
     /// Forgets `photoID` of `projectID`; returns whether it was remembered.
     ///
-    /// - Throws: `OutboxError` when the store cannot be written.
-    func forget(photoID: String, in projectID: String) async throws(OutboxError) -> Bool {
-        try await store.forget(photoID: photoID, in: projectID)
+    /// - Throws: `OutboxError` or `SharedStoreError` when the store cannot be written.
+    func forget(photoID: String, in projectID: String) async throws -> Bool {
+        guard let shared else { return try await store.forget(photoID: photoID, in: projectID) }
+        return try await shared.forget(photoID: photoID, in: projectID)
+    }
+
+    /// Forgets fingerprints older than the retention period (and, shared, over the byte budget).
+    func prune() async throws {
+        guard let shared else {
+            try await store.prune()
+            return
+        }
+        try await shared.prune()
+    }
+
+    /// Photos remembered, their bytes, and the projects they belong to (over every replica when shared).
+    func usage() async throws -> (photos: Int, bytes: Int, projects: Int) {
+        guard let shared else { return store.usage }
+        return try await shared.usage()
     }
 }

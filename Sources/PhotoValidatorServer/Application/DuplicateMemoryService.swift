@@ -20,7 +20,7 @@ struct DuplicateMemoryService: Service {
                 return
             }
             do {
-                try await check.store.prune()
+                try await check.prune()
             } catch {
                 logger.warning("could not forget expired fingerprints; the next prune tries again", metadata: ["error": .string("\(error)")])
             }

@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import LumaAnalysis
 import PhotoValidation
+import SharedStore
 import SignalForwarding
 import Synchronization
 import ValidationWorkers
@@ -159,7 +160,13 @@ public struct PhotoValidationService: Sendable {
         // in a decoder keeps only its thread (the pool starts a stand-in and reports it).
         let deadline = ContinuousClock.now + configuration.validationTimeout
         let duplicates = project == nil ? nil : duplicates
-        let candidates = project.flatMap { duplicates?.candidates(in: $0.id, besides: $0.photoID) }
+        let candidates: (photos: [PhotoFingerprintStore.Photo], generation: UInt64)?
+        do {
+            candidates = if let duplicates, let project { try await duplicates.candidates(in: project.id, besides: project.photoID) } else { nil }
+        } catch {
+            // The shared store is down: a photo not compared with the project's is not answered.
+            throw storeUnavailable(error, record: record)
+        }
         let fingerprinting = answersFingerprint || candidates != nil
         // The worker decodes, measures and makes the preview; the provider is called below, from
         // this task, so no worker thread waits on the network.
@@ -216,23 +223,33 @@ public struct PhotoValidationService: Sendable {
     /// since it was validated. Returns the answer (`duplicate_photo` when such a photo is the same)
     /// and the row to write with its signal (nil in memory only, or when nothing was kept).
     ///
-    /// - Throws: `APIError` 409 when the project remembers another photo as `photoID`, or the
-    ///   pool's 503s.
+    /// In the shared memory (`store.url`), `alongside` (the photo's signal and answer) commits with
+    /// the photo, run exactly when it is remembered there.
+    ///
+    /// - Throws: `APIError` 409 when the project remembers another photo as `photoID`, 503
+    ///   `store_unavailable` when the shared store fails (nothing is remembered then), the pool's
+    ///   503s, or `SharedOutbox.EarlierAnswer` from `alongside` (nothing committed).
     func remember(_ photo: CheckedPhoto, photoID: String, in projectID: String, slot: ValidationWorkerPool.Slot,
-                  record: RequestRecord) async throws(APIError) -> (output: ValidatePhotoOutput, row: FingerprintRow?) {
+                  record: RequestRecord, alongside: SharedStatement? = nil) async throws -> (output: ValidatePhotoOutput, row: FingerprintRow?) {
         guard photo.output.passed, let duplicates, let fingerprint = photo.fingerprint else {
             return (photo.output, nil)
         }
         let remembered: PhotoFingerprintStore.Remembered
+        let service = self
         do {
-            remembered = try await duplicates.remember(fingerprint, photoID: photoID, in: projectID, comparedUpTo: photo.generation) { arrived in
-                try await earliestMatch(of: fingerprint, among: arrived, by: duplicates, in: slot, until: photo.deadline, record: record)
+            remembered = try await duplicates.remember(fingerprint, photoID: photoID, in: projectID, comparedUpTo: photo.generation,
+                                                       alongside: alongside) { arrived in
+                try await service.earliestMatch(of: fingerprint, among: arrived, by: duplicates, in: slot, until: photo.deadline, record: record)
             }
         } catch let error as APIError {
             throw error
+        } catch let error as SharedOutbox.EarlierAnswer {
+            throw error
+        } catch let error as SharedStoreError {
+            throw storeUnavailable(error, record: record)
         } catch {
             record.errorCause = String(describing: error)
-            throw .internalError(requestID: record.requestID)
+            throw APIError.internalError(requestID: record.requestID)
         }
         switch remembered {
         case .remembered(let row):
@@ -242,8 +259,15 @@ public struct PhotoValidationService: Sendable {
         case .duplicate(let earlier):
             return (photo.output.adding(.duplicatePhoto) { $0.duplicateOf = earlier }, nil)
         case .conflict:
-            throw .photoIDConflict(photoID)
+            throw APIError.photoIDConflict(photoID)
         }
+    }
+
+    /// The 503 for a shared store that failed with `error`, its cause in `record` and the metrics.
+    func storeUnavailable(_ error: any Error, record: RequestRecord) -> APIError {
+        record.errorCause = String(describing: error)
+        metrics.recordRejection(reason: "store_unavailable")
+        return .storeUnavailable(retryAfter: configuration.retryAfterSeconds)
     }
 
     /// Runs `body` on a worker thread in `slot` until `deadline`, answering the pool's refusals

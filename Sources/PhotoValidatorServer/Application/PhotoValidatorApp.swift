@@ -63,13 +63,9 @@ public struct PhotoValidatorApp: Sendable {
         let uploads = WeightedSemaphore(capacity: configuration.uploadMemoryBytes)
         let metrics = ServiceMetrics(pool: pool, budget: validator.memoryBudget, uploads: uploads, isolation: validator.isolation)
         let state = ServiceState()
-        let forwarder = try SignalForwarder.make(configuration: configuration.signal, metrics: metrics, logger: logger)
         // Connected and migrated when its service runs; a bad URL was refused with the settings.
         let sharedStore = try configuration.store.map { try SharedStore(settings: $0, logger: logger) }
-        if let sharedStore {
-            // Said at start so no operator scales out on a promise this build does not keep yet.
-            logger.warning("store.url is set: the shared store at \(sharedStore.endpoint) is connected, migrated and checked by /readyz, but this build still keeps the duplicate memory, idempotent answers and the outbox per replica (docs/deployment.md)")
-        }
+        let forwarder = try SignalForwarder.make(configuration: configuration.signal, metrics: metrics, logger: logger, sharedStore: sharedStore)
         self.sharedStore = sharedStore
         var service = PhotoValidationService(validator: validator, pool: pool, metrics: metrics, configuration: configuration, uploads: uploads)
         if configuration.validation.duplicateCheck {
@@ -86,8 +82,11 @@ public struct PhotoValidatorApp: Sendable {
                     logger.notice("the duplicate check forgot \(early.count) accepted photo(s) before their retention ended (\(first.reason.rawValue), first: project \(first.projectID) photo \(first.photoID)): a later copy of them is not caught; raise duplicates.memory_mib or duplicates.photos_per_project if this is frequent")
                 }
             }
-            let store = try forwarder?.outbox.fingerprintStore(limits: limits, onEvict: onEvict) ?? PhotoFingerprintStore(limits: limits, onEvict: onEvict)
-            service.duplicates = DuplicateCheck(store: store, rule: configuration.validation.duplicateRule)
+            // With the shared store, the project memory is the one replicas share.
+            let store = try (sharedStore == nil ? forwarder?.outbox.fingerprintStore(limits: limits, onEvict: onEvict) : nil)
+                ?? PhotoFingerprintStore(limits: limits, onEvict: onEvict)
+            let shared = sharedStore.map { DuplicateCheck.sharedMemory($0, limits: limits, logger: logger, onEvict: onEvict) }
+            service.duplicates = DuplicateCheck(store: store, rule: configuration.validation.duplicateRule, shared: shared)
         }
         // The content check's HTTP client is made on its first call and shut down by its service.
         if configuration.content.policy != .off {
@@ -124,7 +123,7 @@ public struct PhotoValidatorApp: Sendable {
         router.add(middleware: FairAdmissionMiddleware(service: service))
         ValidationController(service: service, forwarder: forwarder).addRoutes(to: router)
         OperationsController(service: service, state: state, forwarder: forwarder, sharedStore: sharedStore).addRoutes(to: router)
-        OutboxController(forwarder: forwarder).addRoutes(to: router)
+        OutboxController(forwarder: forwarder, retryAfterSeconds: configuration.retryAfterSeconds).addRoutes(to: router)
         let routes = RouteTable(router)
         routeTable.table = routes
         self.routes = routes

@@ -22,6 +22,7 @@ public struct APIError: Error, HTTPResponseError, Sendable, Equatable {
             case photoIDConflict = "photo_id_conflict"
             case requestTimeout = "request_timeout"
             case shuttingDown = "shutting_down"
+            case storeUnavailable = "store_unavailable"
             case unauthorized = "unauthorized"
             case validationError = "validation_error"
             case validationTimeout = "validation_timeout"
@@ -59,6 +60,8 @@ public struct APIError: Error, HTTPResponseError, Sendable, Equatable {
         public static let requestTimeout = Code(.requestTimeout)
         /// `shutting_down`.
         public static let shuttingDown = Code(.shuttingDown)
+        /// `store_unavailable`.
+        public static let storeUnavailable = Code(.storeUnavailable)
         /// `unauthorized`.
         public static let unauthorized = Code(.unauthorized)
         /// `validation_error`.
@@ -176,6 +179,14 @@ extension APIError {
     static func outboxUnavailable(retryAfter: Int) -> APIError {
         APIError(status: .serviceUnavailable, code: .outboxUnavailable, message: "We couldn't save this photo right now. Please try again in a moment.",
                  retryable: true, detail: "the signal outbox could not be written; the daemon's log has the cause", headers: [.retryAfter: String(retryAfter)])
+    }
+
+    /// 503: the store replicas share (`store.url`) could not be read or written, so the photo
+    /// could be neither compared with the project's nor remembered or promised; nothing was.
+    static func storeUnavailable(retryAfter: Int) -> APIError {
+        APIError(status: .serviceUnavailable, code: .storeUnavailable, message: "We couldn't save this photo right now. Please try again in a moment.",
+                 retryable: true, detail: "the shared store (store.url) could not be reached; /readyz and the daemon's log have the cause",
+                 headers: [.retryAfter: String(retryAfter)])
     }
 
     /// 404: signal forwarding is off, so there is no outbox.

@@ -43,7 +43,7 @@ components:
     APIErrorCode:
       type: string
       description: The stable code of an error answer.
-      enum: [file_too_large, idempotency_key_reused, internal_error, method_not_allowed, not_found, note_not_allowed, note_too_long, outbox_disabled, outbox_unavailable, overloaded, photo_id_conflict, request_timeout, shutting_down, unauthorized, validation_error, validation_timeout]
+      enum: [file_too_large, idempotency_key_reused, internal_error, method_not_allowed, not_found, note_not_allowed, note_too_long, outbox_disabled, outbox_unavailable, overloaded, photo_id_conflict, request_timeout, shutting_down, store_unavailable, unauthorized, validation_error, validation_timeout]
     Timings:
       type: object
       description: Milliseconds per stage.
@@ -132,7 +132,7 @@ components:
         application/json:
           schema: {$ref: '#/components/schemas/Error'}
     Busy:
-      description: Saturated, timed out or shutting down; retry after Retry-After seconds.
+      description: Saturated, timed out, shutting down, or the outbox or shared store (store_unavailable) cannot be written; retry after Retry-After seconds.
       headers:
         Retry-After: {schema: {type: integer}}
       content:

@@ -14,10 +14,12 @@ struct OperationsController {
         router.get("/healthz", use: health)
         router.get("/readyz", use: ready)
         router.get("/metrics") { _, _ in
-            if let forwarder, let counts = try? await forwarder.outbox.counts() {
+            // While the shared store is down its figures stay as last read: a scrape must not wait for it.
+            let storeDown = if case .unavailable = sharedStore?.readiness { true } else { false }
+            if let forwarder, !storeDown, let counts = try? await forwarder.queue.counts(now: Date()) {
                 service.metrics.recordOutbox(counts)
             }
-            if let usage = service.duplicates?.store.usage {
+            if !storeDown, let usage = try? await service.duplicates?.usage() {
                 service.metrics.recordMemory(photos: usage.photos, bytes: usage.bytes, projects: usage.projects)
             }
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
@@ -57,7 +59,8 @@ struct OperationsController {
         if health.overdueJobs > pool.maximumReplacements {
             reasons.append("workers: \(health.overdueJobs) stuck in a decoder, more than the \(pool.maximumReplacements) stand-ins allowed")
         }
-        if let forwarder {
+        // With the shared store, this replica's outbox file is not used: the store's check says it all.
+        if let forwarder, forwarder.shared == nil {
             do {
                 try await forwarder.outbox.checkWritable()
             } catch {

@@ -4,7 +4,9 @@ import HTTPTypes
 import Hummingbird
 import MultipartUpload
 import PhotoValidation
+import SharedStore
 import SignalForwarding
+import Synchronization
 import ValidationWorkers
 
 /// The validation endpoints: `POST /v1/validate` and the gateway-compatible upload.
@@ -79,8 +81,7 @@ struct ValidationController {
             do {
                 forgotten = try await duplicates.forget(photoID: photoID, in: project.id)
             } catch {
-                context.record.errorCause = error.description
-                throw APIError.outboxUnavailable(retryAfter: service.configuration.retryAfterSeconds)
+                throw unavailable(error, context: context)
             }
         }
         return try AnswerEncoder.response(json: AnswerEncoder.json(ForgottenPhoto(projectID: projectID, photoID: photoID, forgotten: forgotten)))
@@ -185,21 +186,35 @@ struct ValidationController {
         }
         // Without an outbox to remember it, a keyed upload's photo_id is derived from the key.
         let photoID = (forwarder == nil ? key?.photoID(projectID: projectID) : nil) ?? UUID().uuidString.lowercased()
-        let (output, row) = try await service.admitted(record: context.record, client: client(of: request, context: context, projectID: projectID)) { slot -> (ValidatePhotoOutput, FingerprintRow?) in
-            // A keyed upload's answer is kept for its repeats, so it goes without the fingerprint (which
-            // neither a repeat nor the gateway reads), the first time as well.
-            let checked = try await service.validate(file.body, as: upload.photoType, in: slot, record: context.record, digest: fileDigest,
-                                                     project: (projectID, photoID), answersFingerprint: answersFingerprint && key == nil)
-            do {
-                return try await service.remember(checked, photoID: photoID, in: projectID, slot: slot, record: context.record)
-            } catch let error as APIError where error.code == .photoIDConflict {
-                // Only a key-derived id can already be taken: by another photo sent with the same key.
-                throw APIError.idempotencyKeyReused
+        let photo = PhotoData(photoID: photoID, storageKey: upload.storageKey(photoID: photoID), photoType: upload.photoType.rawValue, note: upload.note)
+        // With the shared store, a passed photo's signal and answer commit in the transaction that
+        // remembers it, so that it is remembered exactly when it is promised.
+        let committed = CommittedFlag()
+        let output: ValidatePhotoOutput, row: FingerprintRow?
+        do {
+            (output, row) = try await service.admitted(record: context.record, client: client(of: request, context: context, projectID: projectID)) { slot -> (ValidatePhotoOutput, FingerprintRow?) in
+                // A keyed upload's answer is kept for its repeats, so it goes without the fingerprint (which
+                // neither a repeat nor the gateway reads), the first time as well.
+                let checked = try await service.validate(file.body, as: upload.photoType, in: slot, record: context.record, digest: fileDigest,
+                                                         project: (projectID, photoID), answersFingerprint: answersFingerprint && key == nil)
+                let alongside = try sharedStatement(for: checked.output, photo: photo, upload: upload, key: key, digest: digest, committed: committed)
+                do {
+                    return try await service.remember(checked, photoID: photoID, in: projectID, slot: slot, record: context.record, alongside: alongside)
+                } catch let error as APIError where error.code == .photoIDConflict {
+                    // Only a key-derived id can already be taken: by another photo sent with the same key.
+                    throw APIError.idempotencyKeyReused
+                }
             }
+        } catch let earlier as SharedOutbox.EarlierAnswer {
+            // Another replica answered the key first; nothing of this request was committed.
+            return try Self.replay(earlier.upload, digest: digest ?? "")
         }
         let answer = try AnswerEncoder.json(UploadAnswer(photoID: photoID, validation: output))
         guard let forwarder else { return AnswerEncoder.response(json: answer) }
-        let photo = PhotoData(photoID: photoID, storageKey: upload.storageKey(photoID: photoID), photoType: upload.photoType.rawValue, note: upload.note)
+        if committed.isSet {
+            forwarder.delivery.signalEnqueued()
+            return AnswerEncoder.response(json: answer)
+        }
         let promises = upload.promisesSignal(for: output)
         // The signal, the photo's fingerprint and the kept answer are on disk before the answer,
         // in one transaction: a 200 for a passed photo is a promise, and a photo not promised is
@@ -219,15 +234,43 @@ struct ValidationController {
             } else {
                 try await service.duplicates?.store.persist(row)
             }
-        } catch let error as OutboxError {
-            context.record.errorCause = error.description
+        } catch {
             // Nothing was promised: a retry of this photo must not be its own duplicate.
             if let row { service.duplicates?.store.withdraw(row) }
+            let refusal = unavailable(error, context: context)
             // A verdict that promises nothing is still the verdict; only a promise needs the outbox.
             guard promises else { return AnswerEncoder.response(json: answer) }
-            throw APIError.outboxUnavailable(retryAfter: service.configuration.retryAfterSeconds)
+            throw refusal
         }
         return AnswerEncoder.response(json: answer)
+    }
+
+    /// In the shared store, what commits with a passed photo when it is remembered: its signal and,
+    /// for a keyed upload, its answer (the photo's answer as it stands: remembered, it is unchanged);
+    /// `committed` is set when it has run.
+    private func sharedStatement(for output: ValidatePhotoOutput, photo: PhotoData, upload: PhotoUpload, key: IdempotencyKey?,
+                                 digest: String?, committed: CommittedFlag) throws -> SharedStatement? {
+        guard let forwarder, forwarder.shared != nil, service.duplicates?.shared != nil, output.passed else { return nil }
+        var answer: IdempotentUpload?
+        if let key, let digest {
+            let json = try AnswerEncoder.json(UploadAnswer(photoID: photo.photoID, validation: output))
+            answer = IdempotentUpload(projectID: upload.projectID, key: key.value, requestDigest: digest, photoID: photo.photoID, answer: String(buffer: json))
+        }
+        guard let statement = try forwarder.sharedStatement(projectID: upload.projectID, promising: upload.promisesSignal(for: output) ? photo : nil,
+                                                            answer: answer) else { return nil }
+        return { connection in
+            try await statement(connection)
+            committed.set()
+        }
+    }
+
+    /// The 503 for a store that could not be read or written: `store_unavailable` for the shared
+    /// store, `outbox_unavailable` for this replica's outbox; its cause goes in the request's record.
+    private func unavailable(_ error: any Error, context: ValidationRequestContext) -> APIError {
+        if let error = error as? APIError { return error }
+        if error is SharedStoreError { return service.storeUnavailable(error, record: context.record) }
+        context.record.errorCause = String(describing: error)
+        return .outboxUnavailable(retryAfter: service.configuration.retryAfterSeconds)
     }
 
     /// The answer stored for `key`, or nil; a 503 when the outbox cannot be read.
@@ -235,8 +278,7 @@ struct ValidationController {
         do {
             return try await forwarder.storedAnswer(projectID: projectID, key: key.value)
         } catch {
-            context.record.errorCause = error.description
-            throw .outboxUnavailable(retryAfter: service.configuration.retryAfterSeconds)
+            throw unavailable(error, context: context)
         }
     }
 
@@ -268,4 +310,16 @@ struct ValidationController {
         }
         return photoType
     }
+}
+
+/// Whether the shared store committed a photo's signal and answer with the photo, set by the
+/// statement that wrote them inside its transaction.
+private final class CommittedFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+
+    /// Marks the statement as run.
+    func set() { value.store(true, ordering: .releasing) }
+
+    /// Whether the statement ran (the transaction committed when `remember` returned).
+    var isSet: Bool { value.load(ordering: .acquiring) }
 }

@@ -10,8 +10,8 @@ import Synchronization
 /// client lives exactly as long as `run()`, so a service built and never run holds no connection
 /// pool that would have to be shut down.
 public final class SignalDeliveryService: Service, Sendable {
-    /// The outbox read from.
-    public let outbox: SignalOutbox
+    /// The queue read from: this replica's outbox, or the one replicas share.
+    public let outbox: any SignalQueue
     /// Where signals go.
     public let target: any SignalTarget
     /// Backoff and maximum age.
@@ -21,7 +21,7 @@ public final class SignalDeliveryService: Service, Sendable {
     private let wakeup = Wakeup()
 
     /// A service delivering from `outbox` to `target`.
-    public init(outbox: SignalOutbox, target: any SignalTarget, policy: RetryPolicy, logger: Logger, observe: @escaping @Sendable (DeliveryEvent) -> Void = { _ in }) {
+    public init(outbox: any SignalQueue, target: any SignalTarget, policy: RetryPolicy, logger: Logger, observe: @escaping @Sendable (DeliveryEvent) -> Void = { _ in }) {
         self.outbox = outbox
         self.target = target
         self.policy = policy
@@ -46,7 +46,7 @@ public final class SignalDeliveryService: Service, Sendable {
 
     /// Delivers until graceful shutdown, through a client made here and shut down on the way out.
     public func run() async throws {
-        logger.info("signal delivery started", metadata: ["target": .string(target.name), "outbox": .string(outbox.path)])
+        logger.info("signal delivery started", metadata: ["target": .string(target.name), "outbox": .string(outbox.location)])
         let client = Self.makeClient()
         await withGracefulShutdownHandler {
             while !Task.isShuttingDownGracefully && !Task.isCancelled {
@@ -74,15 +74,14 @@ public final class SignalDeliveryService: Service, Sendable {
     /// Makes one attempt through `client` for every signal due now; returns how many were attempted.
     @discardableResult
     public func deliverDue(now: Date = Date(), using client: HTTPClient) async throws -> Int {
-        let due = try await outbox.due(now: now)
+        let due = try await outbox.dueSignals(now: now)
         for entry in due {
             if Task.isShuttingDownGracefully { break }
             // An outcome that cannot be written would send the same signals again at once.
             try await attempt(entry, using: client)
         }
         if !due.isEmpty {
-            try await outbox.pruneDelivered(before: Date().addingTimeInterval(-86_400))
-            try await outbox.pruneIdempotentUploads(before: Date().addingTimeInterval(-SignalOutbox.idempotencyWindow))
+            try await outbox.pruneFinished(now: Date())
         }
         return due.count
     }

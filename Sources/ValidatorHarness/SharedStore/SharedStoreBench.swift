@@ -6,8 +6,8 @@ import TestFixtures
 
 /// What the shared store adds to an upload, on a private PostgreSQL cluster on this machine
 /// (commits synced, as in production): each upload reads its project's photos (`photos(in:)`) and
-/// remembers itself (`remember`, under the project's lock), the two round trips a replica makes
-/// that it does not make with its own memory. Prints the median and p90 of each and of both, per
+/// remembers itself with its answer and its signal in one transaction (`remember` under the
+/// project's lock, with `SharedOutbox.recording`), as the daemon does with `store.url` set. Prints the median and p90 of each and of both, per
 /// upload, one at a time and with uploads in flight, over loopback TCP and the Unix socket.
 public struct SharedStoreBench: Sendable {
     /// Uploads timed per case.
@@ -99,8 +99,14 @@ public struct SharedStoreBench: Sendable {
                         let start = clock.now
                         let (_, generation) = try await memory.photos(in: project, besides: photoID)
                         let read = clock.now
+                        // As the daemon remembers a passed keyed upload: its answer and its signal
+                        // commit in the transaction that remembers it.
+                        let answer = IdempotentUpload(projectID: project, key: "key-\(photoID)", requestDigest: "digest", photoID: photoID,
+                                                      answer: #"{"photo_id":"\#(photoID)","validation":{"passed":true}}"#)
+                        let photo = PhotoData(photoID: photoID, storageKey: "projects/\(project)/\(photoID)", photoType: "room", note: nil)
+                        let alongside = try SharedOutbox.recording(answer, promising: (workflowID: project, signalName: "photo_added", photo: photo))
                         _ = try await memory.remember(payloads[index], encoded: payloads[index], photoID: photoID, in: project,
-                                                      comparedUpTo: generation, compare: { _ in nil })
+                                                      comparedUpTo: generation, compare: { _ in nil }, alongside: alongside)
                         timings.append((read - start, clock.now - read))
                     }
                     return timings
