@@ -1,5 +1,6 @@
 import BlurMetrics
 import LumaAnalysis
+import TestFixtures
 import Testing
 
 /// `plane` turned a quarter clockwise.
@@ -34,6 +35,13 @@ private func halved(_ plane: LumaPlane) -> LumaPlane {
     return LumaPlane(width: width, height: height, pixels: pixels)
 }
 
+/// A 640x480 plane of uniform noise from `seed`: each seed another photo whose descriptors are
+/// nowhere near another's (a distinct photo with nothing in common).
+private func noise(seed: UInt64) -> LumaPlane {
+    var random = SplitMix64(state: seed)
+    return LumaPlane(width: 640, height: 480, pixels: (0..<(640 * 480)).map { _ in UInt8.random(in: 0...255, using: &random) })
+}
+
 /// `plane` brighter by `amount` grey levels.
 private func brightened(_ plane: LumaPlane, by amount: Int) -> LumaPlane {
     LumaPlane(width: plane.width, height: plane.height, pixels: plane.pixels.map { UInt8(clamping: Int($0) + amount) })
@@ -58,20 +66,20 @@ struct DuplicateScreenTests {
         #expect(itself.sharedFeatures(with: fingerprint, upTo: 3) == 3)
     }
 
-    @Test("distinct scenes are screened out: a project of them costs no full comparison, and the copy among them is the one compared")
+    @Test("photos with nothing in common are screened out: a project of them costs no full comparison, and the copy among them is the one compared")
     func distinctScreenedOut() {
-        let scenes = (0..<12).map { PhotoFingerprint(of: TestScenes.shapes(width: 800, height: 600, seed: UInt32(100 + $0))) }
-            + (0..<4).map { PhotoFingerprint(of: TestScenes.noise(width: 640, height: 480, seed: UInt64(7 + $0))) }
-        let newcomer = TestScenes.shapes(width: 800, height: 600, seed: 999)
+        let project = (0..<16).map { PhotoFingerprint(of: noise(seed: UInt64(100 + $0))) }
+        let newcomer = noise(seed: 999)
         let screen = DuplicateScreen(of: PhotoFingerprint(of: newcomer))
-        let alone = screen.earliestMatch(among: scenes, fingerprint: { $0 })
+        let alone = screen.earliestMatch(among: project, fingerprint: { $0 })
         #expect(alone.match == nil)
-        #expect(alone.compared == 0, "every distinct scene is spared the full comparison")
-        // A copy of the newcomer's photo in the middle of the project: found, and the only photo compared.
+        #expect(alone.compared == 0, "every distinct photo is spared the full comparison")
+        #expect(project.allSatisfy { screen.sharedFeatures(with: $0) < screen.minimumSharedFeatures })
+        // A darker copy of the newcomer's photo in the middle of the project: found, and the only photo compared.
         let copy = PhotoFingerprint(of: brightened(newcomer, by: -10))
-        var project = scenes
-        project.insert(copy, at: 7)
-        let found = screen.earliestMatch(among: project, fingerprint: { $0 })
+        var withCopy = project
+        withCopy.insert(copy, at: 7)
+        let found = screen.earliestMatch(among: withCopy, fingerprint: { $0 })
         #expect(found.match == copy && found.compared == 1)
     }
 
