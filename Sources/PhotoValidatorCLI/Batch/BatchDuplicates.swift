@@ -42,11 +42,11 @@ struct BatchDuplicates {
         let project = scope == .run ? "" : (path as NSString).deletingLastPathComponent
         let newest = accepted[project, default: []]
         if !newest.isEmpty {
-            let found = DuplicateScreen(of: fingerprint, rule: rule).earliestMatch(among: newest, fingerprint: \.fingerprint)
-            comparisons += found.match.map { match in newest.firstIndex { $0.path == match.path }! + 1 } ?? newest.count
+            let found = DuplicateScreen(of: fingerprint, rule: rule).earliestMatch(among: newest.indices) { newest[$0].fingerprint }
+            comparisons += found.match.map { $0 + 1 } ?? newest.count
             fullComparisons += found.compared
             if let earlier = found.match {
-                return output.adding(.duplicatePhoto) { $0.duplicateOf = earlier.path }
+                return output.adding(.duplicatePhoto) { $0.duplicateOf = newest[earlier].path }
             }
         }
         if output.passed {
