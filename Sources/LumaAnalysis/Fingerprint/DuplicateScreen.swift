@@ -48,8 +48,11 @@ public struct DuplicateScreen: Sendable {
         var bitmap = [UInt64](repeating: 0, count: Self.chunks << 10)
         var keys: [UInt64] = []
         let words = fingerprint.features.words
-        keys.reserveCapacity(words.count / 4 * Self.chunks)
-        for descriptor in 0..<(words.count / 4) {
+        // A fingerprint keeps at most 128 keypoints (parsing refuses more): a descriptor's index
+        // fits the key's 8 bits and the 128-bit set of those already measured.
+        let described = min(words.count / 4, PhotoFingerprint.keptKeypoints)
+        keys.reserveCapacity(described * Self.chunks)
+        for descriptor in 0..<described {
             for position in 0..<Self.chunks {
                 let value = Self.chunk(words, descriptor, position)
                 let bit = position << 16 | value
