@@ -33,8 +33,10 @@ struct BatchDuplicatesTests {
             let judged = check.judge(photo, path: "project/\(index).jpg")
             #expect(judged.passed, "photo \(index) is distinct from the others")
         }
-        // Photo k was compared with the min(k, 64) accepted before it.
+        // Photo k was screened against the min(k, 64) accepted before it, and none compared in full:
+        // photos with nothing in common are screened out (candidates before comparisons, issue 51).
         #expect(check.comparisons == (0..<70).map { min($0, 64) }.reduce(0, +))
+        #expect(check.fullComparisons == 0)
 
         // Photos 6...69 are the 64 newest; photo 0 fell out, so its copy is new (and joins the window, pushing photo 6 out).
         let before = check.comparisons
@@ -48,6 +50,7 @@ struct BatchDuplicatesTests {
         #expect(copyInside.failures == [.duplicatePhoto])
         #expect(copyInside.details.duplicateOf == "project/10.jpg")
         #expect(check.comparisons - before == 64 + 4)
+        #expect(check.fullComparisons == 1, "only the copy's original passed the screen")
 
         // Another folder is another project: nothing to compare with.
         let elsewhere = check.judge(photos[10], path: "other/10.jpg")

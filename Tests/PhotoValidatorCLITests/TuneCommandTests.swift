@@ -75,7 +75,10 @@ struct TuneCommandTests {
         let rows = try String(contentsOf: report.appendingPathComponent("duplicate-pairs.csv"), encoding: .utf8).split(separator: "\n")
         #expect(rows.count == 5)
         let turned = try #require(rows.first { $0.contains("cups-turned.jpg") }).split(separator: ",")
-        #expect(turned.count == 11 && Int(turned[8]).map { $0 >= 20 } == true && Double(turned[10]).map { $0 >= 0.8 } == true, "\(turned)")
+        #expect(turned.count == 13 && Int(turned[8]).map { $0 >= 20 } == true && Double(turned[10]).map { $0 >= 0.8 } == true, "\(turned)")
+        // The candidates' screen passes both copies to the full comparison, the turned one by its features.
+        #expect(Int(turned[11]).map { $0 >= 4 } == true && turned[12] == "no", "\(turned)")
+        #expect(outcome.standardOutput.contains("the screen passes 2 of the 2 pairs the current rule calls duplicates"), "\(outcome.standardOutput)")
     }
 
     @Test("a CSV manifest with photo types gives one report per type; bad labels are usage errors")

@@ -5,8 +5,8 @@ public struct LocalFeatures: Sendable, Equatable {
     // Positions in pixels of the halved plane, already quantised to the stored fixed point so a byte round trip is exact.
     private var xs: [Float]
     private var ys: [Float]
-    // Four 64-bit words per keypoint; byte k of the descriptor is bits 8k...8k+7 (little-endian words).
-    private var words: [UInt64]
+    /// Four 64-bit words per keypoint; byte k of the descriptor is bits 8k...8k+7 (little-endian words).
+    private(set) var words: [UInt64]
     // Fractional bits of the stored UInt16 coordinates.
     private var fractionBits: Int
 
@@ -171,9 +171,10 @@ public struct LocalFeatures: Sendable, Equatable {
 
     /// The agreement with `other` and the similarity from these features' detection plane to
     /// `other`'s, refitted by least squares to its inliers (nil below three matches).
-    func alignment(with other: LocalFeatures) -> (inliers: Int, share: Double, transform: Similarity?) {
+    /// Below `needing` mutual matches (at most that many inliers) it stops there, answering none.
+    func alignment(with other: LocalFeatures, needing: Int = 3) -> (inliers: Int, share: Double, transform: Similarity?) {
         let pairs = FeatureMatcher.mutualMatches(words, count, other.words, other.count)
-        guard pairs.count >= 3 else { return (0, 0, nil) }
+        guard pairs.count >= max(3, needing) else { return (0, 0, nil) }
         let ax = pairs.map { Double(xs[$0.0]) }, ay = pairs.map { Double(ys[$0.0]) }
         let bx = pairs.map { Double(other.xs[$0.1]) }, by = pairs.map { Double(other.ys[$0.1]) }
         let fit = FeatureMatcher.ransac(ax: ax, ay: ay, bx: bx, by: by)

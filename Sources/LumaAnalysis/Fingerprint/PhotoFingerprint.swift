@@ -95,8 +95,13 @@ public struct PhotoFingerprint: Sendable, Equatable {
         return DuplicateEvidence(hashDistance: distance(to: other), inliers: alignment.inliers, inlierShare: alignment.share, correlation: correlation)
     }
 
-    /// Whether `other` is the same photo under `rule`.
+    /// Whether `other` is the same photo under `rule`: `rule.isDuplicate(evidence(against: other))`,
+    /// without the RANSAC fit when the features have too few matches to decide, nor the thumbnails'
+    /// correlation when the fit explains too few of them (the hash decides then).
     public func matches(_ other: PhotoFingerprint, rule: DuplicateRule = .default) -> Bool {
-        rule.isDuplicate(evidence(against: other))
+        let alignment = features.alignment(with: other.features, needing: rule.minimumInliers)
+        guard alignment.inliers >= rule.minimumInliers else { return distance(to: other) <= rule.maximumDistance }
+        let correlation = alignment.transform.map { thumbnail.correlation(with: other.thumbnail, transform: $0) } ?? 0
+        return correlation >= rule.minimumCorrelation
     }
 }

@@ -9,7 +9,9 @@ import PhotoValidation
 /// As in the daemon's memory (`ProjectMemory`), a photo is compared with at most the `window`
 /// newest accepted photos of its project (`duplicates.photos_per_project`, 64 by default), the
 /// earliest match among them winning, so a folder of n photos costs at most n × `window`
-/// comparisons rather than n².
+/// comparisons rather than n². Each photo's `DuplicateScreen` passes to the full comparison only
+/// the earlier photos that could be copies of it (about a microsecond each to screen), so a folder
+/// of distinct photos pays the window's screening, not its comparisons.
 struct BatchDuplicates {
     /// What a project is.
     let scope: DuplicateScope
@@ -17,8 +19,10 @@ struct BatchDuplicates {
     let rule: DuplicateRule
     /// How many of a project's newest accepted photos a photo is compared with.
     let window: Int
-    /// Comparisons made so far (one fingerprint against another).
+    /// Earlier photos screened so far (one fingerprint against another).
     private(set) var comparisons = 0
+    /// Of those, the ones the screen admitted, compared in full.
+    private(set) var fullComparisons = 0
     // Each project's newest accepted photos, oldest first, at most `window` of them.
     private var accepted: [String: [(path: String, fingerprint: PhotoFingerprint)]] = [:]
 
@@ -37,10 +41,12 @@ struct BatchDuplicates {
         guard scope != .off, let fingerprint = output.details.fingerprint.flatMap(PhotoFingerprint.init(base64:)) else { return output }
         let project = scope == .run ? "" : (path as NSString).deletingLastPathComponent
         let newest = accepted[project, default: []]
-        for earlier in newest {
-            comparisons += 1
-            if earlier.fingerprint.matches(fingerprint, rule: rule) {
-                return output.adding(.duplicatePhoto) { $0.duplicateOf = earlier.path }
+        if !newest.isEmpty {
+            let found = DuplicateScreen(of: fingerprint, rule: rule).earliestMatch(among: newest.indices) { newest[$0].fingerprint }
+            comparisons += found.match.map { $0 + 1 } ?? newest.count
+            fullComparisons += found.compared
+            if let earlier = found.match {
+                return output.adding(.duplicatePhoto) { $0.duplicateOf = newest[earlier].path }
             }
         }
         if output.passed {

@@ -34,8 +34,10 @@ extension TuneCommand {
         }
         let measured = pairs.compactMap { pair -> (DuplicatePairReader.Pair, DuplicateTuning.Scored)? in
             guard let first = fingerprints[pair.first], let second = fingerprints[pair.second] else { return nil }
+            let screen = DuplicateScreen(of: second, rule: settings.duplicateRule)
             return (pair, DuplicateTuning.Scored(duplicate: pair.duplicate, kind: pair.kind, source: pair.source, held: pair.held,
-                                                 evidence: first.evidence(against: second)))
+                                                 evidence: first.evidence(against: second), admitted: screen.admits(first),
+                                                 sharedFeatures: screen.sharedFeatures(with: first)))
         }
         try writePairs(measured, tooSmall: tooSmall)
         let small = measured.filter { tooSmall.contains($0.0.first) || tooSmall.contains($0.0.second) }.map(\.1)
@@ -105,16 +107,36 @@ extension TuneCommand {
             return "\(kind) \(ofKind.filter { current.isDuplicate($0.evidence) }.count)/\(ofKind.count)"
         }
         StandardStreams.output("\nCalled duplicates by the current rule, by kind: " + kinds.joined(separator: ", "))
+        reportScreen(scored, rule: current)
         StandardStreams.output("\nTo use the recommendation: PHOTO_VALIDATOR_DUPLICATES_MAX_DISTANCE=\(recommended.maximumDistance) PHOTO_VALIDATOR_DUPLICATES_MIN_MATCHES=\(recommended.minimumInliers) PHOTO_VALIDATOR_DUPLICATES_MIN_CORRELATION=\(recommended.minimumCorrelation)")
+    }
+
+    /// What the candidates' screen (`DuplicateScreen`) does on the pairs: the pairs the current rule
+    /// calls duplicates that it passes to the full comparison (all of them, or the figures above
+    /// would not be what `validate` and the daemon do), the distinct pairs it spares, and the margin.
+    private func reportScreen(_ scored: [DuplicateTuning.Scored], rule: DuplicateRule) {
+        let called = scored.filter { rule.isDuplicate($0.evidence) }
+        let lost = called.filter { !$0.admitted }
+        let byFeatures = called.filter { $0.evidence.hashDistance > rule.maximumDistance }
+        let distinct = scored.filter { !$0.duplicate }
+        StandardStreams.output(String(format: "Candidates before comparisons: the screen passes %d of the %d pairs the current rule calls duplicates and %d of %d distinct pairs to the full comparison; %d of all %d pairs (%.1f%%) are spared it",
+                                      called.count - lost.count, called.count, distinct.filter(\.admitted).count, distinct.count,
+                                      scored.filter { !$0.admitted }.count, scored.count, 100 * Double(scored.filter { !$0.admitted }.count) / Double(max(1, scored.count))))
+        if let fewest = byFeatures.map(\.sharedFeatures).min() {
+            StandardStreams.output("  the fewest shared features among the \(byFeatures.count) called duplicates the hash does not decide: \(fewest) (the screen needs \(max(1, rule.minimumInliers)))")
+        }
+        let kinds = Dictionary(grouping: lost, by: \.kind).map { "\($0.key) \($0.value.count)" }.sorted()
+        if !kinds.isEmpty { StandardStreams.output("  called duplicates the screen would lose, by kind: " + kinds.joined(separator: ", ")) }
     }
 
     /// Writes each pair's figures to `duplicate-pairs.csv` in the report folder, so a choice can be checked pair by pair.
     private func writePairs(_ measured: [(DuplicatePairReader.Pair, DuplicateTuning.Scored)], tooSmall: Set<String>) throws {
-        var lines = ["a,b,label,kind,source,split,too_small,hash_distance,matches_explained,match_share,detail_correlation"]
+        var lines = ["a,b,label,kind,source,split,too_small,hash_distance,matches_explained,match_share,detail_correlation,shared_features,screened_out"]
         for (pair, score) in measured {
             let small = tooSmall.contains(pair.first) || tooSmall.contains(pair.second)
             let fields = [pair.first, pair.second, pair.duplicate ? "duplicate" : "distinct", pair.kind, pair.source, pair.held ? "held" : "tune",
-                          small ? "yes" : "no", "\(score.evidence.hashDistance)", "\(score.evidence.inliers)", String(format: "%.4f", score.evidence.inlierShare), String(format: "%.4f", score.evidence.correlation)]
+                          small ? "yes" : "no", "\(score.evidence.hashDistance)", "\(score.evidence.inliers)", String(format: "%.4f", score.evidence.inlierShare), String(format: "%.4f", score.evidence.correlation),
+                          "\(score.sharedFeatures)", score.admitted ? "no" : "yes"]
             lines.append(CSVLine.encode(fields))
         }
         do {

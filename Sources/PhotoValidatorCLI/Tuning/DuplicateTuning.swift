@@ -16,6 +16,10 @@ enum DuplicateTuning {
         let held: Bool
         /// The hash distance and feature agreement of the pair.
         let evidence: DuplicateEvidence
+        /// Whether the new photo's `DuplicateScreen` under the current rule passes the earlier one to the full comparison.
+        var admitted = true
+        /// The earlier photo's descriptors the screen finds near one of the new photo's (`DuplicateScreen.sharedFeatures`).
+        var sharedFeatures = 0
     }
 
     /// The false-duplicate rate the choice may not exceed (the bar).

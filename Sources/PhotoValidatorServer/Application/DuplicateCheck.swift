@@ -43,10 +43,17 @@ public final class DuplicateCheck: Sendable {
         return try await shared.photos(in: projectID, besides: photoID)
     }
 
-    /// The id of the earliest of `photos` that is the photo `fingerprint` describes, or nil: at
-    /// most one comparison per photo, each of bounded cost (parsed fingerprints are bounded).
-    func earliestMatch(of fingerprint: PhotoFingerprint, among photos: some Collection<PhotoFingerprintStore.Photo>) -> String? {
-        photos.first { $0.fingerprint.matches(fingerprint, rule: rule) }?.photoID
+    /// The screen of a new photo's `fingerprint` by the rule, made once per photo: it passes to
+    /// the full comparison only the earlier photos that could be copies of it.
+    func screen(of fingerprint: PhotoFingerprint) -> DuplicateScreen {
+        DuplicateScreen(of: fingerprint, rule: rule)
+    }
+
+    /// The id of the earliest of `photos` that is the photo `screen` was made of, or nil: each
+    /// photo screened (bounded by the screen's cost), the admitted ones compared in full (bounded
+    /// too: parsed fingerprints are bounded), at most once each.
+    func earliestMatch(of screen: DuplicateScreen, among photos: some Collection<PhotoFingerprintStore.Photo>) -> String? {
+        screen.earliestMatch(among: photos, fingerprint: \.fingerprint).match?.photoID
     }
 
     /// The bytes of kept fingerprints one comparison job takes at most (14 photos' of any shape

@@ -210,10 +210,16 @@ public struct PhotoValidationService: Sendable {
     /// client's photo by one such job at most, not by all its comparisons.
     private func earliestMatch(of fingerprint: PhotoFingerprint, among photos: [PhotoFingerprintStore.Photo], by duplicates: DuplicateCheck,
                                in slot: ValidationWorkerPool.Slot, until deadline: ContinuousClock.Instant, record: RequestRecord) async throws(APIError) -> String? {
+        guard !photos.isEmpty else { return nil }
+        // The screen is made once, in the first job, and screens every batch.
+        var screen: DuplicateScreen?
         for batch in DuplicateCheck.batches(of: photos) {
-            if let match = try await run(in: slot, until: deadline, record: record, { duplicates.earliestMatch(of: fingerprint, among: batch) }) {
-                return match
+            let (match, made) = try await run(in: slot, until: deadline, record: record) { [screen] in
+                let made = screen ?? duplicates.screen(of: fingerprint)
+                return (duplicates.earliestMatch(of: made, among: batch), made)
             }
+            if let match { return match }
+            screen = made
         }
         return nil
     }
