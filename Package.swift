@@ -175,7 +175,9 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        // The daemon: HTTP API, configuration, logging, metrics, graceful shutdown.
+        // The daemon: HTTP API, configuration, logging, metrics, graceful shutdown. It links no
+        // decoder nor the sandbox that starts one: it is handed a ready validator by the commands
+        // (scripts/check-imports fails it if it imports PhotoChecks, DecodeSandbox or DecodeWorker).
         .target(
             name: "PhotoValidatorServer",
             dependencies: [
@@ -189,8 +191,6 @@ let package = Package(
                 "MultipartUpload",
                 "ContentCheck",
                 "PhotoFormat",
-                "DecodeSandbox",
-                "PhotoChecks",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -365,6 +365,7 @@ let package = Package(
             name: "PhotoValidatorServerTests",
             dependencies: [
                 "PhotoValidatorServer",
+                "PhotoValidatorCLI",
                 "BlurMetrics",
                 "LumaAnalysis",
                 "ContentCheck",

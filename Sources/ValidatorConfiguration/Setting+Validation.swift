@@ -124,4 +124,10 @@ extension Setting {
     public static let decodeWorkerExecutable = Setting("decode_worker_executable", .path,
         default: defaults.decodeWorkerExecutable, hidden: true,
         "the executable decode workers start from, with the hidden decode-worker command")
+
+    /// The setting `limits.validation_timeout_seconds`: the daemon's and the batch commands' (`tune`,
+    /// `bench`) deadline of one photo, declared here so that the commands read it without the daemon's module.
+    public static let limitsValidationTimeoutSeconds = Setting("limits.validation_timeout_seconds", .seconds,
+        default: "30", flag: "validation-timeout",
+        "longest time for one validation, queueing included")
 }

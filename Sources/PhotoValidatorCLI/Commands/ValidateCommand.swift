@@ -6,7 +6,6 @@ import Logging
 import PhotoChecks
 import PhotoFormat
 import PhotoValidation
-import PhotoValidatorServer
 import ValidationWorkers
 import ValidatorConfiguration
 
@@ -134,7 +133,7 @@ struct ValidateCommand: AsyncParsableCommand, SettingsCommand {
             pageReport?.addUnreadable(path: "", reason: problem)
         }
 
-        let pool = ValidationWorkerPool(threadCount: jobs, queueLimit: jobs, defaultTimeout: .seconds(timeout), threadExit: PhotoValidator.releaseThreadResources)
+        let pool = ValidationWorkerPool(threadCount: jobs, queueLimit: jobs, defaultTimeout: .seconds(timeout), threadExit: validator.releaseThreadResources)
         pool.start()
         let contentClient = contentConfiguration.map { _ in ContentClientService(logger: .init(label: "photo-validator")) }
         let classifier = contentConfiguration.flatMap { configuration in

@@ -2,7 +2,6 @@ import ArgumentParser
 import Configuration
 import ContentCheck
 import PhotoValidation
-import PhotoValidatorServer
 import ValidatorConfiguration
 
 /// The setting flags of a batch command (a `SettingsCommand`): each `--flag value` of its catalog,
