@@ -105,11 +105,12 @@ let package = Package(
         .target(name: "CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
         // Decoding in sandboxed worker processes, the daemon's side: framing, the worker client and
         // set, each photo's deadline and memory share from its declared size. Links no decoder.
-        .target(name: "DecodeSandbox", dependencies: ["Admission", "CSandbox", "PhotoFormat", "PhotoStructure", "PhotoValidation", "ValidationWorkers", "BlurMetrics", "LumaAnalysis"]),
+        .target(name: "DecodeSandbox", dependencies: ["Admission", "CSandbox", "PhotoFormat", "PhotoStructure", "PhotoValidation", "BlurMetrics", "LumaAnalysis"]),
         // The worker host: what `decode-worker` runs inside the sandbox, on the worker's side of the wall.
         .target(name: "DecodeWorker", dependencies: ["CSandbox", "DecodeSandbox", "PhotoChecks", "PhotoFormat", "PhotoValidation"]),
-        // The worker threads that run decodes: deadlines that hold while C code runs, stand-ins
-        // for stuck threads, bounded admission.
+        // The worker threads that run decodes: deadlines that hold while C code runs (handed to
+        // each job as a parameter), stand-ins for stuck threads, bounded admission; its decisions
+        // are a pure state machine tested without threads.
         .target(name: "ValidationWorkers"),
         // How settings are read: flags over environment over file over defaults, with an audit.
         .target(

@@ -6,7 +6,6 @@ import PhotoFormat
 import PhotoStructure
 import PhotoValidation
 import Synchronization
-import ValidationWorkers
 
 /// Decodes photos in sandboxed worker processes: the `PhotoDecodeIsolation` of `serve`, `validate`,
 /// `tune` and `bench`.
@@ -116,7 +115,7 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
         let start = ContinuousClock.now
         let declared = DeclaredSize(bytes)
         let limit = options.timeLimits.limit(for: declared, byteCount: bytes.count)
-        let deadline = photoDeadline(from: start, limit: limit, job: job ?? JobDeadline.current)
+        let deadline = photoDeadline(from: start, limit: limit, job: job)
         var reservation: WeightedSemaphore.Permit?
         // A picture over the pixel limit is the worker's to refuse as such, from its header.
         if let declared, declared.pixels <= pixelLimit, let memoryBudget {
@@ -183,14 +182,14 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
     }
 
     /// Sends a test-only misbehaviour request and returns how the worker ended (tests; needs
-    /// `allowsTestRequests`).
+    /// `allowsTestRequests`); the worker is killed before `deadline`, as a photo's is before its job's.
     public func misbehave(_ misbehaviour: TestMisbehaviour, deadline: ContinuousClock.Instant) -> WorkerEnd? {
         let kind: FrameKind = switch misbehaviour {
         case .crash: .crash
         case .spin: .spin
         case .exhaustMemory: .exhaustMemory
         }
-        let bounded = min(deadline, photoDeadline(from: .now, job: JobDeadline.current))
+        let bounded = photoDeadline(from: .now, job: deadline)
         if case .failure(let end) = exchange(kind, deadline: bounded, { _ in WorkerComplaint(message: "") }) { return end }
         return nil
     }
