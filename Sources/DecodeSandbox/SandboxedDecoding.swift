@@ -266,17 +266,11 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
 
 extension SandboxedDecoding {
     /// The least memory a photo of `size` needs in its worker: the analysis plane and what its
-    /// format's decoder holds at the least (a row strip, a lossy WebP's RGB canvas as libwebp fills it, the HEVC luma plane).
-    /// Never more than the worker's own estimate, so a photo refused here would be refused there.
+    /// format's decoder holds at the least (`ImageFormatProfile.leastDecoderBytes`: a row strip, a
+    /// lossy WebP's RGB canvas as libwebp fills it, the HEVC luma plane). Never more than the
+    /// worker's own estimate, so a photo refused here would be refused there.
     static func leastMemory(_ size: DeclaredSize, scale: AnalysisScale) -> Int {
         let analysis = BlurMeasurement.estimatedBytes(width: size.width, height: size.height, scale: scale)
-        let decoder: Int
-        switch size.format {
-        case .jpeg: decoder = 0
-        case .png: decoder = size.width * 3 * 256
-        case .webp: decoder = size.pixels * DecodePlan.leastWebPBytesPerPixel
-        case .heif: decoder = size.pixels
-        }
-        return analysis + decoder
+        return analysis + size.format.profile.leastDecoderBytes(width: size.width, height: size.height)
     }
 }
