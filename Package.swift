@@ -107,7 +107,7 @@ let package = Package(
         // set, each photo's deadline and memory share from its declared size. Links no decoder.
         .target(name: "DecodeSandbox", dependencies: ["Admission", "CSandbox", "PhotoFormat", "PhotoStructure", "PhotoValidation", "BlurMetrics", "LumaAnalysis"]),
         // The worker host: what `decode-worker` runs inside the sandbox, on the worker's side of the wall.
-        .target(name: "DecodeWorker", dependencies: ["CSandbox", "DecodeSandbox", "PhotoChecks", "PhotoFormat", "PhotoValidation"]),
+        .target(name: "DecodeWorker", dependencies: ["DecodeSandbox", "PhotoChecks", "PhotoFormat", "PhotoValidation"]),
         // The worker threads that run decodes: deadlines that hold while C code runs (handed to
         // each job as a parameter), stand-ins for stuck threads, bounded admission; its decisions
         // are a pure state machine tested without threads.
