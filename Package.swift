@@ -287,7 +287,7 @@ let package = Package(
         .testTarget(name: "AdmissionTests", dependencies: ["Admission"]),
         .testTarget(name: "PhotoFormatTests", dependencies: ["PhotoFormat"]),
         // PhotoStructure's pure readers, tested without linking a decoder.
-        .testTarget(name: "PhotoStructureTests", dependencies: ["PhotoFormat", "PhotoStructure"]),
+        .testTarget(name: "PhotoStructureTests", dependencies: ["PhotoFormat", "PhotoStructure", "TestFixtures"]),
         .testTarget(name: "VipsDecoderTests", dependencies: ["PhotoFormat", "PhotoStructure", "VipsDecoder", "TestFixtures"]),
         .testTarget(name: "BlurMetricsTests", dependencies: ["BlurMetrics", "TestFixtures"]),
         .testTarget(name: "LumaAnalysisTests", dependencies: ["LumaAnalysis", "BlurMetrics", "TestFixtures"]),
