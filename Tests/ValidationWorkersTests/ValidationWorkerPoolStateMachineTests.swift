@@ -16,8 +16,8 @@ struct ValidationWorkerPoolStateMachineTests {
 
     func machine(threads: Int = 1, queue: Int = 4, replacements: Int = 1, timeout: Duration = .seconds(30)) -> StateMachine {
         var machine = StateMachine(threadCount: threads, queueLimit: queue, maximumReplacements: replacements, defaultTimeout: timeout)
-        let step1 = machine.start()
-        #expect(step1 == threads)
+        let started = machine.start()
+        #expect(started == threads)
         return machine
     }
 
@@ -45,14 +45,14 @@ struct ValidationWorkerPoolStateMachineTests {
         submit(2, key, into: &machine, deadline: t0 + .seconds(5), runLimit: .seconds(9))
         submit(3, key, into: &machine)
         let now = t0 + .seconds(1)
-        let step2 = nextRun(&machine, at: now)
-        #expect(step2?.deadline == now + .seconds(2))
+        let first = nextRun(&machine, at: now)
+        #expect(first?.deadline == now + .seconds(2))
         machine.finish(1)
-        let step3 = nextRun(&machine, at: now)
-        #expect(step3?.deadline == t0 + .seconds(5))
+        let second = nextRun(&machine, at: now)
+        #expect(second?.deadline == t0 + .seconds(5))
         machine.finish(2)
-        let step4 = nextRun(&machine, at: now)
-        #expect(step4?.deadline == now + .seconds(30))
+        let third = nextRun(&machine, at: now)
+        #expect(third?.deadline == now + .seconds(30))
         machine.finish(3)
         guard case .wait = machine.next(now: now) else {
             Issue.record("an idle thread with nothing queued must wait")
@@ -67,8 +67,8 @@ struct ValidationWorkerPoolStateMachineTests {
         submit(1, key, into: &machine)
         submit(2, key, into: &machine, deadline: t0 + .milliseconds(50))
         submit(3, key, into: &machine, deadline: t0 + .milliseconds(50))
-        let step5 = nextRun(&machine, at: t0)
-        #expect(step5?.id == 1)
+        let running = nextRun(&machine, at: t0)
+        #expect(running?.id == 1)
         // The watchdog takes one expired job out of the queue...
         let expiry = machine.tick(now: t0 + .milliseconds(60))
         #expect(expiry.expired.map(\.id) == [2, 3])
@@ -90,25 +90,25 @@ struct ValidationWorkerPoolStateMachineTests {
         submit(1, key, into: &machine, runLimit: .milliseconds(100))
         submit(2, key, into: &machine, runLimit: .milliseconds(100))
         submit(3, key, into: &machine, runLimit: .milliseconds(100))
-        let step6 = nextRun(&machine, at: t0)
-        #expect(step6?.id == 1)
-        let step7 = machine.tick(now: t0 + .milliseconds(50))
-        #expect(step7.overdue.isEmpty)
+        let running = nextRun(&machine, at: t0)
+        #expect(running?.id == 1)
+        let early = machine.tick(now: t0 + .milliseconds(50))
+        #expect(early.overdue.isEmpty)
         let first = machine.tick(now: t0 + .milliseconds(100))
         #expect(first.overdue.map(\.id) == [1] && first.threadsToStart == 1)
         #expect(machine.health(now: t0 + .milliseconds(150)).overdueJobs == 1)
         #expect(machine.health(now: t0 + .milliseconds(150)).longestOverdue == .milliseconds(50))
         #expect(machine.threads == 2)
         // The stand-in takes the next job; when it too is stuck, no second stand-in may start.
-        let stepA = nextRun(&machine, at: t0 + .milliseconds(100))
-        #expect(stepA?.id == 2)
+        let standIn = nextRun(&machine, at: t0 + .milliseconds(100))
+        #expect(standIn?.id == 2)
         let second = machine.tick(now: t0 + .milliseconds(200))
         #expect(second.overdue.map(\.id) == [2] && second.threadsToStart == 0)
         #expect(!machine.isDrained, "job 3 waits for a thread")
         // The first stuck job returns: its thread serves job 3, and a thread is now one too many.
         machine.finish(1)
-        let stepB = nextRun(&machine, at: t0 + .milliseconds(300))
-        #expect(stepB?.id == 3)
+        let freed = nextRun(&machine, at: t0 + .milliseconds(300))
+        #expect(freed?.id == 3)
         machine.finish(3)
         guard case .exit = machine.next(now: t0 + .milliseconds(300)) else {
             Issue.record("the surplus thread must end once the queue is empty")
@@ -123,8 +123,8 @@ struct ValidationWorkerPoolStateMachineTests {
         var machine = machine(threads: 1, queue: 3)
         let busy = FairKey(caller: "busy")
         for id in 1...4 { submit(id, busy, into: &machine) }
-        let step8 = nextRun(&machine, at: t0)
-        #expect(step8?.id == 1)
+        let running = nextRun(&machine, at: t0)
+        #expect(running?.id == 1)
         #expect(machine.admitted.total == 4)
         guard case .refused = machine.admit(busy) else {
             Issue.record("the busy caller's fifth job must be refused: no one gives way to it")
@@ -146,15 +146,15 @@ struct ValidationWorkerPoolStateMachineTests {
     func newProjectPerJob() {
         var machine = machine(threads: 1, queue: 4)
         for index in 0..<5 { submit(index, FairKey(caller: "flooder", project: "p\(index)"), into: &machine) }
-        let step9 = nextRun(&machine, at: t0)
-        #expect(step9?.id == 0)
+        let running = nextRun(&machine, at: t0)
+        #expect(running?.id == 0)
         guard case .admitted(let evicted) = machine.admit(FairKey(caller: "good", project: "home")) else {
             Issue.record("another caller must be admitted into a pool one caller fills")
             return
         }
         #expect(evicted?.id == 4)
-        let step10 = machine.enqueue(job(9, deadline: nil), for: FairKey(caller: "good", project: "home"))
-        #expect(step10)
+        let queued = machine.enqueue(job(9, deadline: nil), for: FairKey(caller: "good", project: "home"))
+        #expect(queued)
         var served: [Int] = []
         machine.finish(0)
         while let next = nextRun(&machine, at: t0) {
@@ -170,18 +170,18 @@ struct ValidationWorkerPoolStateMachineTests {
         var unstarted = StateMachine(threadCount: 1, queueLimit: 2, maximumReplacements: 1, defaultTimeout: .seconds(30))
         let key = FairKey(caller: "a")
         submit(1, key, into: &unstarted)
-        let step11 = unstarted.stopAccepting(started: false)
-        #expect(step11.map(\.id) == [1])
-        let step12 = unstarted.enqueue(job(2), for: key)
-        #expect(!step12)
+        let stranded = unstarted.stopAccepting(started: false)
+        #expect(stranded.map(\.id) == [1])
+        let accepted = unstarted.enqueue(job(2), for: key)
+        #expect(!accepted)
 
         var machine = machine(threads: 2)
         submit(1, key, into: &machine)
-        let step13 = machine.stopAccepting(started: true)
-        #expect(step13.isEmpty)
+        let leftOver = machine.stopAccepting(started: true)
+        #expect(leftOver.isEmpty)
         #expect(!machine.isDrained)
-        let step14 = nextRun(&machine, at: t0)
-        #expect(step14?.id == 1)
+        let running = nextRun(&machine, at: t0)
+        #expect(running?.id == 1)
         // Only overdue jobs may still run once the pool is drained.
         _ = machine.tick(now: t0 + .seconds(31))
         #expect(machine.isDrained)
@@ -190,7 +190,7 @@ struct ValidationWorkerPoolStateMachineTests {
             Issue.record("a free thread must end once the pool stops")
             return
         }
-        let step15 = machine.tick(now: t0 + .seconds(32))
-        #expect(step15.stop)
+        let last = machine.tick(now: t0 + .seconds(32))
+        #expect(last.stop)
     }
 }
