@@ -46,13 +46,14 @@ package enum WorkerProcess {
         )
     }
 
-    /// What the sandbox lets through, for tests (`SandboxedDecoding.probe`).
-    package static func probe(seccomp: Bool) -> ProbeReply {
+    /// What the sandbox lets through, for tests (`SandboxedDecoding.probe`); `environmentNames`
+    /// are the worker's own, which the host reads (library code never reads the process's environment).
+    package static func probe(seccomp: Bool, environmentNames: [String]) -> ProbeReply {
         let identity = pv_sandbox_identity_now()
         return ProbeReply(
             openErrno: pv_sandbox_probe_open("/etc/passwd"),
             socketErrno: pv_sandbox_probe_socket(),
-            environmentNames: ProcessInfo.processInfo.environment.keys.sorted(),
+            environmentNames: environmentNames,
             seccomp: seccomp,
             statErrno: pv_sandbox_probe_stat("/etc/passwd"),
             accessErrno: pv_sandbox_probe_access("/etc/passwd"),

@@ -113,7 +113,7 @@ public enum DecodeWorkerHost {
             try sent.get()
             if retiring { exit(0) }
         case .probe:
-            let reply = WorkerProcess.probe(seccomp: ready.seccomp)
+            let reply = WorkerProcess.probe(seccomp: ready.seccomp, environmentNames: ProcessInfo.processInfo.environment.keys.sorted())
             try channel.send(.probeResult, reply)
         case .crash:
             WorkerProcess.crash()
