@@ -3,8 +3,8 @@ import PhotoValidation
 
 /// Builds the daemon from a resolved configuration around `validator`, which decodes the photos:
 /// the daemon links no decoder, so its caller makes one (`PhotoValidator.configured` in the
-/// commands, for `serve` and the tests) and hands it over; the daemon owns it from then on and
-/// shuts its isolation down when it stops. Nothing is started here; the worker pool, the content
+/// commands, for `serve` and the tests) and hands it over, and the daemon keeps it for its life
+/// (idle decode workers end with the process). Nothing is started here; the worker pool, the content
 /// check's HTTP client, signal delivery and the listeners start in their services' `run`
 /// (`PhotoValidatorApp.run()` or `makeApplication()`).
 ///
