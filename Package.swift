@@ -105,11 +105,12 @@ let package = Package(
         .target(name: "CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
         // Decoding in sandboxed worker processes, the daemon's side: framing, the worker client and
         // set, each photo's deadline and memory share from its declared size. Links no decoder.
-        .target(name: "DecodeSandbox", dependencies: ["Admission", "CSandbox", "PhotoFormat", "PhotoStructure", "PhotoValidation", "ValidationWorkers", "BlurMetrics", "LumaAnalysis"]),
+        .target(name: "DecodeSandbox", dependencies: ["Admission", "CSandbox", "PhotoFormat", "PhotoStructure", "PhotoValidation", "BlurMetrics", "LumaAnalysis"]),
         // The worker host: what `decode-worker` runs inside the sandbox, on the worker's side of the wall.
-        .target(name: "DecodeWorker", dependencies: ["CSandbox", "DecodeSandbox", "PhotoChecks", "PhotoFormat", "PhotoValidation"]),
-        // The worker threads that run decodes: deadlines that hold while C code runs, stand-ins
-        // for stuck threads, bounded admission.
+        .target(name: "DecodeWorker", dependencies: ["DecodeSandbox", "PhotoChecks", "PhotoFormat", "PhotoValidation"]),
+        // The worker threads that run decodes: deadlines that hold while C code runs (handed to
+        // each job as a parameter), stand-ins for stuck threads, bounded admission; its decisions
+        // are a pure state machine tested without threads.
         .target(name: "ValidationWorkers"),
         // How settings are read: flags over environment over file over defaults, with an audit.
         .target(
@@ -175,7 +176,9 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        // The daemon: HTTP API, configuration, logging, metrics, graceful shutdown.
+        // The daemon: HTTP API, configuration, logging, metrics, graceful shutdown. It links no
+        // decoder nor the sandbox that starts one: it is handed a ready validator by the commands
+        // (scripts/check-imports fails it if it imports PhotoChecks, DecodeSandbox or DecodeWorker).
         .target(
             name: "PhotoValidatorServer",
             dependencies: [
@@ -189,8 +192,6 @@ let package = Package(
                 "MultipartUpload",
                 "ContentCheck",
                 "PhotoFormat",
-                "DecodeSandbox",
-                "PhotoChecks",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -285,6 +286,8 @@ let package = Package(
 
         .testTarget(name: "AdmissionTests", dependencies: ["Admission"]),
         .testTarget(name: "PhotoFormatTests", dependencies: ["PhotoFormat"]),
+        // PhotoStructure's pure readers, tested without linking a decoder.
+        .testTarget(name: "PhotoStructureTests", dependencies: ["PhotoFormat", "PhotoStructure", "TestFixtures"]),
         .testTarget(name: "VipsDecoderTests", dependencies: ["PhotoFormat", "PhotoStructure", "VipsDecoder", "TestFixtures"]),
         .testTarget(name: "BlurMetricsTests", dependencies: ["BlurMetrics", "TestFixtures"]),
         .testTarget(name: "LumaAnalysisTests", dependencies: ["LumaAnalysis", "BlurMetrics", "TestFixtures"]),
@@ -365,6 +368,7 @@ let package = Package(
             name: "PhotoValidatorServerTests",
             dependencies: [
                 "PhotoValidatorServer",
+                "PhotoValidatorCLI",
                 "BlurMetrics",
                 "LumaAnalysis",
                 "ContentCheck",

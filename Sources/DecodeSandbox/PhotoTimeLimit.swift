@@ -6,15 +6,14 @@ import PhotoStructure
 /// constants already hold, never more than the validation timeout. A small file that declares a
 /// small picture cannot hold a worker for the whole timeout however it is built.
 ///
-/// The constants are about four times what the slowest real photo of each format measured per
-/// megapixel on one core of the development machine (docs/reliability.md, "Deadlines").
+/// The constants (each format's in its `ImageFormatProfile`) are about four times what the slowest
+/// real photo of each format measured per megapixel on one core of the development machine
+/// (docs/reliability.md, "Deadlines").
 public struct PhotoTimeLimit: Sendable, Equatable {
     /// Time every photo gets: the hand-over, the header, the measurement.
     public var base: Duration = .seconds(2)
-    /// Time per declared megapixel, by format.
-    public var perMegapixel: [ImageFormat: Duration] = [
-        .jpeg: .milliseconds(100), .png: .milliseconds(300), .webp: .milliseconds(300), .heif: .milliseconds(300),
-    ]
+    /// Time per declared megapixel, by format (`ImageFormatProfile.timePerMegapixel`).
+    public var perMegapixel = Dictionary(uniqueKeysWithValues: ImageFormatProfile.all.map { ($0.format, $0.timePerMegapixel) })
     /// Time per megabyte of the file (entropy decoding reads every byte).
     public var perMegabyte: Duration = .milliseconds(100)
     /// The longest any photo may take (`limits.validation_timeout_seconds`).

@@ -28,9 +28,6 @@ public struct SandboxOptions: Sendable {
     /// CPU a worker may use in its whole life (RLIMIT_CPU, soft and hard alike): a worker with
     /// less than `cpuRetirement` left is retired after its photo and replaced.
     public var cpuLifetime: Duration = .seconds(1800)
-    /// How many photos wait for a worker (the daemon's pool queue): while any wait, a photo
-    /// decodes on one thread, since a core it took would be taken from the next photo.
-    public var waitingPhotos: (@Sendable () -> Int)?
     /// CPU a worker must have left to take another photo: what the longest photo may use.
     public var cpuRetirement: Duration {
         photoTimeLimit * 2 + .seconds(2)

@@ -6,18 +6,17 @@ import PhotoFormat
 import PhotoStructure
 import PhotoValidation
 import Synchronization
-import ValidationWorkers
 
 /// Decodes photos in sandboxed worker processes: the `PhotoDecodeIsolation` of `serve`, `validate`,
 /// `tune` and `bench`.
 ///
 /// Each photo is sent to an idle worker (or a new one) with its deadline: the earlier of
-/// `photoTimeLimit` and the pool job's deadline less `deadlineMargin`. A worker that crashes, runs
+/// `photoTimeLimit` and the caller's deadline less `deadlineMargin`. A worker that crashes, runs
 /// out of time or hits its address-space limit is killed and reaped, counted by reason, and the
 /// photo is answered `invalid_image` with `decoder_crashed`, `decode_timeout` or
 /// `memory_limit_exceeded`; the next photo gets a fresh worker. A photo may decode on as many
 /// threads as there are cores without a photo (a HEIC's tiles); with every core busy, or any
-/// photo waiting for a worker (`SandboxOptions.waitingPhotos`), on one.
+/// photo waiting for a thread behind it (the caller's `waitingPhotos`), on one.
 public final class SandboxedDecoding: PhotoDecodeIsolation {
     /// How workers are started and limited.
     public let options: SandboxOptions
@@ -83,16 +82,24 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
         as photoType: PhotoType,
         previews: PreviewBounds?,
         evenIfFailed: Bool = false,
-        fingerprint: Bool = true
+        fingerprint: Bool = true,
+        deadline: ContinuousClock.Instant? = nil,
+        waitingPhotos: Int = 0
     ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?) {
-        let answer = validateInWorker(bytes, as: photoType, previews: previews, evenIfFailed: evenIfFailed, fingerprint: fingerprint)
+        let answer = validateInWorker(
+            bytes, as: photoType, previews: previews, evenIfFailed: evenIfFailed, fingerprint: fingerprint, deadline: deadline, waitingPhotos: waitingPhotos
+        )
         return (answer.output, answer.preview)
     }
 
     /// Validates the photo in a worker and returns the worker's measurements too (none when the
     /// worker crashed or ran out of time or memory).
-    public func measure(_ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, fingerprint: Bool = true) -> (output: ValidatePhotoOutput, measurements: PhotoMeasurements?) {
-        let answer = validateInWorker(bytes, as: photoType, previews: nil, evenIfFailed: false, fingerprint: fingerprint)
+    public func measure(
+        _ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, fingerprint: Bool = true, deadline: ContinuousClock.Instant? = nil, waitingPhotos: Int = 0
+    ) -> (output: ValidatePhotoOutput, measurements: PhotoMeasurements?) {
+        let answer = validateInWorker(
+            bytes, as: photoType, previews: nil, evenIfFailed: false, fingerprint: fingerprint, deadline: deadline, waitingPhotos: waitingPhotos
+        )
         return (answer.output, answer.measurements)
     }
 
@@ -101,12 +108,14 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
         as photoType: PhotoType,
         previews: PreviewBounds?,
         evenIfFailed: Bool,
-        fingerprint: Bool
+        fingerprint: Bool,
+        deadline job: ContinuousClock.Instant?,
+        waitingPhotos: Int
     ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?, measurements: PhotoMeasurements?) {
         let start = ContinuousClock.now
         let declared = DeclaredSize(bytes)
         let limit = options.timeLimits.limit(for: declared, byteCount: bytes.count)
-        let deadline = photoDeadline(from: start, limit: limit)
+        let deadline = photoDeadline(from: start, limit: limit, job: job)
         var reservation: WeightedSemaphore.Permit?
         // A picture over the pixel limit is the worker's to refuse as such, from its header.
         if let declared, declared.pixels <= pixelLimit, let memoryBudget {
@@ -128,8 +137,7 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
         defer { inFlight.subtract(1, ordering: .relaxed) }
         // Spreading one photo over two cores costs about a fifth more CPU in all, so a photo
         // waiting for a worker gets the cores first.
-        let waiting = options.waitingPhotos?() ?? 0
-        let threads = waiting > 0 ? 1 : max(1, cores - others)
+        let threads = waitingPhotos > 0 ? 1 : max(1, cores - others)
         let exchanged = exchange(.validate, photo: bytes, deadline: deadline) { shared in
             ValidateRequest(
                 photoType: photoType,
@@ -174,14 +182,14 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
     }
 
     /// Sends a test-only misbehaviour request and returns how the worker ended (tests; needs
-    /// `allowsTestRequests`).
+    /// `allowsTestRequests`); the worker is killed before `deadline`, as a photo's is before its job's.
     public func misbehave(_ misbehaviour: TestMisbehaviour, deadline: ContinuousClock.Instant) -> WorkerEnd? {
         let kind: FrameKind = switch misbehaviour {
         case .crash: .crash
         case .spin: .spin
         case .exhaustMemory: .exhaustMemory
         }
-        let bounded = min(deadline, photoDeadline(from: .now))
+        let bounded = photoDeadline(from: .now, job: deadline)
         if case .failure(let end) = exchange(kind, deadline: bounded, { _ in WorkerComplaint(message: "") }) { return end }
         return nil
     }
@@ -195,11 +203,11 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
         workers.forEach { $0.stop() }
     }
 
-    /// The earlier of the photo's limit (the photo time limit when nil) and the pool job's
-    /// deadline less the margin.
-    private func photoDeadline(from now: ContinuousClock.Instant, limit: Duration? = nil) -> ContinuousClock.Instant {
+    /// The earlier of the photo's limit (the photo time limit when nil) and the job's deadline
+    /// less the margin.
+    private func photoDeadline(from now: ContinuousClock.Instant, limit: Duration? = nil, job: ContinuousClock.Instant?) -> ContinuousClock.Instant {
         var deadline = now + min(limit ?? options.photoTimeLimit, options.photoTimeLimit)
-        if let job = JobDeadline.current {
+        if let job {
             let left = job - now
             let margin = min(options.deadlineMargin, left / 5)
             deadline = min(deadline, job - margin)
@@ -258,17 +266,11 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
 
 extension SandboxedDecoding {
     /// The least memory a photo of `size` needs in its worker: the analysis plane and what its
-    /// format's decoder holds at the least (a row strip, a lossy WebP's RGB canvas as libwebp fills it, the HEVC luma plane).
-    /// Never more than the worker's own estimate, so a photo refused here would be refused there.
+    /// format's decoder holds at the least (`ImageFormatProfile.leastDecoderBytes`: a row strip, a
+    /// lossy WebP's RGB canvas as libwebp fills it, the HEVC luma plane). Never more than the
+    /// worker's own estimate, so a photo refused here would be refused there.
     static func leastMemory(_ size: DeclaredSize, scale: AnalysisScale) -> Int {
         let analysis = BlurMeasurement.estimatedBytes(width: size.width, height: size.height, scale: scale)
-        let decoder: Int
-        switch size.format {
-        case .jpeg: decoder = 0
-        case .png: decoder = size.width * 3 * 256
-        case .webp: decoder = size.pixels * DecodePlan.leastWebPBytesPerPixel
-        case .heif: decoder = size.pixels
-        }
-        return analysis + decoder
+        return analysis + size.format.profile.leastDecoderBytes(width: size.width, height: size.height)
     }
 }

@@ -1,4 +1,3 @@
-import CSandbox
 import DecodeSandbox
 import Foundation
 import PhotoChecks
@@ -19,9 +18,9 @@ public enum DecodeWorkerHost {
     /// Serves the daemon on descriptor 3; never returns.
     public static func run() -> Never {
         // Before any thread starts: one malloc arena keeps the address space predictable.
-        pv_sandbox_limit_arenas()
-        pv_sandbox_die_with_parent()
-        let channel = FrameChannel(descriptor: PV_SANDBOX_CHANNEL_FD)
+        WorkerProcess.limitArenas()
+        WorkerProcess.dieWithParent()
+        let channel = WorkerProcess.channel
         let setup: WorkerSetup
         let checks: InProcessChecks
         do {
@@ -33,28 +32,17 @@ public enum DecodeWorkerHost {
             // decode on many threads at once; a worker has one arena and one photo at a time, so its large
             // buffers are kept and reused instead of mapped and faulted in afresh for each photo
             // (a 12 MP HEIC's two 12 MB planes: 6,000 page faults, about 18 ms of CPU).
-            pv_sandbox_limit_arenas()
+            WorkerProcess.limitArenas()
         } catch {
             try? channel.send(.complaint, WorkerComplaint(message: "the worker could not start: \(error)"))
             exit(startFailure)
         }
         warmUp(checks)
         // The shared photo memory is mapped before the sandbox closes its descriptor.
-        let shared = setup.sharedBytes > 0
-            ? pv_sandbox_shared_map(PV_SANDBOX_SHARED_FD, setup.sharedBytes).map { UnsafeRawBufferPointer(start: $0, count: setup.sharedBytes) }
-            : nil
-        let baselineKiB = max(0, pv_sandbox_vm_size_kib())
+        let shared = setup.sharedBytes > 0 ? WorkerProcess.sharedPhotoMemory(bytes: setup.sharedBytes) : nil
+        let baselineKiB = WorkerProcess.addressSpaceKiB
         let limit = baselineKiB * 1024 + setup.settings.decodeMemoryBudget + setup.addressSpaceSlack
-        let report = pv_sandbox_enter(UInt64(limit), UInt64(max(1, setup.cpuLifetimeSeconds)), setup.user.uid, setup.user.gid)
-        let failedStep = String(cString: report.failed_step)
-        let ready = WorkerReady(
-            seccomp: report.seccomp == 1,
-            sandboxError: report.error == 0 ? nil : "\(failedStep): \(String(cString: strerror(report.error)))",
-            baselineKiB: baselineKiB,
-            addressSpaceLimit: limit,
-            uid: report.uid,
-            gid: report.gid
-        )
+        let ready = WorkerProcess.enterSandbox(addressSpaceLimit: limit, baselineKiB: baselineKiB, cpuSeconds: setup.cpuLifetimeSeconds, user: setup.user)
         do {
             try channel.send(.ready, ready)
             while true {
@@ -86,7 +74,7 @@ public enum DecodeWorkerHost {
         case .validate:
             let request = try frame.header(ValidateRequest.self)
             let run = { (bytes: UnsafeRawBufferPointer) in
-                if setup.allowsTestRequests, bytes.starts(with: Self.crashMarker) { pv_sandbox_crash() }
+                if setup.allowsTestRequests, bytes.starts(with: Self.crashMarker) { WorkerProcess.crash() }
                 return checks.measuredCheck(
                     bytes, as: request.photoType, previews: request.preview, evenIfFailed: request.previewEvenIfFailed == true,
                     threads: min(max(request.threads ?? 1, 1), Self.maximumThreads), fingerprint: request.fingerprint ?? true
@@ -106,7 +94,7 @@ public enum DecodeWorkerHost {
             var reply = ValidateReply(output: named)
             // An answer renamed here is no longer what the measurements judge to.
             reply.measurements = named == output ? measurements : nil
-            let retiring = pv_sandbox_cpu_seconds_left() < setup.cpuRetirementSeconds
+            let retiring = WorkerProcess.cpuSecondsLeft < setup.cpuRetirementSeconds
             if retiring { reply.retiring = true }
             var jpeg: [UInt8] = []
             switch preview {
@@ -125,31 +113,14 @@ public enum DecodeWorkerHost {
             try sent.get()
             if retiring { exit(0) }
         case .probe:
-            let identity = pv_sandbox_identity_now()
-            let reply = ProbeReply(
-                openErrno: pv_sandbox_probe_open("/etc/passwd"),
-                socketErrno: pv_sandbox_probe_socket(),
-                environmentNames: ProcessInfo.processInfo.environment.keys.sorted(),
-                seccomp: ready.seccomp,
-                statErrno: pv_sandbox_probe_stat("/etc/passwd"),
-                accessErrno: pv_sandbox_probe_access("/etc/passwd"),
-                uid: identity.uid,
-                effectiveUID: identity.euid,
-                gid: identity.gid,
-                effectiveCapabilities: identity.effective_capabilities,
-                permittedCapabilities: identity.permitted_capabilities,
-                cpuSoftLimit: identity.cpu_soft,
-                cpuHardLimit: identity.cpu_hard,
-                addressSpaceHardLimit: identity.address_space_hard,
-                raiseCPULimitErrno: identity.raise_cpu_errno
-            )
+            let reply = WorkerProcess.probe(seccomp: ready.seccomp, environmentNames: ProcessInfo.processInfo.environment.keys.sorted())
             try channel.send(.probeResult, reply)
         case .crash:
-            pv_sandbox_crash()
+            WorkerProcess.crash()
         case .spin:
-            pv_sandbox_spin()
+            WorkerProcess.spin()
         case .exhaustMemory:
-            pv_sandbox_exhaust_memory()
+            WorkerProcess.exhaustMemory()
         default:
             try channel.send(.complaint, WorkerComplaint(message: "a \(frame.kind) frame is not a request"))
         }

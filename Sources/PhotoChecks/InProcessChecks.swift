@@ -30,18 +30,28 @@ public struct InProcessChecks: PhotoDecoding {
     /// The budget every decode of these checks reserves from.
     public var memoryBudget: WeightedSemaphore? { budget }
 
+    /// Frees the decoder's per-thread buffers on the calling thread (a no-op when it has none).
+    public func releaseThreadResources() {
+        VipsRuntime.releaseThreadResources()
+    }
+
     /// Runs the checks and, when `previews` is given and the photo passed them (or decoded at all,
     /// with `evenIfFailed`), makes its preview from the same decode (a second one only for a CMYK
-    /// JPEG or a nearly square JPEG whose analysis scale is too small for it).
+    /// JPEG or a nearly square JPEG whose analysis scale is too small for it). A decode in this
+    /// process cannot be ended, so `deadline` is the worker pool's to keep; the photo decodes on
+    /// one thread, so `waitingPhotos` changes nothing.
     public func validate(
-        _ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, previews: PreviewBounds?, evenIfFailed: Bool, fingerprint: Bool
+        _ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, previews: PreviewBounds?, evenIfFailed: Bool, fingerprint: Bool,
+        deadline: ContinuousClock.Instant? = nil, waitingPhotos: Int = 0
     ) -> (output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>?) {
         let checked = measuredCheck(bytes, as: photoType, previews: previews, evenIfFailed: evenIfFailed, fingerprint: fingerprint)
         return (checked.output, checked.preview)
     }
 
     /// Runs the checks and returns what was measured too (nil when not deterministic).
-    public func measure(_ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, fingerprint: Bool) -> (output: ValidatePhotoOutput, measurements: PhotoMeasurements?) {
+    public func measure(
+        _ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, fingerprint: Bool, deadline: ContinuousClock.Instant? = nil, waitingPhotos: Int = 0
+    ) -> (output: ValidatePhotoOutput, measurements: PhotoMeasurements?) {
         let checked = measuredCheck(bytes, as: photoType, previews: nil, fingerprint: fingerprint)
         return (checked.output, checked.measurements)
     }

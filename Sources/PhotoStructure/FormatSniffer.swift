@@ -22,40 +22,45 @@ public enum FormatSniffer {
         case refused(String)
     }
 
+    /// Signatures of formats that are refused with a message of their own, each tried after the
+    /// accepted formats' (`ImageFormatProfile.signature`); any other file is refused naming its
+    /// first bytes. AVIF is refused by the HEIC profile, from the brands of its `ftyp` box.
+    static let refusedSignatures: [(prefix: [UInt8], message: String)] = [
+        ([0x47, 0x49, 0x46, 0x38], "GIF is not accepted"),
+        // TIFF, little-endian ("II*") and big-endian ("MM*"): what scanners and some cameras write.
+        ([0x49, 0x49, 0x2A, 0x00], "TIFF is not accepted; export the photo as JPEG"),
+        ([0x4D, 0x4D, 0x00, 0x2A], "TIFF is not accepted; export the photo as JPEG"),
+    ]
+
     /// The format of `bytes`, from their first bytes only.
     public static func sniff(_ bytes: UnsafeRawBufferPointer) -> Verdict {
-        let count = bytes.count
-        func starts(with prefix: [UInt8]) -> Bool {
-            count >= prefix.count && zip(prefix.indices, prefix).allSatisfy { bytes[$0] == $1 }
+        for profile in ImageFormatProfile.all {
+            if let verdict = profile.signature(bytes) { return verdict }
         }
-        func ascii(_ range: Range<Int>) -> String {
-            String(decoding: bytes[range], as: UTF8.self)
+        if let refused = refusedSignatures.first(where: { starts(bytes, with: $0.prefix) }) {
+            return .refused(refused.message)
         }
-        if starts(with: [0xFF, 0xD8, 0xFF]) {
-            return .format(.jpeg)
-        }
-        if starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
-            return .format(.png)
-        }
-        if count >= 16, ascii(0..<4) == "RIFF", ascii(8..<12) == "WEBP" {
-            return .format(.webp)
-        }
-        if count >= 16, ascii(4..<8) == "ftyp" {
-            return sniffISOBaseMedia(bytes)
-        }
-        if starts(with: [0x47, 0x49, 0x46, 0x38]) {
-            return .refused("GIF is not accepted")
-        }
-        if count == 0 {
+        if bytes.isEmpty {
             return .refused("the upload is empty")
         }
         let shown = bytes.prefix(4).map { String($0, radix: 16, uppercase: true) }.map { $0.count == 1 ? "0" + $0 : $0 }
-        return .refused("the bytes start with \(shown.joined(separator: " ")), which is not JPEG, PNG, WebP or HEIC")
+        let names = ImageFormatProfile.all.map(\.name)
+        return .refused("the bytes start with \(shown.joined(separator: " ")), which is not \(names.dropLast().joined(separator: ", ")) or \(names.last!)")
+    }
+
+    /// True when `bytes` start with `prefix`.
+    static func starts(_ bytes: UnsafeRawBufferPointer, with prefix: [UInt8]) -> Bool {
+        bytes.count >= prefix.count && zip(prefix.indices, prefix).allSatisfy { bytes[$0] == $1 }
+    }
+
+    /// The bytes in `range` as text (for four-character codes).
+    static func ascii(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> String {
+        String(decoding: bytes[range], as: UTF8.self)
     }
 
     /// Reads the `ftyp` box: its size must be sane and a brand must name HEVC or the generic
     /// image structure; AVIF is refused.
-    private static func sniffISOBaseMedia(_ bytes: UnsafeRawBufferPointer) -> Verdict {
+    static func sniffISOBaseMedia(_ bytes: UnsafeRawBufferPointer) -> Verdict {
         let size = Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
         guard size >= 16, size <= bytes.count, size <= 4096, size % 4 == 0 else {
             return .refused("the ISO-BMFF ftyp box has an impossible size (\(size) bytes)")

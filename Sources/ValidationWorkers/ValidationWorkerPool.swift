@@ -34,7 +34,8 @@ public final class ValidationWorkerPool: Sendable {
     /// The deadline of a job run without one.
     public let defaultTimeout: Duration
     private let condition = NSCondition()
-    nonisolated(unsafe) private var state = State()
+    /// The pool's decisions (`ValidationWorkerPool+StateMachine.swift`), guarded by `condition`.
+    nonisolated(unsafe) private var state: StateMachine
     private let running = Atomic<Bool>(false)
     /// Set by `shutdown()`: from then on no job is admitted (before `start()` jobs are queued).
     private let stopped = Atomic<Bool>(false)
@@ -64,14 +65,16 @@ public final class ValidationWorkerPool: Sendable {
         self.defaultTimeout = defaultTimeout
         self.tick = tick
         self.threadExit = threadExit
+        self.state = StateMachine(
+            threadCount: threadCount, queueLimit: queueLimit, maximumReplacements: self.maximumReplacements, defaultTimeout: defaultTimeout
+        )
     }
 
     /// Starts the threads and the watchdog (once; not after `shutdown()`).
     public func start() {
         guard !stopped.load(ordering: .acquiring), !running.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        condition.withLock {
-            for _ in 0..<threadCount { startThread() }
-        }
+        let threads = condition.withLock { state.start() }
+        for _ in 0..<threads { startThread() }
         let watchdog = Thread { [self] in watch() }
         watchdog.name = "pv-watchdog"
         watchdog.start()
@@ -92,24 +95,12 @@ public final class ValidationWorkerPool: Sendable {
     /// anyway; a caller with nothing waiting is never refused this early (the pool may have room by
     /// the time a slow body is in).
     public func refusesNow(caller: String) -> Bool {
-        condition.withLock {
-            state.queue.count(of: caller) > 0 && state.admitted.total >= threadCount + queueLimit
-                && !state.admitted.givesWay(toCaller: caller, queue: state.queue)
-        }
+        condition.withLock { state.refusesNow(caller: caller) }
     }
 
     /// Overdue jobs, their threads, and how long the oldest has been overdue.
     public var health: WorkerPoolHealth {
-        condition.withLock {
-            let now = ContinuousClock.now
-            let overdue = state.running.values.filter(\.overdue)
-            return WorkerPoolHealth(
-                overdueJobs: overdue.count,
-                longestOverdue: overdue.map { now - $0.deadline }.max(),
-                threads: state.threads,
-                overdueTotal: state.overdueTotal
-            )
-        }
+        condition.withLock { state.health(now: .now) }
     }
 
     /// A place in the pool, held from admission until the work is done.
@@ -122,14 +113,24 @@ public final class ValidationWorkerPool: Sendable {
         /// `WorkerPoolError.timedOut` as soon as `deadline` passes, whether the job is still
         /// waiting or already running.
         public func run<Result: Sendable>(deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () throws -> Result) async throws -> Result {
-            try await pool.submit(deadline: deadline, runLimit: nil, key: key, body)
+            try await pool.submit(deadline: deadline, runLimit: nil, key: key) { _ in try body() }
+        }
+
+        /// Runs `body` on a worker thread with the job's deadline (the earlier of `deadline` and
+        /// `runLimit` after it starts, the pool's default timeout when both are nil), for work that
+        /// can end itself before it (a decode in a worker process, which is killed), and returns
+        /// its result, or throws `WorkerPoolError.timedOut` as soon as that deadline passes.
+        public func run<Result: Sendable>(
+            deadline: ContinuousClock.Instant? = nil, runLimit: Duration? = nil, _ body: @escaping @Sendable (_ deadline: ContinuousClock.Instant) throws -> Result
+        ) async throws -> Result {
+            try await pool.submit(deadline: deadline, runLimit: deadline == nil ? runLimit ?? pool.defaultTimeout : runLimit, key: key, body)
         }
 
         /// Runs `body` on a worker thread and returns its result, or throws
         /// `WorkerPoolError.timedOut` once it has run for `runLimit` (the pool's default timeout
         /// when nil); time spent waiting for a thread does not count.
         public func run<Result: Sendable>(runLimit: Duration? = nil, _ body: @escaping @Sendable () throws -> Result) async throws -> Result {
-            try await pool.submit(deadline: nil, runLimit: runLimit ?? pool.defaultTimeout, key: key, body)
+            try await pool.submit(deadline: nil, runLimit: runLimit ?? pool.defaultTimeout, key: key) { _ in try body() }
         }
     }
 
@@ -142,25 +143,14 @@ public final class ValidationWorkerPool: Sendable {
     public func withSlot<Result>(for key: FairKey = FairKey(caller: ""), _ operation: (Slot) async throws -> Result) async throws -> Result {
         guard !stopped.load(ordering: .acquiring) else { throw WorkerPoolError.notRunning }
         let capacity = threadCount + queueLimit
-        let (admitted, evicted): (Bool, Job?) = condition.withLock {
-            var evicted: Job?
-            if state.admitted.total >= capacity {
-                switch state.admitted.giver(for: key, queue: state.queue) {
-                case .caller(let caller): evicted = state.queue.popLast(of: caller)
-                case .project(let project): evicted = state.queue.popLast(of: project)
-                case nil: break
-                }
-                guard evicted != nil else { return (false, nil) }
-            }
-            state.admitted.take(key)
-            return (true, evicted)
-        }
-        evicted?.refuse(WorkerPoolError.overloaded(inFlight: capacity, capacity: capacity))
-        guard admitted else {
+        switch condition.withLock({ state.admit(key) }) {
+        case .refused:
             throw WorkerPoolError.overloaded(inFlight: capacity, capacity: capacity)
+        case .admitted(let evicted):
+            evicted?.refuse(WorkerPoolError.overloaded(inFlight: capacity, capacity: capacity))
         }
         defer {
-            condition.withLock { state.admitted.release(key) }
+            condition.withLock { state.release(key) }
         }
         return try await operation(Slot(pool: self, key: key))
     }
@@ -174,25 +164,30 @@ public final class ValidationWorkerPool: Sendable {
         try await withSlot { try await $0.run(runLimit: runLimit, body) }
     }
 
+    /// Runs `body` on a worker thread in a slot of its own with the job's deadline (`runLimit`
+    /// after it starts, the default timeout when nil), for work that can end itself before it,
+    /// and returns its result; throws as `run(runLimit:_:)` does.
+    public func run<Result: Sendable>(
+        runLimit: Duration? = nil, _ body: @escaping @Sendable (_ deadline: ContinuousClock.Instant) throws -> Result
+    ) async throws -> Result {
+        try await withSlot { try await $0.run(runLimit: runLimit, body) }
+    }
+
     /// Stops admitting, finishes the queued and running jobs (overdue ones excepted) unless the
     /// calling task is cancelled first, then lets the threads go, each running `threadExit` (which frees
     /// the decoder's per-thread state). Threads held by overdue jobs are left to the process's exit.
     public func shutdown() async {
         stopped.store(true, ordering: .releasing)
-        let stranded: [Job] = condition.withLock {
-            state.accepting = false
-            // A pool that never started has no thread to run what was queued: those jobs end now.
-            guard !running.load(ordering: .acquiring) else { return [] }
-            return state.queue.removeAllItems()
-        }
+        // A pool that never started has no thread to run what was queued: those jobs end now.
+        let stranded = condition.withLock { state.stopAccepting(started: running.load(ordering: .acquiring)) }
         stranded.forEach { $0.expire() }
         guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
         // Cancellation (the service group's grace period running out) ends the wait too.
-        while !Task.isCancelled, condition.withLock({ !state.queue.isEmpty || state.running.values.contains { !$0.overdue } }) {
+        while !Task.isCancelled, condition.withLock({ !state.isDrained }) {
             try? await Task.sleep(for: .milliseconds(5))
         }
         condition.withLock {
-            state.stopping = true
+            state.stop()
             condition.broadcast()
         }
     }
@@ -200,7 +195,7 @@ public final class ValidationWorkerPool: Sendable {
     // MARK: - Jobs
 
     private func submit<Result: Sendable>(
-        deadline: ContinuousClock.Instant?, runLimit: Duration?, key: FairKey, _ body: @escaping @Sendable () throws -> Result
+        deadline: ContinuousClock.Instant?, runLimit: Duration?, key: FairKey, _ body: @escaping @Sendable (ContinuousClock.Instant) throws -> Result
     ) async throws -> Result {
         let completion = JobCompletion<Result>()
         let id = nextJobID.wrappingAdd(1, ordering: .relaxed).newValue
@@ -212,13 +207,12 @@ public final class ValidationWorkerPool: Sendable {
                     id: id,
                     deadline: deadline,
                     runLimit: runLimit,
-                    work: { completion.resume(with: Swift.Result { try body() }) },
+                    work: { deadline in completion.resume(with: Swift.Result { try body(deadline) }) },
                     expire: { completion.resume(with: .failure(WorkerPoolError.timedOut(after: ContinuousClock.now - started))) },
                     refuse: { completion.resume(with: .failure($0)) }
                 )
                 let accepted = condition.withLock {
-                    guard state.accepting else { return false }
-                    state.queue.append(job, for: key)
+                    guard state.enqueue(job, for: key) else { return false }
                     condition.signal()
                     return true
                 }
@@ -231,9 +225,8 @@ public final class ValidationWorkerPool: Sendable {
         }
     }
 
-    /// Called with the lock held.
+    /// Starts one thread; the state machine has counted it.
     private func startThread() {
-        state.threads += 1
         let thread = Thread { [self] in work() }
         thread.name = "pv-worker"
         // Decoders recurse little, but libheif and libde265 like room.
@@ -245,34 +238,21 @@ public final class ValidationWorkerPool: Sendable {
         defer { threadExit() }
         condition.lock()
         while true {
-            while state.queue.isEmpty && !state.stopping && !state.surplus {
+            switch state.next(now: .now) {
+            case .wait:
                 condition.wait()
-            }
-            if state.stopping || (state.queue.isEmpty && state.surplus) {
-                state.threads -= 1
-                state.surplusThreads = max(0, state.surplusThreads - 1)
+            case .exit:
                 condition.unlock()
                 return
-            }
-            let job = state.queue.popFirst()!
-            let now = ContinuousClock.now
-            if let deadline = job.deadline, now >= deadline {
+            case .expire(let job):
                 condition.unlock()
                 job.expire()
                 condition.lock()
-                continue
-            }
-            let runDeadline = job.runLimit.map { now + $0 }
-            let deadline = [job.deadline, runDeadline].compactMap { $0 }.min() ?? now + defaultTimeout
-            state.running[job.id] = RunningJob(deadline: deadline, expire: job.expire)
-            condition.unlock()
-            JobDeadline.with(deadline) { job.work() }
-            condition.lock()
-            let finished = state.running.removeValue(forKey: job.id)
-            if finished?.overdue == true {
-                // This thread had been replaced: one thread too many now.
-                state.replacements -= 1
-                state.surplusThreads += 1
+            case .run(let job, let deadline):
+                condition.unlock()
+                job.work(deadline)
+                condition.lock()
+                state.finish(job.id)
             }
         }
     }
@@ -280,62 +260,25 @@ public final class ValidationWorkerPool: Sendable {
     private func watch() {
         while true {
             Thread.sleep(forTimeInterval: tick / .seconds(1))
-            var expired: [Job] = []
-            var overdue: [@Sendable () -> Void] = []
-            let stop: Bool = condition.withLock {
-                if state.stopping { return true }
-                let now = ContinuousClock.now
-                expired = state.queue.removeAll { job in
-                    guard let deadline = job.deadline, now >= deadline else { return false }
-                    return true
-                }
-                for (id, job) in state.running where !job.overdue && now >= job.deadline {
-                    state.running[id]?.overdue = true
-                    state.overdueTotal += 1
-                    overdue.append(job.expire)
-                    if state.replacements < maximumReplacements {
-                        state.replacements += 1
-                        startThread()
-                    }
-                }
-                return false
-            }
-            for job in expired { job.expire() }
-            for expire in overdue { expire() }
-            if stop { return }
+            let expiry = condition.withLock { state.tick(now: .now) }
+            for _ in 0..<expiry.threadsToStart { startThread() }
+            for job in expiry.expired { job.expire() }
+            for job in expiry.overdue { job.expire() }
+            if expiry.stop { return }
         }
     }
 
-    /// The queue and the jobs running, guarded by `condition`.
-    private struct State {
-        var queue = FairQueue<Job>()
-        /// Places admitted per caller and project, and in all.
-        var admitted = AdmissionLedger()
-        var running: [Int: RunningJob] = [:]
-        // Jobs are queued from the start, so work submitted before `start()` (a request that
-        // races the worker service's start) waits for the threads instead of being refused.
-        var accepting = true
-        var stopping = false
-        var threads = 0
-        var replacements = 0
-        var surplusThreads = 0
-        var overdueTotal = 0
-        var surplus: Bool { surplusThreads > 0 }
-    }
-
-    private struct RunningJob {
-        let deadline: ContinuousClock.Instant
-        let expire: @Sendable () -> Void
-        var overdue = false
-    }
-
-    private struct Job: @unchecked Sendable {
+    /// A job of the queue: its limits and what answers it.
+    struct Job: @unchecked Sendable {
+        /// Unique within the pool.
         let id: Int
         /// The latest instant the answer is wanted, waiting included (nil: no such limit).
         let deadline: ContinuousClock.Instant?
         /// The longest the job may run once a thread takes it (nil: no such limit).
         let runLimit: Duration?
-        let work: () -> Void
+        /// Runs the job with its deadline and answers it.
+        let work: (ContinuousClock.Instant) -> Void
+        /// Answers the job `timedOut`.
         let expire: @Sendable () -> Void
         /// Ends a waiting job with an error (it gave its place to another caller's).
         let refuse: @Sendable (any Error) -> Void

@@ -10,7 +10,7 @@ extension ValidationSettings {
         .exposureClippedShare, .exposureWashedOutP10, .duplicatesCheck, .duplicatesMaxDistance, .duplicatesMinMatches, .duplicatesMinCorrelation,
         .pixelLimit, .analysisSize, .decodeMemoryMib, .decodeMaxJpegSegments, .decodeMaxJpegScans, .decodeMaxMetadataMib,
         .decodeMaxPngChunks, .decodeMaxWebpFrames, .decodeMaxHeifUnitsPerTile, .decodeMaxHeifBytesPerPixel, .decodeIsolation,
-        .decodeWorkerUser, .decodeWorkerExecutable,
+        .decodeWorkerUser, .decodeWorkerExecutable, .decodeWorkerTestRequests,
     ])
 
     /// The settings `reader` resolves, over the settings' defaults.
@@ -49,7 +49,6 @@ extension ValidationSettings {
         decodeIsolation = try settings.choice(.decodeIsolation, of: DecodeIsolationMode.self)
         decodeWorkerExecutable = settings.string(.decodeWorkerExecutable)
         decodeWorkerUser = settings.string(.decodeWorkerUser)
-        // Unlisted on purpose: a switch for tests, not for operators.
-        decodeWorkerTestRequests = reader.bool(forKey: "decode_worker_test_requests") ?? false
+        decodeWorkerTestRequests = settings.bool(.decodeWorkerTestRequests)
     }
 }

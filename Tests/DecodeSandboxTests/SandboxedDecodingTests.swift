@@ -244,14 +244,15 @@ struct SandboxedDecodingTests {
         let pool = ValidationWorkerPool(threadCount: 1, queueLimit: 1, defaultTimeout: .seconds(1))
         pool.start()
         let start = ContinuousClock.now
-        let end = try await pool.run { decoding.misbehave(.spin, deadline: .now + .seconds(60)) }
+        // The job's deadline, handed to the work, ends the worker before the pool would.
+        let end = try await pool.run { deadline in decoding.misbehave(.spin, deadline: deadline) }
         #expect(end?.reason == .timedOut, "the job answered instead of the pool timing out")
         #expect(ContinuousClock.now - start < .seconds(2))
         #expect(pool.health.overdueJobs == 0)
         let validator = PhotoValidator(settings: ValidationSettings(), decoding: decoding)
         let bytes = try photo("photos/cups.jpg")
         // A fresh worker starts (and warms up) within this photo's time: give it room on a busy machine.
-        let output = try await pool.run(runLimit: .seconds(30)) { bytes.withUnsafeBytes { validator.validate($0, as: .room) } }
+        let output = try await pool.run(runLimit: .seconds(30)) { deadline in bytes.withUnsafeBytes { validator.validate($0, as: .room, deadline: deadline) } }
         #expect(output.details.error == nil, "a fresh worker serves the next photo: \(output.details.errorDetail ?? "")")
         await pool.shutdown()
     }

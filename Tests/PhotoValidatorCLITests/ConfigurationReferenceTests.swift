@@ -26,7 +26,9 @@ struct ConfigurationReferenceTests {
         let rows = table.standardOutput.split(separator: "\n").dropFirst(2).map { $0.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) } }
         #expect(rows.count > 50)
         let help = try await ProcessRunner.run(ProcessRunner.photoValidatorExecutable, ["serve", "--help"], environment: ["COLUMNS": "300"])
-        for row in rows where row[0] != "`decode_worker_executable`" && row[0] != "`webhook.url`" {
+        // Hidden from --help: switches for tests, not for operators.
+        let hidden: Set<String> = ["`decode_worker_executable`", "`decode_worker_test_requests`"]
+        for row in rows where !hidden.contains(row[0]) && row[0] != "`webhook.url`" {
             let secret = row[4].contains("secret")
             #expect((row[2] == "—") == secret, "\(row[0]): a flag exactly when it is not a secret (webhook.url, redacted but settable, aside)")
             if row[2] != "—" {

@@ -40,12 +40,12 @@ struct ContentCommandTests {
         }) { environment, standIn in
             let files = [Fixtures.testdataFile("variants/same-small.jpg").path, Fixtures.testdataFile("variants/rotated-6.jpg").path,
                          Fixtures.testdataFile("photos/small-cat.png").path]
-            let off = try await ProcessRunner.run(ProcessRunner.photoValidatorExecutable, ["validate", "--format", "jsonl", "--no-progress", "--timeout", "300"] + files, environment: environment)
+            let off = try await ProcessRunner.run(ProcessRunner.photoValidatorExecutable, ["validate", "--format", "jsonl", "--no-progress", "--validation-timeout", "300"] + files, environment: environment)
             #expect(standIn.received.isEmpty, "off by default: it costs money")
             #expect(!off.standardOutput.contains("\"content\""))
 
             let on = try await ProcessRunner.run(ProcessRunner.photoValidatorExecutable,
-                                                 ["validate", "--format", "jsonl", "--no-progress", "--timeout", "300", "--content-check"] + files, environment: environment)
+                                                 ["validate", "--format", "jsonl", "--no-progress", "--validation-timeout", "300", "--content-check"] + files, environment: environment)
             #expect(on.status == 1, "\(on.standardError)")
             let records = try jsonLines(on.standardOutput)
             #expect(records.count == 3)

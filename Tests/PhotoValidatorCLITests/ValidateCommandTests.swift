@@ -134,6 +134,12 @@ struct ValidateCommandTests {
         #expect(table.rows.count == 2)
         #expect(table.rows.allSatisfy { $0.count == ValidationRecord.csvHeader.count && $0["photo_type"] == "inspiration" })
         #expect(table.rows.map { $0["passed"] } == ["true", "true"])
+        // The exposure check's figures, for a photo that decoded: percentiles 0 to 255, a share 0 to 1.
+        for row in table.rows {
+            let p10 = try #require(row["exposure_p10"].flatMap { Int($0) }), p90 = try #require(row["exposure_p90"].flatMap { Int($0) })
+            let clipped = try #require(row["exposure_clipped_share"].flatMap { Double($0) })
+            #expect(0 <= p10 && p10 <= p90 && p90 <= 255 && (0...1).contains(clipped), "\(row)")
+        }
     }
 
     @Test("symlink loops and missing paths are reported, never fatal, and exit 2")

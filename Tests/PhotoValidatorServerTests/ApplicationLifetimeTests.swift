@@ -1,3 +1,4 @@
+import PhotoValidatorCLI
 import PhotoValidatorServer
 import TestFixtures
 import Testing

@@ -3,6 +3,7 @@ import HummingbirdTesting
 import NIOCore
 import PhotoChecks
 import PhotoValidation
+import PhotoValidatorCLI
 import PhotoValidatorServer
 import TestFixtures
 import Testing

@@ -3,9 +3,10 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import PhotoValidatorCLI
+@testable import PhotoValidatorServer
 import TestFixtures
 import Testing
-@testable import PhotoValidatorServer
 
 /// A quiet logger for apps under test.
 let testLogger: Logger = {

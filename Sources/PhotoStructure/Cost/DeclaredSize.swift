@@ -29,19 +29,12 @@ public struct DeclaredSize: Sendable, Equatable {
     /// (the decoder then refuses the file quickly).
     public init?(_ bytes: UnsafeRawBufferPointer) {
         guard case .format(let format) = FormatSniffer.sniff(bytes) else { return nil }
-        let size: (Int, Int)?
-        switch format {
-        case .jpeg: size = Self.jpeg(bytes)
-        case .png: size = Self.png(bytes)
-        case .webp: size = Self.webp(bytes)
-        case .heif: size = (try? HEIFContainer.read(bytes)).map { ($0.width, $0.height) }
-        }
-        guard let (width, height) = size, width > 0, height > 0 else { return nil }
+        guard let (width, height) = format.profile.declaredSize(bytes), width > 0, height > 0 else { return nil }
         self.init(format: format, width: width, height: height)
     }
 
     /// The first SOF segment's size, walking marker segments (at most 100,000) from SOI.
-    private static func jpeg(_ bytes: UnsafeRawBufferPointer) -> (Int, Int)? {
+    static func jpeg(_ bytes: UnsafeRawBufferPointer) -> (width: Int, height: Int)? {
         var position = 2, segments = 0
         while position + 9 < bytes.count, segments < 100_000 {
             guard bytes[position] == 0xFF else { return nil }
@@ -59,14 +52,14 @@ public struct DeclaredSize: Sendable, Equatable {
     }
 
     /// IHDR's size.
-    private static func png(_ bytes: UnsafeRawBufferPointer) -> (Int, Int)? {
+    static func png(_ bytes: UnsafeRawBufferPointer) -> (width: Int, height: Int)? {
         guard bytes.count >= 24 else { return nil }
         func word(_ at: Int) -> Int { Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3]) }
         return (word(16), word(20))
     }
 
     /// The VP8X canvas, or the first VP8 or VP8L bitstream's size.
-    private static func webp(_ bytes: UnsafeRawBufferPointer) -> (Int, Int)? {
+    static func webp(_ bytes: UnsafeRawBufferPointer) -> (width: Int, height: Int)? {
         guard bytes.count >= 30 else { return nil }
         func little(_ at: Int, _ width: Int) -> Int { (0..<width).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) } }
         let type = String(decoding: bytes[12..<16], as: UTF8.self)

@@ -6,14 +6,7 @@ extension DecodeCostCaps {
     ///
     /// - Throws: `DecodeFailure` `.costlyStructure` naming the cap.
     public func check(_ bytes: UnsafeRawBufferPointer, format: ImageFormat) throws(DecodeFailure) {
-        let refusal: String?
-        switch format {
-        case .jpeg: refusal = JPEGStructure(bytes, stoppingPast: self).refusal(self)
-        case .png: refusal = PNGStructure(bytes, stoppingPast: self).refusal(self)
-        case .webp: refusal = WebPStructure(bytes, stoppingPast: self).refusal(self)
-        case .heif: refusal = nil
-        }
-        if let refusal {
+        if let refusal = format.profile.costRefusal(bytes, self) {
             throw DecodeFailure(.costlyStructure, refusal)
         }
     }

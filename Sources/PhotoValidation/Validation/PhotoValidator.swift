@@ -44,15 +44,24 @@ public struct PhotoValidator: Sendable {
         )
     }
 
-    /// Validates the encoded photo in `bytes` as a photo of `photoType`.
-    public func validate(_ bytes: UnsafeRawBufferPointer, as photoType: PhotoType) -> ValidatePhotoOutput {
-        measure(bytes, as: photoType).output
+    /// Validates the encoded photo in `bytes` as a photo of `photoType`, answered by `deadline`
+    /// when one is given (see `PhotoDecoding.validate`).
+    public func validate(_ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, deadline: ContinuousClock.Instant? = nil) -> ValidatePhotoOutput {
+        measure(bytes, as: photoType, deadline: deadline).output
     }
 
     /// Validates the photo as `validate(_:as:)` does and returns what was measured too, for the
     /// scores cache to keep; nil measurements when the answer is not the photo's own (a library
     /// failure, a time limit, a crashed worker). The fingerprint is made only with `fingerprint`.
-    public func measure(_ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, fingerprint: Bool = true) -> (output: ValidatePhotoOutput, measurements: PhotoMeasurements?) {
-        decoding.measure(bytes, as: photoType, fingerprint: fingerprint)
+    public func measure(
+        _ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, fingerprint: Bool = true, deadline: ContinuousClock.Instant? = nil, waitingPhotos: Int = 0
+    ) -> (output: ValidatePhotoOutput, measurements: PhotoMeasurements?) {
+        decoding.measure(bytes, as: photoType, fingerprint: fingerprint, deadline: deadline, waitingPhotos: waitingPhotos)
+    }
+
+    /// Frees the decoder's per-thread state on the calling thread, as it ends: what a worker pool
+    /// running this validator's photos hands its `threadExit`. A no-op unless photos decode in this process.
+    public func releaseThreadResources() {
+        decoding.releaseThreadResources()
     }
 }

@@ -64,7 +64,7 @@ public struct ValidationSettings: Sendable, Equatable, Codable {
     public var decodeWorkerUser = "nobody"
     /// The executable decode workers are started from (`decode_worker_executable`): this program.
     public var decodeWorkerExecutable: String = "/proc/self/exe"
-    /// Tests only (`decode_worker_test_requests`, unlisted): workers crash on a photo whose bytes
+    /// Tests only (`decode_worker_test_requests`, hidden from `--help`): workers crash on a photo whose bytes
     /// begin with `PV-TEST-CRASH`, so a daemon test can show that a crash costs one photo.
     public var decodeWorkerTestRequests = false
 

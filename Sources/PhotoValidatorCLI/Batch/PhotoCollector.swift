@@ -1,4 +1,5 @@
 import Foundation
+import PhotoStructure
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,7 +13,7 @@ import Glibc
 /// command line is always taken. Problems are collected, never fatal.
 struct PhotoCollector {
     /// The extensions of the formats `validate` reads, lower case; compared case-insensitively.
-    static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "webp", "heic", "heif"]
+    static let imageExtensions = Set(ImageFormatProfile.all.flatMap(\.fileExtensions))
 
     /// Globs a folder's file must match (any of them) instead of having an image extension.
     var include: [String] = []

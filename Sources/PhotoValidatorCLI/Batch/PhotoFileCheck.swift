@@ -50,7 +50,8 @@ struct PhotoFileCheck: Sendable {
         let thumbnails = classifier == nil ? thumbnails : nil, fingerprints = fingerprints
         let scoresCache = classifier == nil && thumbnails == nil ? scoresCache : nil
         do {
-            let prepared: Prepared = try await pool.run {
+            // The job's deadline goes to the decode, so a worker is killed before the pool gives up on it.
+            let prepared: Prepared = try await pool.run { deadline in
                 let bytes: Data
                 do {
                     let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
@@ -62,14 +63,15 @@ struct PhotoFileCheck: Sendable {
                     return .unreadable("cannot read the file (\(PhotoCollector.reason(error)))")
                 }
                 if let thumbnails {
-                    let checked = bytes.withUnsafeBytes { validator.validateAndPreview($0, as: photoType, previews: thumbnails) }
+                    let checked = bytes.withUnsafeBytes { validator.validateAndPreview($0, as: photoType, previews: thumbnails, deadline: deadline) }
                     return .thumbnailed(checked.output, try? checked.preview?.get())
                 }
                 if let scoresCache {
-                    return .judged(bytes.withUnsafeBytes { scoresCache.validate($0, as: photoType, with: validator, fingerprint: fingerprints) })
+                    return .judged(bytes.withUnsafeBytes { scoresCache.validate($0, as: photoType, with: validator, fingerprint: fingerprints, deadline: deadline) })
                 }
                 return .prepared(bytes.withUnsafeBytes { bytes in
-                    PreparedPhoto(validator.validate(bytes, as: photoType, previews: classifier?.previewBounds(for: photoType), fingerprint: fingerprints), of: bytes)
+                    PreparedPhoto(validator.validate(bytes, as: photoType, previews: classifier?.previewBounds(for: photoType), fingerprint: fingerprints,
+                                                    deadline: deadline), of: bytes)
                 })
             }
             switch prepared {

@@ -118,8 +118,10 @@ final class ScoresCache: Sendable {
     /// measurements when the cache has a verified row that decides at its thresholds, else
     /// measured by `validator` (decoding it) and kept, replacing a row that failed verification.
     /// With `fingerprint`, a kept row without the photo's fingerprint (measured by a run that
-    /// read none) does not decide: the photo is measured again, with it.
-    func validate(_ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, with validator: PhotoValidator, fingerprint: Bool = true) -> ValidatePhotoOutput {
+    /// read none) does not decide: the photo is measured again, with it, by `deadline` when one is given.
+    func validate(
+        _ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, with validator: PhotoValidator, fingerprint: Bool = true, deadline: ContinuousClock.Instant? = nil
+    ) -> ValidatePhotoOutput {
         let hash = Self.contentHash(bytes)
         let key = validator.settings.measurementKey(for: photoType)
         let found = lookup(hash: hash, settings: key)
@@ -128,7 +130,7 @@ final class ScoresCache: Sendable {
             tally.withLock { $0.read += 1 }
             return output
         }
-        let measured = validator.measure(bytes, as: photoType, fingerprint: fingerprint)
+        let measured = validator.measure(bytes, as: photoType, fingerprint: fingerprint, deadline: deadline)
         tally.withLock { counts in
             counts.measured += 1
             if found == .rejected { counts.rejected += 1 }

@@ -5,7 +5,6 @@ import PhotoChecks
 import PhotoFormat
 import PhotoStructure
 import PhotoValidation
-import PhotoValidatorServer
 import ValidatorConfiguration
 
 /// `photo-validator bench`: timings of each stage on the given photos, as JSON.

@@ -8,7 +8,7 @@ extension TuneCommand {
     /// bar: what every `--check` measures its photos with, each within `deadline`
     /// (`limits.validation_timeout_seconds`). Outcomes are in the order of `files`.
     func outcomes(of files: [String], as types: [PhotoType], validator: PhotoValidator, deadline: Duration) async -> [PhotoFileCheck.Outcome] {
-        let pool = ValidationWorkerPool(threadCount: jobs, queueLimit: jobs, defaultTimeout: deadline, threadExit: PhotoValidator.releaseThreadResources)
+        let pool = ValidationWorkerPool(threadCount: jobs, queueLimit: jobs, defaultTimeout: deadline, threadExit: validator.releaseThreadResources)
         pool.start()
         var progress = ProgressBar(total: files.count, enabled: !noProgress)
         var outcomes = [PhotoFileCheck.Outcome?](repeating: nil, count: files.count)

@@ -4,7 +4,6 @@ import BlurTuning
 import Foundation
 import PhotoChecks
 import PhotoValidation
-import PhotoValidatorServer
 import ValidatorConfiguration
 import ValidationWorkers
 

@@ -6,7 +6,6 @@ import Logging
 import PhotoChecks
 import PhotoFormat
 import PhotoValidation
-import PhotoValidatorServer
 import ValidationWorkers
 import ValidatorConfiguration
 
@@ -27,7 +26,8 @@ struct ValidateCommand: AsyncParsableCommand, SettingsCommand {
 
     /// The checks' settings, the content check's (used with --content-check), the scores cache's
     /// key and how many of a project's newest accepted photos the duplicate check compares with.
-    static let settingsCatalog = ValidationSettings.settings + ContentCheckConfiguration.settings + BatchSettings.settings
+    static let settingsCatalog = ValidationSettings.settings + SettingsCatalog([.limitsValidationTimeoutSeconds]) + ContentCheckConfiguration.settings
+        + BatchSettings.settings
         + SettingsCatalog([.duplicatesPhotosPerProject])
 
     @Argument(help: "Photo files or folders to validate.")
@@ -45,8 +45,10 @@ struct ValidateCommand: AsyncParsableCommand, SettingsCommand {
     @Option(help: "Validate only part K of N (K/N, 1-based), split by a stable hash of each folder's path relative to its argument (of each file's with --duplicates off), so the parts together find what one run finds.")
     var shard: Shard = .all
 
-    @Option(help: "Seconds one photo may take; a photo still decoding then is invalid_image (decode_timeout) and the others go on.")
-    var timeout: Double = 60
+    // One photo's deadline is the daemon's setting, limits.validation_timeout_seconds (--validation-timeout);
+    // --timeout, which validate once had alone with a default of its own, still sets it for scripts.
+    @Option(help: ArgumentHelp("The same as --validation-timeout.", visibility: .hidden))
+    var timeout: Double?
 
     @Option(name: .customLong("include"), help: ArgumentHelp("In folders, validate only files matching this glob (by relative path or name, such as '*.jpg'; repeatable) instead of every image file (jpg, jpeg, png, webp, heic, heif).", valueName: "glob"))
     var include: [String] = []
@@ -78,17 +80,18 @@ struct ValidateCommand: AsyncParsableCommand, SettingsCommand {
         guard (1...256).contains(jobs) else {
             throw ValidationError("--jobs must be from 1 to 256, got \(jobs)")
         }
-        guard timeout > 0, timeout <= 86_400 else {
+        if let timeout, !(timeout > 0 && timeout <= 86_400) {
             throw ValidationError("--timeout must be from 0 to 86400 seconds, got \(timeout)")
         }
     }
 
     mutating func run() async throws {
         let environment = ProcessInfo.processInfo.environment
-        let settings = try await settingFlags.validation(Self.settingsCatalog, command: "validate", environment: environment)
+        let (settings, validationTimeout) = try await settingFlags.validationAndDeadline(Self.settingsCatalog, command: "validate", environment: environment)
+        let deadline = timeout.map { Duration.seconds($0) } ?? validationTimeout
         let validator: PhotoValidator
         do {
-            validator = try PhotoValidator.configured(settings: settings, threads: jobs, photoTimeLimit: .seconds(timeout))
+            validator = try PhotoValidator.configured(settings: settings, threads: jobs, photoTimeLimit: deadline)
         } catch {
             throw CleanExit.message("photo-validator: cannot start the decoders: \(error)")
         }
@@ -134,7 +137,7 @@ struct ValidateCommand: AsyncParsableCommand, SettingsCommand {
             pageReport?.addUnreadable(path: "", reason: problem)
         }
 
-        let pool = ValidationWorkerPool(threadCount: jobs, queueLimit: jobs, defaultTimeout: .seconds(timeout), threadExit: PhotoValidator.releaseThreadResources)
+        let pool = ValidationWorkerPool(threadCount: jobs, queueLimit: jobs, defaultTimeout: deadline, threadExit: validator.releaseThreadResources)
         pool.start()
         let contentClient = contentConfiguration.map { _ in ContentClientService(logger: .init(label: "photo-validator")) }
         let classifier = contentConfiguration.flatMap { configuration in

@@ -2,7 +2,6 @@ import ArgumentParser
 import Configuration
 import ContentCheck
 import PhotoValidation
-import PhotoValidatorServer
 import ValidatorConfiguration
 
 /// The setting flags of a batch command (a `SettingsCommand`): each `--flag value` of its catalog,
@@ -45,7 +44,7 @@ struct SettingFlags: ParsableArguments {
     }
 
     /// The checks' settings and the deadline of one photo (`limits.validation_timeout_seconds`, as
-    /// the daemon's) these flags resolve to, for `bench` and `tune`.
+    /// the daemon's) these flags resolve to, for `validate`, `bench` and `tune`.
     ///
     /// - Throws: `ConfigurationError` for an unknown flag, or a value of the wrong type or out of range.
     func validationAndDeadline(_ catalog: SettingsCatalog, command: String, environment: [String: String]) async throws -> (ValidationSettings, Duration) {

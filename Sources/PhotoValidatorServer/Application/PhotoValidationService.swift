@@ -170,10 +170,12 @@ public struct PhotoValidationService: Sendable {
         let fingerprinting = answersFingerprint || candidates != nil
         // The worker decodes, measures and makes the preview; the provider is called below, from
         // this task, so no worker thread waits on the network.
+        let pool = pool
         let (prepared, fingerprint) = try await run(in: slot, until: deadline, record: record) {
             body.withUnsafeReadableBytes { bytes in
+                // While photos wait for a thread, this one decodes on one core: a core it took would be taken from them.
                 let prepared = PreparedPhoto(validator.validate(bytes, as: photoType, previews: content?.previewBounds(for: photoType),
-                                                                fingerprint: fingerprinting),
+                                                                fingerprint: fingerprinting, deadline: deadline, waitingPhotos: pool.queued),
                                              of: bytes, knownDigest: digest)
                 return (prepared, candidates == nil ? nil : prepared.output.details.fingerprint.flatMap(PhotoFingerprint.init(base64:)))
             }

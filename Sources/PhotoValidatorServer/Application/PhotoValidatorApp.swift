@@ -1,12 +1,10 @@
 import Admission
 import ContentCheck
-import DecodeSandbox
 import Hummingbird
 import HummingbirdCore
 import Logging
 import LumaAnalysis
 import NIOCore
-import PhotoChecks
 import PhotoFormat
 import PhotoValidation
 import ServiceLifecycle
@@ -14,7 +12,7 @@ import SharedStore
 import SignalForwarding
 import ValidationWorkers
 
-/// The daemon's parts, built from a resolved configuration by `buildApplication(configuration:logger:)`
+/// The daemon's parts, built from a resolved configuration by `buildApplication(configuration:validator:logger:)`
 /// for `serve` and for the tests alike; its long-lived resources start when it runs.
 public struct PhotoValidatorApp: Sendable {
     /// The configuration the daemon was built from.
@@ -35,24 +33,19 @@ public struct PhotoValidatorApp: Sendable {
     public let routes: RouteTable
     private let responder: RouterResponder<ValidationRequestContext>
 
-    /// Builds the daemon: the decode workers (or, with `decode_isolation = none`, libvips in this
-    /// process), metrics, the outbox, the content check, the worker pool and the router. Nothing
-    /// else is started: the pool's threads start in `WorkerPoolService.run`, so a failure here
-    /// (the outbox cannot be opened) leaves nothing running.
+    /// Builds the daemon around `validator` (decode workers, or with `decode_isolation = none`
+    /// libvips in this process, made by the caller): metrics, the outbox, the content check, the
+    /// worker pool and the router. Nothing else is started: the pool's threads start in
+    /// `WorkerPoolService.run`, so a failure here (the outbox cannot be opened) leaves nothing running.
     ///
-    /// - Throws: `DecodeFailure` when libvips cannot be initialised in this process, `SandboxError`
-    ///   when no decode worker can be started, `OutboxError` when the outbox cannot be opened,
-    ///   `SharedStoreError` when `store.url` names no usable database.
-    public init(configuration: ServiceConfiguration, logger: Logger) throws {
+    /// - Throws: `OutboxError` when the outbox cannot be opened, `SharedStoreError` when
+    ///   `store.url` names no usable database.
+    public init(configuration: ServiceConfiguration, validator: PhotoValidator, logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger
         let pool = ValidationWorkerPool(
             threadCount: configuration.workers, queueLimit: configuration.queueLimit, defaultTimeout: configuration.validationTimeout,
-            threadExit: PhotoValidator.releaseThreadResources
-        )
-        let validator = try PhotoValidator.configured(
-            settings: configuration.validation, threads: configuration.workers, photoTimeLimit: configuration.validationTimeout,
-            waitingPhotos: { pool.queued }
+            threadExit: validator.releaseThreadResources
         )
         if let warning = validator.isolation?.sandboxWarning {
             logger.warning("\(warning)")

@@ -60,11 +60,6 @@ extension Setting {
         default: "30", flag: "request-timeout",
         "longest time to receive a request body")
 
-    /// The setting `limits.validation_timeout_seconds`.
-    public static let limitsValidationTimeoutSeconds = Setting("limits.validation_timeout_seconds", .seconds,
-        default: "30", flag: "validation-timeout",
-        "longest time for one validation, queueing included")
-
     /// The setting `limits.retry_after_seconds`.
     public static let limitsRetryAfterSeconds = Setting("limits.retry_after_seconds", .integer(1...3600), default: "1", flag: "retry-after",
         "Retry-After sent with 503")

@@ -5,14 +5,12 @@ import PhotoValidation
 extension PhotoValidator {
     /// A validator that decodes where `settings.decodeIsolation` says: in sandboxed workers started
     /// from `settings.decodeWorkerExecutable` (one kept per validating thread, `threads`), or in
-    /// this process. `waitingPhotos` tells how many photos wait for a worker (see
-    /// `SandboxOptions.waitingPhotos`). With workers, this process sets up no decoder: only
-    /// `decode_isolation = none` starts libvips here.
+    /// this process. With workers, this process sets up no decoder: only `decode_isolation = none`
+    /// starts libvips here. The commands are the composition root: the daemon's module links
+    /// neither decoder and is handed what this makes (`buildApplication(configuration:logger:)`).
     ///
     /// - Throws: `DecodeFailure` when libvips cannot start (in this process), `SandboxError` when no worker can.
-    public static func configured(
-        settings: ValidationSettings, threads: Int, photoTimeLimit: Duration, waitingPhotos: (@Sendable () -> Int)? = nil
-    ) throws -> PhotoValidator {
+    public static func configured(settings: ValidationSettings, threads: Int, photoTimeLimit: Duration) throws -> PhotoValidator {
         switch settings.decodeIsolation {
         case .none:
             return try PhotoValidator(settings: settings)
@@ -21,7 +19,6 @@ extension PhotoValidator {
             options.allowsTestRequests = settings.decodeWorkerTestRequests
             options.workerUser = try WorkerUser(named: settings.decodeWorkerUser)
             options.cpuLifetime = max(.seconds(1800), options.cpuRetirement * 10)
-            options.waitingPhotos = waitingPhotos
             return PhotoValidator(settings: settings, decoding: try SandboxedDecoding(settings: settings, options: options))
         }
     }

@@ -1,0 +1,196 @@
+import Testing
+@testable import ValidationWorkers
+
+/// The pool's decisions without threads, sleeps or a clock: each event in, the actions out, as
+/// AsyncHTTPClient tests `HTTPConnectionPool.StateMachine`.
+@Suite("Worker pool state machine")
+struct ValidationWorkerPoolStateMachineTests {
+    typealias StateMachine = ValidationWorkerPool.StateMachine
+    typealias Job = ValidationWorkerPool.Job
+
+    let t0 = ContinuousClock.now
+
+    func job(_ id: Int, deadline: ContinuousClock.Instant? = nil, runLimit: Duration? = nil) -> Job {
+        Job(id: id, deadline: deadline, runLimit: runLimit, work: { _ in }, expire: {}, refuse: { _ in })
+    }
+
+    func machine(threads: Int = 1, queue: Int = 4, replacements: Int = 1, timeout: Duration = .seconds(30)) -> StateMachine {
+        var machine = StateMachine(threadCount: threads, queueLimit: queue, maximumReplacements: replacements, defaultTimeout: timeout)
+        let started = machine.start()
+        #expect(started == threads)
+        return machine
+    }
+
+    /// Admits and queues `id` for `key`, expecting no one to give way.
+    func submit(_ id: Int, _ key: FairKey, into machine: inout StateMachine, deadline: ContinuousClock.Instant? = nil, runLimit: Duration? = nil) {
+        guard case .admitted(nil) = machine.admit(key) else {
+            Issue.record("job \(id) of \(key) was not admitted plainly")
+            return
+        }
+        let queued = machine.enqueue(job(id, deadline: deadline, runLimit: runLimit), for: key)
+        #expect(queued)
+    }
+
+    /// The id a free thread runs next, and its deadline; nil when it does anything else.
+    func nextRun(_ machine: inout StateMachine, at now: ContinuousClock.Instant) -> (id: Int, deadline: ContinuousClock.Instant)? {
+        guard case .run(let job, let deadline) = machine.next(now: now) else { return nil }
+        return (job.id, deadline)
+    }
+
+    @Test("a free thread runs the queued job until the earliest of its deadline, its run limit from now, or the default timeout")
+    func runDeadlines() {
+        var machine = machine(queue: 8)
+        let key = FairKey(caller: "a")
+        submit(1, key, into: &machine, runLimit: .seconds(2))
+        submit(2, key, into: &machine, deadline: t0 + .seconds(5), runLimit: .seconds(9))
+        submit(3, key, into: &machine)
+        let now = t0 + .seconds(1)
+        let first = nextRun(&machine, at: now)
+        #expect(first?.deadline == now + .seconds(2))
+        machine.finish(1)
+        let second = nextRun(&machine, at: now)
+        #expect(second?.deadline == t0 + .seconds(5))
+        machine.finish(2)
+        let third = nextRun(&machine, at: now)
+        #expect(third?.deadline == now + .seconds(30))
+        machine.finish(3)
+        guard case .wait = machine.next(now: now) else {
+            Issue.record("an idle thread with nothing queued must wait")
+            return
+        }
+    }
+
+    @Test("a job whose deadline passes while it waits is expired, by the next free thread or the watchdog, and never runs")
+    func expiresWaiting() {
+        var machine = machine()
+        let key = FairKey(caller: "a")
+        submit(1, key, into: &machine)
+        submit(2, key, into: &machine, deadline: t0 + .milliseconds(50))
+        submit(3, key, into: &machine, deadline: t0 + .milliseconds(50))
+        let running = nextRun(&machine, at: t0)
+        #expect(running?.id == 1)
+        // The watchdog takes one expired job out of the queue...
+        let expiry = machine.tick(now: t0 + .milliseconds(60))
+        #expect(expiry.expired.map(\.id) == [2, 3])
+        #expect(expiry.overdue.isEmpty && expiry.threadsToStart == 0)
+        // ...and a thread that comes free finds only what is still due.
+        submit(4, key, into: &machine, deadline: t0 + .milliseconds(70))
+        machine.finish(1)
+        guard case .expire(let late) = machine.next(now: t0 + .milliseconds(80)) else {
+            Issue.record("a job past its deadline must be expired, not run")
+            return
+        }
+        #expect(late.id == 4)
+    }
+
+    @Test("a running job past its deadline is answered while its thread stays with it; a stand-in starts, up to the limit, and goes when the job returns")
+    func overdueGetsStandIn() {
+        var machine = machine(threads: 1, queue: 4, replacements: 1)
+        let key = FairKey(caller: "a")
+        submit(1, key, into: &machine, runLimit: .milliseconds(100))
+        submit(2, key, into: &machine, runLimit: .milliseconds(100))
+        submit(3, key, into: &machine, runLimit: .milliseconds(100))
+        let running = nextRun(&machine, at: t0)
+        #expect(running?.id == 1)
+        let early = machine.tick(now: t0 + .milliseconds(50))
+        #expect(early.overdue.isEmpty)
+        let first = machine.tick(now: t0 + .milliseconds(100))
+        #expect(first.overdue.map(\.id) == [1] && first.threadsToStart == 1)
+        #expect(machine.health(now: t0 + .milliseconds(150)).overdueJobs == 1)
+        #expect(machine.health(now: t0 + .milliseconds(150)).longestOverdue == .milliseconds(50))
+        #expect(machine.threads == 2)
+        // The stand-in takes the next job; when it too is stuck, no second stand-in may start.
+        let standIn = nextRun(&machine, at: t0 + .milliseconds(100))
+        #expect(standIn?.id == 2)
+        let second = machine.tick(now: t0 + .milliseconds(200))
+        #expect(second.overdue.map(\.id) == [2] && second.threadsToStart == 0)
+        #expect(!machine.isDrained, "job 3 waits for a thread")
+        // The first stuck job returns: its thread serves job 3, and a thread is now one too many.
+        machine.finish(1)
+        let freed = nextRun(&machine, at: t0 + .milliseconds(300))
+        #expect(freed?.id == 3)
+        machine.finish(3)
+        guard case .exit = machine.next(now: t0 + .milliseconds(300)) else {
+            Issue.record("the surplus thread must end once the queue is empty")
+            return
+        }
+        #expect(machine.threads == 1)
+        #expect(machine.health(now: t0 + .milliseconds(300)).overdueTotal == 2)
+    }
+
+    @Test("a full pool refuses a job unless a caller holding two places more has one waiting; then that caller's newest gives way")
+    func fullPoolAdmission() {
+        var machine = machine(threads: 1, queue: 3)
+        let busy = FairKey(caller: "busy")
+        for id in 1...4 { submit(id, busy, into: &machine) }
+        let running = nextRun(&machine, at: t0)
+        #expect(running?.id == 1)
+        #expect(machine.admitted.total == 4)
+        guard case .refused = machine.admit(busy) else {
+            Issue.record("the busy caller's fifth job must be refused: no one gives way to it")
+            return
+        }
+        // Refused in its one project, but a new project of its own would get in (that one gives way).
+        #expect(!machine.refusesNow(caller: "busy"))
+        #expect(!machine.refusesNow(caller: "light"), "a caller with nothing waiting is never refused early")
+        guard case .admitted(let evicted) = machine.admit(FairKey(caller: "light")) else {
+            Issue.record("a light caller must be admitted into a full pool")
+            return
+        }
+        #expect(evicted?.id == 4, "the busy caller's newest waiting job gives way")
+        machine.release(busy)
+        #expect(machine.admitted.total == 4)
+    }
+
+    @Test("a caller with a new project per job cannot crowd another out: the other is served next, after the flood's turn already due")
+    func newProjectPerJob() {
+        var machine = machine(threads: 1, queue: 4)
+        for index in 0..<5 { submit(index, FairKey(caller: "flooder", project: "p\(index)"), into: &machine) }
+        let running = nextRun(&machine, at: t0)
+        #expect(running?.id == 0)
+        guard case .admitted(let evicted) = machine.admit(FairKey(caller: "good", project: "home")) else {
+            Issue.record("another caller must be admitted into a pool one caller fills")
+            return
+        }
+        #expect(evicted?.id == 4)
+        let queued = machine.enqueue(job(9, deadline: nil), for: FairKey(caller: "good", project: "home"))
+        #expect(queued)
+        var served: [Int] = []
+        machine.finish(0)
+        while let next = nextRun(&machine, at: t0) {
+            served.append(next.id)
+            machine.finish(next.id)
+        }
+        // The flooder's turn was already due (its queue was there first), then the good caller's.
+        #expect(served == [1, 9, 2, 3])
+    }
+
+    @Test("stopping: a pool that never started hands back what was queued, takes nothing more, and every thread and the watchdog end")
+    func stopping() {
+        var unstarted = StateMachine(threadCount: 1, queueLimit: 2, maximumReplacements: 1, defaultTimeout: .seconds(30))
+        let key = FairKey(caller: "a")
+        submit(1, key, into: &unstarted)
+        let stranded = unstarted.stopAccepting(started: false)
+        #expect(stranded.map(\.id) == [1])
+        let accepted = unstarted.enqueue(job(2), for: key)
+        #expect(!accepted)
+
+        var machine = machine(threads: 2)
+        submit(1, key, into: &machine)
+        let leftOver = machine.stopAccepting(started: true)
+        #expect(leftOver.isEmpty)
+        #expect(!machine.isDrained)
+        let running = nextRun(&machine, at: t0)
+        #expect(running?.id == 1)
+        // Only overdue jobs may still run once the pool is drained.
+        _ = machine.tick(now: t0 + .seconds(31))
+        #expect(machine.isDrained)
+        machine.stop()
+        guard case .exit = machine.next(now: t0 + .seconds(31)) else {
+            Issue.record("a free thread must end once the pool stops")
+            return
+        }
+        let last = machine.tick(now: t0 + .seconds(32))
+        #expect(last.stop)
+    }
+}
