@@ -89,28 +89,39 @@ extension BlurMeasurement {
         }
         let plane = builder.finish()
         let finer = builder.finishFiner()
+        // Issue 48's label is what a person sees with the photo shown at 1024 px on its long side:
+        // a smaller photo is scored magnified to that size, so that its blur counts in screen
+        // pixels (the bands measured during the decode are then not used). The Laplacian variance,
+        // exposure and fingerprint stay the photo's own.
+        let magnified = plane.magnified()
         // The blur score's parts (the plane's detail in bands of tile rows and its noise, the
         // halved plane and its detail, the Laplacian statistics) and the exposure and fingerprint
         // figures all only read the plane: on two threads they are shared out about evenly, the
         // bands the pipeline measured during the decode aside.
-        let earlyBands = early?.bands ?? []
+        let earlyBands = magnified == nil ? early?.bands ?? [] : []
         let bandCount = early?.count ?? (threads > 1 ? Self.pipelineBands : 1)
-        let remaining = earlyBands.count..<bandCount
+        let remaining = magnified == nil ? earlyBands.count..<bandCount : bandCount..<bandCount
         // On two threads the second takes a quarter of the bands left (at least one) beside the
         // fingerprint, when more than one is left.
         let lowerShare = threads > 1 && remaining.count > 1 ? (remaining.count + 3) / 4 : 0
         let upperBands = remaining.lowerBound..<(remaining.upperBound - lowerShare)
         let lowerBands = upperBands.upperBound..<remaining.upperBound
-        let upper = { () -> (bands: [OrientedDetail.TileBand], noiseSigma: Double, coarse: OrientedDetail?, statistics: LaplacianStatistics, time: Duration) in
+        let upper = { () -> (bands: [OrientedDetail.TileBand], noiseSigma: Double, coarse: OrientedDetail?, statistics: LaplacianStatistics,
+                             magnifiedScore: Double?, time: Duration) in
             let start = clock.now
+            let statistics = LaplacianVariance.statistics(of: plane)
+            if let magnified {
+                let score = OrientedDetail.score(of: magnified, strongestShare: strongestShare, coarseWeight: coarseWeight,
+                                                 crossingCorrected: crossingCorrected)
+                return ([], 0, nil, statistics, score, clock.now - start)
+            }
             // Only the noise estimate and the coarse detail read the halved plane: halved here,
             // it is not a wait before the two threads start.
             let half = plane.halved()
             let bands = upperBands.map { OrientedDetail.band($0, of: bandCount, plane: plane) }
             let noiseSigma = NoiseEstimate.whiteNoiseSigma(of: plane, halved: half)
             let coarse = coarseWeight > 0 ? half.map { OrientedDetail(plane: $0) } : nil
-            let statistics = LaplacianVariance.statistics(of: plane)
-            return (bands, noiseSigma, coarse, statistics, clock.now - start)
+            return (bands, noiseSigma, coarse, statistics, nil, clock.now - start)
         }
         let lower = { () -> (bands: [OrientedDetail.TileBand], bandTime: Duration, exposure: ExposureStatistics, fingerprint: PhotoFingerprint?,
                              exposureTime: Duration, fingerprintTime: Duration) in
@@ -124,7 +135,8 @@ extension BlurMeasurement {
             let fingerprintTime = known == nil && !fingerprinting ? Duration.zero : clock.now - fingerprintStart
             return (bands, exposureStart - start, exposure, fingerprint, fingerprintStart - exposureStart, fingerprintTime)
         }
-        let first: (bands: [OrientedDetail.TileBand], noiseSigma: Double, coarse: OrientedDetail?, statistics: LaplacianStatistics, time: Duration)
+        let first: (bands: [OrientedDetail.TileBand], noiseSigma: Double, coarse: OrientedDetail?, statistics: LaplacianStatistics,
+                    magnifiedScore: Double?, time: Duration)
         let second: (bands: [OrientedDetail.TileBand], bandTime: Duration, exposure: ExposureStatistics, fingerprint: PhotoFingerprint?,
                      exposureTime: Duration, fingerprintTime: Duration)
         if threads > 1 {
@@ -133,10 +145,15 @@ extension BlurMeasurement {
             first = upper()
             second = lower()
         }
-        let fine = OrientedDetail(plane: plane, bands: earlyBands + first.bands + second.bands, noiseSigma: first.noiseSigma)
         let scoringStart = clock.now
-        let analysisScore = OrientedDetail.score(fine: fine, coarse: first.coarse, strongestShare: strongestShare,
+        let analysisScore: Double
+        if let magnifiedScore = first.magnifiedScore {
+            analysisScore = magnifiedScore
+        } else {
+            let fine = OrientedDetail(plane: plane, bands: earlyBands + first.bands + second.bands, noiseSigma: first.noiseSigma)
+            analysisScore = OrientedDetail.score(fine: fine, coarse: first.coarse, strongestShare: strongestShare,
                                                  coarseWeight: coarseWeight, crossingCorrected: crossingCorrected)
+        }
         let scales = ScaleAwareBlurScore.measure(analysis: plane, analysisScore: analysisScore, finer: finer, strongestShare: strongestShare,
                                                  coarseWeight: coarseWeight, finerBelow: finerBelow, crossingCorrected: crossingCorrected)
         // The blur stage's own time, as on one thread: its parts, wherever they ran.

@@ -3,8 +3,9 @@ import Foundation
 extension ValidationSettings {
     /// Bumped whenever a change to the decoders or the measures changes what a photo measures, so
     /// measurements kept by an older build are not read as this one's. 2: fingerprints of
-    /// version 3 (at most 8 KB), and none when no duplicate check read them.
-    public static let measurementsVersion = 2
+    /// version 3 (at most 8 KB), and none when no duplicate check read them. 3: a photo under
+    /// 1024 px on its long side scored magnified to 1024 px (issue 48's label).
+    public static let measurementsVersion = 3
 
     /// The settings that shape what a `photoType` photo measures (analysis scale, the blur
     /// measure's options for the type, pixel limit, decode memory budget and cost caps), as one
