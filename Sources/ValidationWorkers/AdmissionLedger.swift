@@ -16,6 +16,13 @@ struct AdmissionLedger {
     private var callers: [String: Int] = [:]
     private var keys: [FairKey: Int] = [:]
 
+    /// Requests let through to read their bodies that have not yet asked for their place: their
+    /// ticket and caller. They count against the capacity when the next request is let through.
+    private var promises: [Int: String] = [:]
+
+    /// Places promised to requests reading their bodies and not yet asked for.
+    var promised: Int { promises.count }
+
     /// Places `caller` holds, over all its projects.
     func places(of caller: String) -> Int { callers[caller] ?? 0 }
 
@@ -35,6 +42,26 @@ struct AdmissionLedger {
         total -= 1
         callers[key.caller] = callers[key.caller]! > 1 ? callers[key.caller]! - 1 : nil
         keys[key] = keys[key]! > 1 ? keys[key]! - 1 : nil
+    }
+
+    /// Records a place promised, under `ticket`, to a request of `caller` that may now read its body.
+    mutating func promise(_ ticket: Int, to caller: String) {
+        promises[ticket] = caller
+    }
+
+    /// Ends `ticket`'s promise, whether its request now asks for its place or ends without one;
+    /// false when it had already ended.
+    @discardableResult
+    mutating func settle(_ ticket: Int) -> Bool {
+        promises.removeValue(forKey: ticket) != nil
+    }
+
+    /// True when a new request of `caller` is held back, body unread: the caller already has jobs
+    /// waiting in `queue`, the pool's `capacity` is taken or promised, and no one would give way to
+    /// it (`givesWay(toCaller:queue:)`). Promises count, so when one place frees, one held request
+    /// goes on, not every one that asks at that moment (each would read a body to be refused).
+    func holdsBack<Element>(_ caller: String, capacity: Int, queue: FairQueue<Element>) -> Bool {
+        queue.count(of: caller) > 0 && total + promises.count >= capacity && !givesWay(toCaller: caller, queue: queue)
     }
 
     /// Who gives way to a new job of `key` when the pool is full, or nil when the job is refused.
