@@ -20,8 +20,29 @@ struct AdmissionLedger {
     /// ticket and caller. They count against the capacity when the next request is let through.
     private var promises: [Int: String] = [:]
 
+    /// Requests held back, body unread, per caller.
+    private var held: [String: Int] = [:]
+
     /// Places promised to requests reading their bodies and not yet asked for.
     var promised: Int { promises.count }
+
+    /// Requests of `caller` held back now.
+    func heldBack(of caller: String) -> Int { held[caller] ?? 0 }
+
+    /// Records a request of `caller` held back, unless `limit` of its requests are held already:
+    /// then false, and the request is refused at once, so that one caller's flood cannot hold more
+    /// connections waiting than that (the rest cycle through quick refusals as before).
+    mutating func hold(_ caller: String, limit: Int) -> Bool {
+        guard heldBack(of: caller) < limit else { return false }
+        held[caller, default: 0] += 1
+        return true
+    }
+
+    /// Records that a request of `caller` held back stopped waiting (let through or refused).
+    mutating func stopHolding(_ caller: String) {
+        precondition(heldBack(of: caller) > 0, "\(caller) stops holding a request it does not hold")
+        held[caller] = held[caller]! > 1 ? held[caller]! - 1 : nil
+    }
 
     /// Places `caller` holds, over all its projects.
     func places(of caller: String) -> Int { callers[caller] ?? 0 }

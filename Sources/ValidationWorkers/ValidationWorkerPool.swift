@@ -111,18 +111,28 @@ public final class ValidationWorkerPool: Sendable {
     /// connections waiting unread rather than sending body after body to be refused: what the
     /// flood costs this host (bodies, connections, the flooding client itself) stays that of the
     /// work it is given.
+    ///
+    /// A caller has at most `threadCount + queueLimit` requests held at once; a request past that
+    /// is refused at once (nil), so a flood of connections cannot all be kept open waiting.
     public func ticket(for caller: String, waitingAtMost wait: Duration, poll: Duration = .milliseconds(20)) async -> Ticket? {
         let giveUp = ContinuousClock.now + wait
+        var holding = false
+        defer {
+            if holding { condition.withLock { state.admitted.stopHolding(caller) } }
+        }
         while true {
             let ticket: Ticket? = condition.withLock {
-                guard !state.admitted.holdsBack(caller, capacity: threadCount + queueLimit, queue: state.queue) else { return nil }
+                guard !state.admitted.holdsBack(caller, capacity: threadCount + queueLimit, queue: state.queue) else {
+                    if !holding { holding = state.admitted.hold(caller, limit: threadCount + queueLimit) }
+                    return nil
+                }
                 let ticket = Ticket(id: nextJobID.wrappingAdd(1, ordering: .relaxed).newValue)
                 state.admitted.promise(ticket.id, to: caller)
                 return ticket
             }
             if let ticket { return ticket }
             let now = ContinuousClock.now
-            guard now < giveUp, (try? await Task.sleep(for: min(poll, giveUp - now))) != nil else { return nil }
+            guard holding, now < giveUp, (try? await Task.sleep(for: min(poll, giveUp - now))) != nil else { return nil }
         }
     }
 

@@ -214,4 +214,23 @@ struct FairAdmissionTests {
         // busy's own jobs share one project: a request of busy's, to another project, is let through for it to give way to.
         #expect(!other.holdsBack("busy", capacity: capacity, queue: waiting))
     }
+
+    @Test("a caller holds at most the limit of requests back at once; the next is refused at once, and a place comes back as one stops waiting")
+    func heldRequestsAreBoundedPerCaller() {
+        var ledger = AdmissionLedger()
+        for _ in 0..<3 {
+            let held = ledger.hold("flooder", limit: 3)
+            #expect(held)
+        }
+        let fourth = ledger.hold("flooder", limit: 3)
+        #expect(!fourth && ledger.heldBack(of: "flooder") == 3)
+        let other = ledger.hold("good", limit: 3)
+        #expect(other, "another caller's limit is its own")
+        ledger.stopHolding("flooder")
+        let again = ledger.hold("flooder", limit: 3)
+        #expect(again && ledger.heldBack(of: "flooder") == 3)
+        for _ in 0..<3 { ledger.stopHolding("flooder") }
+        ledger.stopHolding("good")
+        #expect(ledger.heldBack(of: "flooder") == 0 && ledger.heldBack(of: "good") == 0)
+    }
 }
