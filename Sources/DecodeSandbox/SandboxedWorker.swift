@@ -25,18 +25,27 @@ public final class SandboxedWorker: @unchecked Sendable {
         var fds: [Int32] = [-1, -1]
         let paired = fds.withUnsafeMutableBufferPointer { pv_sandbox_socketpair($0.baseAddress) }
         guard paired == 0 else { throw .startFailed("socketpair failed: \(String(cString: strerror(paired)))") }
-        var pid: pid_t = 0
+        let pid: pid_t
         // A root daemon's worker drops to the worker user before its first thread (CSandbox's
         // constructor reads this); the order of these arguments is what it looks for.
         let arguments = [executable, "decode-worker"]
             + (getuid() == 0 || geteuid() == 0 ? ["--worker-user", "\(setup.user.uid):\(setup.user.gid)"] : [])
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var setup = setup
         var mapped: UnsafeMutableRawPointer?
         let memory = setup.sharedBytes > 0 ? pv_sandbox_shared_create(setup.sharedBytes, &mapped) : -1
         if memory < 0 { setup.sharedBytes = 0 }
-        let spawned = pv_sandbox_spawn(executable, &argv, fds[1], memory, &pid)
+        // From the spawning thread: the worker dies with the thread that starts it (see there).
+        let channelEnd = fds[1]
+        let started = SpawningThread.shared.run { [argv] in
+            var argv = argv
+            var child: pid_t = 0
+            let status = pv_sandbox_spawn(executable, &argv, channelEnd, memory, &child)
+            return (status, child)
+        }
+        let spawned = started.0
+        pid = started.1
         close(fds[1])
         if memory >= 0 { close(memory) }
         let shared = memory >= 0 ? mapped.map { UnsafeMutableRawBufferPointer(start: $0, count: setup.sharedBytes) } : nil

@@ -16,6 +16,34 @@ struct AdmissionLedger {
     private var callers: [String: Int] = [:]
     private var keys: [FairKey: Int] = [:]
 
+    /// Requests let through to read their bodies that have not yet asked for their place: their
+    /// ticket and caller. They count against the capacity when the next request is let through.
+    private var promises: [Int: String] = [:]
+
+    /// Requests held back, body unread, per caller.
+    private var held: [String: Int] = [:]
+
+    /// Places promised to requests reading their bodies and not yet asked for.
+    var promised: Int { promises.count }
+
+    /// Requests of `caller` held back now.
+    func heldBack(of caller: String) -> Int { held[caller] ?? 0 }
+
+    /// Records a request of `caller` held back, unless `limit` of its requests are held already:
+    /// then false, and the request is refused at once, so that one caller's flood cannot hold more
+    /// connections waiting than that (the rest cycle through quick refusals as before).
+    mutating func hold(_ caller: String, limit: Int) -> Bool {
+        guard heldBack(of: caller) < limit else { return false }
+        held[caller, default: 0] += 1
+        return true
+    }
+
+    /// Records that a request of `caller` held back stopped waiting (let through or refused).
+    mutating func stopHolding(_ caller: String) {
+        precondition(heldBack(of: caller) > 0, "\(caller) stops holding a request it does not hold")
+        held[caller] = held[caller]! > 1 ? held[caller]! - 1 : nil
+    }
+
     /// Places `caller` holds, over all its projects.
     func places(of caller: String) -> Int { callers[caller] ?? 0 }
 
@@ -35,6 +63,26 @@ struct AdmissionLedger {
         total -= 1
         callers[key.caller] = callers[key.caller]! > 1 ? callers[key.caller]! - 1 : nil
         keys[key] = keys[key]! > 1 ? keys[key]! - 1 : nil
+    }
+
+    /// Records a place promised, under `ticket`, to a request of `caller` that may now read its body.
+    mutating func promise(_ ticket: Int, to caller: String) {
+        promises[ticket] = caller
+    }
+
+    /// Ends `ticket`'s promise, whether its request now asks for its place or ends without one;
+    /// false when it had already ended.
+    @discardableResult
+    mutating func settle(_ ticket: Int) -> Bool {
+        promises.removeValue(forKey: ticket) != nil
+    }
+
+    /// True when a new request of `caller` is held back, body unread: the caller already has jobs
+    /// waiting in `queue`, the pool's `capacity` is taken or promised, and no one would give way to
+    /// it (`givesWay(toCaller:queue:)`). Promises count, so when one place frees, one held request
+    /// goes on, not every one that asks at that moment (each would read a body to be refused).
+    func holdsBack<Element>(_ caller: String, capacity: Int, queue: FairQueue<Element>) -> Bool {
+        queue.count(of: caller) > 0 && total + promises.count >= capacity && !givesWay(toCaller: caller, queue: queue)
     }
 
     /// Who gives way to a new job of `key` when the pool is full, or nil when the job is refused.

@@ -48,11 +48,24 @@ struct FairQueue<Element> {
         count += 1
     }
 
-    /// The next item: the oldest of the project whose turn it is within the caller whose turn it
-    /// is; that project, then that caller, go to the back of their turns.
-    mutating func popFirst() -> Element? {
+    /// The next item: the oldest of the project whose turn it is within the caller chosen; that
+    /// project, then that caller, go to the back of their turns.
+    ///
+    /// The caller chosen is the one with the fewest jobs under way (the places `placesHeld` gives
+    /// it, less its items waiting here), the earliest in turn among equals. So a caller arriving
+    /// while another's jobs hold every thread takes the next thread, rather than waiting behind
+    /// that caller's turn as well: threads are shared out evenly among the callers with waiting
+    /// work. Without `placesHeld`, callers are served in turn.
+    mutating func popFirst(placesHeld: (String) -> Int = { _ in 0 }) -> Element? {
         guard !turn.isEmpty else { return nil }
-        let caller = turn.removeFirst()
+        func underWay(_ caller: String) -> Int { max(0, placesHeld(caller) - callers[caller]!.count) }
+        var chosen = 0
+        var fewest = underWay(turn[0])
+        for index in turn.indices.dropFirst() where fewest > 0 {
+            let load = underWay(turn[index])
+            if load < fewest { (chosen, fewest) = (index, load) }
+        }
+        let caller = turn.remove(at: chosen)
         // Taken out while changed, so its storage is not copied.
         var queue = callers.removeValue(forKey: caller)!
         let project = queue.turn.removeFirst()

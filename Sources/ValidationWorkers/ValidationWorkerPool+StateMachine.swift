@@ -96,7 +96,10 @@ extension ValidationWorkerPool {
         }
 
         /// A place asked for `key`; see `ValidationWorkerPool.withSlot(for:_:)` for who gives way.
-        mutating func admit(_ key: FairKey) -> Admission {
+        /// The place promised to the request as `ticket` (`promise(_:to:)`), if any, becomes this
+        /// place, or ends with the refusal.
+        mutating func admit(_ key: FairKey, ticket: Int? = nil) -> Admission {
+            if let ticket { admitted.settle(ticket) }
             var evicted: Job?
             if admitted.total >= capacity {
                 switch admitted.giver(for: key, queue: queue) {
@@ -118,7 +121,28 @@ extension ValidationWorkerPool {
         /// True when a job of `caller`, which already has jobs waiting, would be refused now
         /// whatever its project (`ValidationWorkerPool.refusesNow(caller:)`).
         func refusesNow(caller: String) -> Bool {
-            queue.count(of: caller) > 0 && admitted.total >= capacity && !admitted.givesWay(toCaller: caller, queue: queue)
+            admitted.holdsBack(caller, capacity: capacity, queue: queue)
+        }
+
+        /// A request of `caller` starts waiting, body unread, for a place; false when `caller`
+        /// already has `capacity` requests waiting so (refuse it at once).
+        mutating func hold(_ caller: String) -> Bool {
+            admitted.hold(caller, limit: capacity)
+        }
+
+        /// A request of `caller` held back stops waiting.
+        mutating func stopHolding(_ caller: String) {
+            admitted.stopHolding(caller)
+        }
+
+        /// A place is promised to request `ticket` of `caller` before its body is read.
+        mutating func promise(_ ticket: Int, to caller: String) {
+            admitted.promise(ticket, to: caller)
+        }
+
+        /// Request `ticket`'s promise ends, if `admit(_:ticket:)` has not taken it.
+        mutating func settle(_ ticket: Int) {
+            _ = admitted.settle(ticket)
         }
 
         /// A job of an admitted place waits for a thread; false when the pool no longer accepts
@@ -136,7 +160,9 @@ extension ValidationWorkerPool {
                 surplusThreads = max(0, surplusThreads - 1)
                 return .exit
             }
-            guard let job = queue.popFirst() else { return .wait }
+            // A free thread goes to the caller with the fewest jobs under way (`FairQueue.popFirst(placesHeld:)`).
+            let held = admitted
+            guard let job = queue.popFirst(placesHeld: held.places(of:)) else { return .wait }
             if let deadline = job.deadline, now >= deadline {
                 return .expire(job)
             }

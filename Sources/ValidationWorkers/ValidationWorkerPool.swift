@@ -90,12 +90,58 @@ public final class ValidationWorkerPool: Sendable {
     public func inFlight(of caller: String) -> Int { condition.withLock { state.admitted.places(of: caller) } }
 
     /// True when `caller` already has jobs waiting and another would be refused `overloaded` now
-    /// whatever its project: the pool is full and no one would give way to it. A server asks before
-    /// reading a request's body, so a caller flooding a full pool costs it no body it would refuse
-    /// anyway; a caller with nothing waiting is never refused this early (the pool may have room by
-    /// the time a slow body is in).
+    /// whatever its project: the pool is full (its places taken or promised) and no one would give
+    /// way to it. A server asks before reading a request's body (`ticket(for:waitingAtMost:poll:)`),
+    /// so a caller flooding a full pool costs it no body it would refuse anyway; a caller with
+    /// nothing waiting is never held back (the pool may have room by the time a slow body is in).
     public func refusesNow(caller: String) -> Bool {
         condition.withLock { state.refusesNow(caller: caller) }
+    }
+
+    /// A place promised to a request of `caller` before its body is read, so that the requests held
+    /// back go on one for each place that frees; give it to `withSlot(for:ticket:_:)`, and `settle`
+    /// it when the request ends.
+    public struct Ticket: Sendable {
+        let id: Int
+    }
+
+    /// Waits, body unread, while a request of `caller` would be refused whatever its project
+    /// (`refusesNow(caller:)`, with places already promised counted as taken), looking again every
+    /// `poll`, for at most `wait`; then promises it a place. Nil when it is still refused after
+    /// `wait`, or the task is cancelled: answer 503 without reading the body.
+    ///
+    /// A caller flooding a full pool is so held to the pace at which its places free, each of its
+    /// connections waiting unread rather than sending body after body to be refused: what the
+    /// flood costs this host (bodies, connections, the flooding client itself) stays that of the
+    /// work it is given.
+    ///
+    /// A caller has at most `threadCount + queueLimit` requests held at once; a request past that
+    /// is refused at once (nil), so a flood of connections cannot all be kept open waiting.
+    public func ticket(for caller: String, waitingAtMost wait: Duration, poll: Duration = .milliseconds(20)) async -> Ticket? {
+        let giveUp = ContinuousClock.now + wait
+        var holding = false
+        defer {
+            if holding { condition.withLock { state.stopHolding(caller) } }
+        }
+        while true {
+            let ticket: Ticket? = condition.withLock {
+                guard !state.refusesNow(caller: caller) else {
+                    if !holding { holding = state.hold(caller) }
+                    return nil
+                }
+                let ticket = Ticket(id: nextJobID.wrappingAdd(1, ordering: .relaxed).newValue)
+                state.promise(ticket.id, to: caller)
+                return ticket
+            }
+            if let ticket { return ticket }
+            let now = ContinuousClock.now
+            guard holding, now < giveUp, (try? await Task.sleep(for: min(poll, giveUp - now))) != nil else { return nil }
+        }
+    }
+
+    /// Ends `ticket`'s promise if `withSlot(for:ticket:_:)` has not (the request ended before asking for its place).
+    public func settle(_ ticket: Ticket) {
+        condition.withLock { state.settle(ticket.id) }
     }
 
     /// Overdue jobs, their threads, and how long the oldest has been overdue.
@@ -134,16 +180,20 @@ public final class ValidationWorkerPool: Sendable {
         }
     }
 
-    /// Takes a slot for `key`, runs `operation` with it, and gives the slot back.
+    /// Takes a slot for `key`, runs `operation` with it, and gives the slot back; `ticket`, the
+    /// place promised to the request before its body was read, ends here either way.
     ///
     /// - Throws: `WorkerPoolError.overloaded` at once when `threadCount + queueLimit` slots are
     ///   taken and no other caller (nor, within `key`'s caller, another project) holds two places
     ///   more than `key`'s with a job still waiting, `WorkerPoolError.notRunning` when the pool is
     ///   stopped, or what `operation` throws.
-    public func withSlot<Result>(for key: FairKey = FairKey(caller: ""), _ operation: (Slot) async throws -> Result) async throws -> Result {
-        guard !stopped.load(ordering: .acquiring) else { throw WorkerPoolError.notRunning }
+    public func withSlot<Result>(for key: FairKey = FairKey(caller: ""), ticket: Ticket? = nil, _ operation: (Slot) async throws -> Result) async throws -> Result {
+        guard !stopped.load(ordering: .acquiring) else {
+            if let ticket { settle(ticket) }
+            throw WorkerPoolError.notRunning
+        }
         let capacity = threadCount + queueLimit
-        switch condition.withLock({ state.admit(key) }) {
+        switch condition.withLock({ state.admit(key, ticket: ticket?.id) }) {
         case .refused:
             throw WorkerPoolError.overloaded(inFlight: capacity, capacity: capacity)
         case .admitted(let evicted):

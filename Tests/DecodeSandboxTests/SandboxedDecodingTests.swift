@@ -76,6 +76,24 @@ struct SandboxedDecodingTests {
         #expect(measured.measurements?.first != nil && measured.measurements?.first?.fingerprint == nil)
     }
 
+    @Test("a worker outlives the thread that started it: one started on a thread that then ends still decodes (issue 53's intermittent kill)")
+    func workerOutlivesItsStartingThread() throws {
+        // libdispatch ends a thread idle for 5 s; a pthread that returns ends the same way, at once.
+        let decoding = try onThreadThatEnds { try makeDecoding() }
+        defer { decoding.shutdown() }
+        // The kernel sends a parent-death signal as the thread finishes exiting, just after the join.
+        usleep(500_000)
+        let first = try #require(decoding.idleWorkerIDs.first)
+        // Its state in /proc (not reaped here: the decoding owns it); "Z" once killed.
+        let stat = try String(contentsOfFile: "/proc/\(first)/stat", encoding: .utf8)
+        let state = stat.split(separator: ")").last?.split(separator: " ").first.map(String.init)
+        #expect(state != nil && state != "Z" && state != "X", "the first worker died with the thread that started it: \(stat)")
+        let bytes = try photo("photos/cups.jpg")
+        let (output, _) = bytes.withUnsafeBytes { decoding.validate($0, as: .room, previews: nil) }
+        #expect(output.details.error == nil, "\(output.details.errorDetail ?? "")")
+        #expect(decoding.restartCounts.values.allSatisfy { $0 == 0 }, "\(decoding.restartCounts)")
+    }
+
     @Test("ValidatePhotoOutput round-trips through JSON exactly")
     func outputRoundTrips() throws {
         let validator = try PhotoValidator(settings: ValidationSettings())
@@ -283,4 +301,25 @@ struct SandboxedDecodingTests {
             #expect(message.contains("re-export"))
         }
     }
+}
+
+/// Runs `body` on a POSIX thread of its own, waits for the thread to end, and returns the result.
+private func onThreadThatEnds(_ body: @escaping () throws -> SandboxedDecoding) throws -> SandboxedDecoding {
+    let box = ThreadOutcome(body)
+    var thread = pthread_t()
+    let created = pthread_create(&thread, nil, { context in
+        let box = Unmanaged<ThreadOutcome>.fromOpaque(context!).takeUnretainedValue()
+        box.result = Result { try box.body() }
+        return nil
+    }, Unmanaged.passUnretained(box).toOpaque())
+    precondition(created == 0, "pthread_create failed: \(created)")
+    pthread_join(thread, nil)
+    return try box.result!.get()
+}
+
+/// What `onThreadThatEnds` runs and what came of it (written by the thread before the join).
+private final class ThreadOutcome: @unchecked Sendable {
+    let body: () throws -> SandboxedDecoding
+    var result: Result<SandboxedDecoding, any Error>?
+    init(_ body: @escaping () throws -> SandboxedDecoding) { self.body = body }
 }

@@ -355,17 +355,22 @@ extension LimitsTests {
         }
     }
 
-    @Test("a caller the full pool would refuse whatever its project is answered 503 before its body is read")
+    @Test("a caller the full pool would refuse whatever its project waits unread for the admission wait, then is answered 503 before its body is read")
     func fullPoolRefusesBeforeBody() async throws {
-        try await withLiveApp({ $0.workers = 1; $0.queueLimit = 1; $0.retryAfterSeconds = 2 }) { client, app in
+        // The held job must not go overdue (a stand-in thread would run the waiting one) however slow the polls below.
+        try await withLiveApp({ $0.workers = 1; $0.queueLimit = 1; $0.retryAfterSeconds = 2; $0.admissionWait = .milliseconds(300); $0.validationTimeout = .seconds(600) }) { client, app in
             let port = try #require(client.port)
             let pool = app.service.pool
             let gate = Gate()
             // Whatever happens below, the worker is let go (a test that fails must not hold it).
             defer { gate.open(2) }
             // 127.0.0.1 (the caller of the raw request below) holds the thread and the queue, one project each.
-            async let running: Void = pool.withSlot(for: FairKey(caller: "address:127.0.0.1", project: "a")) { slot in try await slot.run { gate.wait() } }
-            try #require(try await poll(within: .seconds(180)) { pool.inFlight >= 1 }, "pool.inFlight never reached 1")
+            // Running, not only admitted: else the job below could take the thread first and end.
+            let started = Mutex(false)
+            async let running: Void = pool.withSlot(for: FairKey(caller: "address:127.0.0.1", project: "a")) { slot in
+                try await slot.run { started.withLock { $0 = true }; gate.wait() }
+            }
+            try #require(try await poll(within: .seconds(180)) { started.withLock { $0 } }, "the holding job never started")
             async let waiting: Void = pool.withSlot(for: FairKey(caller: "address:127.0.0.1", project: "b")) { slot in try await slot.run {} }
             try #require(try await poll(within: .seconds(180)) { pool.queued >= 1 }, "pool.queued never reached 1")
             #expect(pool.refusesNow(caller: "address:127.0.0.1") && !pool.refusesNow(caller: "address:10.0.0.9"))
@@ -378,6 +383,43 @@ extension LimitsTests {
             try await waiting
             let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
             #expect(metrics.contains("photo_validator_rejected_total{reason=\"overloaded\"} 1"))
+        }
+    }
+
+    @Test("a caller the full pool holds back is let through when a place frees: admitted and answered 200, not 503")
+    func heldRequestGoesOnWhenAPlaceFrees() async throws {
+        // The held job must not go overdue (a stand-in thread would run the waiting one) however slow the polls below.
+        try await withLiveApp({ $0.workers = 1; $0.queueLimit = 1; $0.admissionWait = .seconds(120); $0.validationTimeout = .seconds(600) }) { client, app in
+            let port = try #require(client.port)
+            let pool = app.service.pool
+            let gate = Gate()
+            // Whatever happens below, the worker is let go (a test that fails must not hold it).
+            defer { gate.open(2) }
+            // Running, not only admitted: else the job below could take the thread first and end.
+            let started = Mutex(false)
+            async let running: Void = pool.withSlot(for: FairKey(caller: "address:127.0.0.1", project: "a")) { slot in
+                try await slot.run { started.withLock { $0 = true }; gate.wait() }
+            }
+            try #require(try await poll(within: .seconds(180)) { started.withLock { $0 } }, "the holding job never started")
+            async let waiting: Void = pool.withSlot(for: FairKey(caller: "address:127.0.0.1", project: "b")) { slot in try await slot.run {} }
+            try #require(try await poll(within: .seconds(180)) { pool.queued >= 1 }, "pool.queued never reached 1")
+            #expect(pool.refusesNow(caller: "address:127.0.0.1"))
+            let opened = Mutex(false)
+            async let upload: (UInt, Bool) = {
+                let (status, _) = try await uploadSmallPhoto(port: port, project: "c")
+                return (status, opened.withLock { $0 })
+            }()
+            // Time for the upload to reach the daemon and be held; refused at once (as before the
+            // hold), it would be answered 503 before the gate opens.
+            try await Task.sleep(for: .seconds(1))
+            opened.withLock { $0 = true }
+            gate.open(2)
+            try await running
+            try await waiting
+            let (status, answeredAfterGate) = try await upload
+            #expect(status == 200 && answeredAfterGate, "status \(status), answered after the gate opened: \(answeredAfterGate)")
+            let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
+            #expect(!metrics.contains("photo_validator_rejected_total{reason=\"overloaded\"}"))
         }
     }
 

@@ -150,4 +150,87 @@ struct FairAdmissionTests {
         #expect(ledger.givesWay(toCaller: "flooder", queue: queue))
         #expect(ledger.giver(for: FairKey(caller: "flooder", project: "p9"), queue: queue) == .project(FairKey(caller: "flooder", project: "p1")))
     }
+
+    @Test("with the places each caller holds, the caller with the fewest jobs under way is served first, ties in turn")
+    func fewestUnderWayFirst() {
+        var queue = FairQueue<String>()
+        for index in 0..<4 { queue.append("flood-\(index)", for: FairKey(caller: "flooder", project: "p\(index)")) }
+        queue.append("good-0", for: FairKey(caller: "good", project: "home"))
+        queue.append("other-0", for: FairKey(caller: "other"))
+        // The flooder has two running (6 places, 4 waiting); good and other one waiting each, none running.
+        var places = ["flooder": 6, "good": 1, "other": 1]
+        #expect(queue.popFirst(placesHeld: { places[$0]! }) == "good-0", "a caller with nothing under way goes before one with two running")
+        places["good"] = 1
+        #expect(queue.popFirst(placesHeld: { places[$0]! }) == "other-0", "then the next with nothing under way, not the flooder whose turn came first")
+        places["other"] = 1
+        // Only the flooder waits now: it is served whatever it holds.
+        #expect(queue.popFirst(placesHeld: { places[$0]! }) == "flood-0")
+        // Served in turn when every caller has as much under way.
+        queue.append("good-1", for: FairKey(caller: "good", project: "home"))
+        places = ["flooder": 4, "good": 2]
+        #expect(queue.popFirst(placesHeld: { places[$0]! }) == "flood-1", "1 under way each: the flooder's turn came first")
+        #expect(queue.popFirst(placesHeld: { places[$0]! }) == "good-1")
+        #expect(queue.count == 2)
+    }
+
+    @Test("a caller with jobs waiting is held back while the capacity is taken or promised; each place that frees lets one request through")
+    func promisesHoldBackTheRest() {
+        var ledger = AdmissionLedger()
+        var queue = FairQueue<String>()
+        let capacity = 4
+        // The flooder holds all four places: one running, three waiting.
+        for index in 0..<4 {
+            let key = FairKey(caller: "flooder", project: "p\(index)")
+            ledger.take(key)
+            if index > 0 { queue.append("flood-\(index)", for: key) }
+        }
+        #expect(ledger.holdsBack("flooder", capacity: capacity, queue: queue))
+        #expect(!ledger.holdsBack("good", capacity: capacity, queue: queue), "a caller with nothing waiting is never held back")
+        // The running job ends: one place frees, and one held request gets the promise of it.
+        ledger.release(FairKey(caller: "flooder", project: "p0"))
+        #expect(!ledger.holdsBack("flooder", capacity: capacity, queue: queue))
+        ledger.promise(1, to: "flooder")
+        #expect(ledger.promised == 1)
+        #expect(ledger.holdsBack("flooder", capacity: capacity, queue: queue), "the freed place is promised: the next held request waits")
+        // The promised request asks for its place: the promise becomes the place.
+        let settled = ledger.settle(1)
+        ledger.take(FairKey(caller: "flooder", project: "p4"))
+        let settledAgain = ledger.settle(1)
+        #expect(settled && !settledAgain, "a promise ends once")
+        #expect(ledger.holdsBack("flooder", capacity: capacity, queue: queue) && ledger.promised == 0 && ledger.total == 4)
+        // A promise given up (the request ended before asking) frees the place again.
+        ledger.release(FairKey(caller: "flooder", project: "p1"))
+        ledger.promise(2, to: "flooder")
+        #expect(ledger.holdsBack("flooder", capacity: capacity, queue: queue))
+        ledger.settle(2)
+        #expect(!ledger.holdsBack("flooder", capacity: capacity, queue: queue))
+        // Another caller holding two places more, with a job waiting, gives way: not held back.
+        var other = AdmissionLedger()
+        var waiting = FairQueue<String>()
+        for index in 0..<3 { other.take(FairKey(caller: "busy")); if index > 0 { waiting.append("busy-\(index)", for: FairKey(caller: "busy")) } }
+        other.take(FairKey(caller: "light"))
+        waiting.append("light-1", for: FairKey(caller: "light"))
+        #expect(!other.holdsBack("light", capacity: capacity, queue: waiting), "busy holds 3, light 1: busy gives way")
+        // busy's own jobs share one project: a request of busy's, to another project, is let through for it to give way to.
+        #expect(!other.holdsBack("busy", capacity: capacity, queue: waiting))
+    }
+
+    @Test("a caller holds at most the limit of requests back at once; the next is refused at once, and a place comes back as one stops waiting")
+    func heldRequestsAreBoundedPerCaller() {
+        var ledger = AdmissionLedger()
+        for _ in 0..<3 {
+            let held = ledger.hold("flooder", limit: 3)
+            #expect(held)
+        }
+        let fourth = ledger.hold("flooder", limit: 3)
+        #expect(!fourth && ledger.heldBack(of: "flooder") == 3)
+        let other = ledger.hold("good", limit: 3)
+        #expect(other, "another caller's limit is its own")
+        ledger.stopHolding("flooder")
+        let again = ledger.hold("flooder", limit: 3)
+        #expect(again && ledger.heldBack(of: "flooder") == 3)
+        for _ in 0..<3 { ledger.stopHolding("flooder") }
+        ledger.stopHolding("good")
+        #expect(ledger.heldBack(of: "flooder") == 0 && ledger.heldBack(of: "good") == 0)
+    }
 }

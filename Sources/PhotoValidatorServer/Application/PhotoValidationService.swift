@@ -126,10 +126,13 @@ public struct PhotoValidationService: Sendable {
     /// project) and runs `operation` with it; callers' photos are served in turn, and each caller's
     /// projects in turn within its turn. The body is complete by now: a slow upload never holds a slot.
     ///
+    /// `ticket` is the place promised to the request before its body was read (`FairAdmissionMiddleware`).
+    ///
     /// - Throws: `APIError` 503 when the pool is full or stopping, or what `operation` throws.
-    func admitted<Result>(record: RequestRecord, client: FairKey, _ operation: (ValidationWorkerPool.Slot) async throws -> Result) async throws -> Result {
+    func admitted<Result>(record: RequestRecord, ticket: ValidationWorkerPool.Ticket? = nil, client: FairKey,
+                          _ operation: (ValidationWorkerPool.Slot) async throws -> Result) async throws -> Result {
         do {
-            return try await pool.withSlot(for: client, operation)
+            return try await pool.withSlot(for: client, ticket: ticket, operation)
         } catch let error as WorkerPoolError {
             switch error {
             case .overloaded:

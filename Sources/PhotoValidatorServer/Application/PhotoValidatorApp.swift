@@ -170,11 +170,16 @@ public struct PhotoValidatorApp: Sendable {
 
     private func makeListener(address: BindAddress, services: [any Service]) -> Application<RouterResponder<ValidationRequestContext>> {
         let headDeadline = configuration.headerTimeout
+        let (bodyLimit, requestTimeout) = (configuration.bodyLimit, configuration.requestTimeout)
         return Application(
             responder: responder,
             // Connections that send nothing (or idle keep-alives) are closed rather than held forever.
             server: .http1(configuration: .init(
-                additionalChannelHandlers: [RequestHeadDeadlineHandler(deadline: TimeAmount(headDeadline)), ExpectContinueHandler()],
+                additionalChannelHandlers: [
+                    RequestHeadDeadlineHandler(deadline: TimeAmount(headDeadline)), ExpectContinueHandler(),
+                    // A body answered early is drained no further than one the daemon would have taken.
+                    RefusedBodyDrainHandler(byteLimit: bodyLimit, timeLimit: TimeAmount(requestTimeout)),
+                ],
                 idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds))
             )),
             configuration: .init(address: address, serverName: "photo-validator",

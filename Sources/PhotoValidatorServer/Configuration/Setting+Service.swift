@@ -34,7 +34,7 @@ extension Setting {
     /// The setting `limits.admission_wait_seconds`.
     public static let limitsAdmissionWaitSeconds = Setting("limits.admission_wait_seconds", .seconds,
         default: "10", flag: "admission-wait-seconds",
-        "longest wait, body unread, for room in the upload budget before 503")
+        "longest wait, body unread, for room in the upload budget, or in the full worker pool for a caller with photos already waiting, before 503")
 
     /// The setting `limits.min_body_rate_kib`.
     public static let limitsMinBodyRateKib = Setting("limits.min_body_rate_kib", .integer(0...1_048_576),

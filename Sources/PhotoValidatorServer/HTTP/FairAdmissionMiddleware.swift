@@ -1,11 +1,15 @@
 import ValidationWorkers
 import Hummingbird
 
-/// Refuses a validation with 503 `overloaded` before its body is read when its caller already has
-/// photos waiting and the full worker pool would refuse it whatever the project
-/// (`ValidationWorkerPool.refusesNow(caller:)`), so a caller flooding a full pool does not make the
-/// daemon read, then refuse, every body it sends: that reading takes CPU from the other callers'
-/// admitted photos.
+/// Holds a validation, body unread, while its caller already has photos waiting and the full
+/// worker pool would refuse it whatever the project (`ValidationWorkerPool.ticket(for:waitingAtMost:poll:)`),
+/// for at most `limits.admission_wait_seconds`, then answers 503 `overloaded` still unread. A
+/// request let through carries a place promised to it (`ValidationRequestContext.admissionTicket`),
+/// so one held request goes on for each place that frees.
+///
+/// A caller flooding a full pool so neither makes the daemon read, then refuse, every body it
+/// sends, nor gets an answer at once to send the next: either way that would take CPU (the
+/// daemon's and, on a shared host, the flooding client's) from the other callers' admitted photos.
 struct FairAdmissionMiddleware: RouterMiddleware {
     typealias Context = ValidationRequestContext
 
@@ -13,13 +17,18 @@ struct FairAdmissionMiddleware: RouterMiddleware {
     let service: PhotoValidationService
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard Self.isValidation(request), service.pool.refusesNow(caller: service.caller(of: request, context: context)) else {
-            return try await next(request, context)
+        guard Self.isValidation(request) else { return try await next(request, context) }
+        let pool = service.pool
+        guard let ticket = await pool.ticket(for: service.caller(of: request, context: context), waitingAtMost: service.configuration.admissionWait) else {
+            service.metrics.recordRejection(reason: "overloaded")
+            let capacity = pool.threadCount + pool.queueLimit
+            throw APIError.overloaded(retryAfter: service.configuration.retryAfterSeconds,
+                                      detail: WorkerPoolError.overloaded(inFlight: capacity, capacity: capacity).description)
         }
-        service.metrics.recordRejection(reason: "overloaded")
-        let capacity = service.pool.threadCount + service.pool.queueLimit
-        throw APIError.overloaded(retryAfter: service.configuration.retryAfterSeconds,
-                                  detail: WorkerPoolError.overloaded(inFlight: capacity, capacity: capacity).description)
+        defer { pool.settle(ticket) }
+        var context = context
+        context.admissionTicket = ticket
+        return try await next(request, context)
     }
 
     /// True for the routes that take a worker: `POST /v1/validate` and the upload.

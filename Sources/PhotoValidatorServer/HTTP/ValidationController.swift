@@ -50,7 +50,7 @@ struct ValidationController {
                 image = body
                 photoType = queryPhotoType
             }
-            let (output, row) = try await service.admitted(record: context.record, client: client(of: request, context: context, projectID: project?.id)) { slot -> (ValidatePhotoOutput, FingerprintRow?) in
+            let (output, row) = try await service.admitted(record: context.record, ticket: context.admissionTicket, client: client(of: request, context: context, projectID: project?.id)) { slot -> (ValidatePhotoOutput, FingerprintRow?) in
                 let checked = try await service.validate(image, as: photoType, in: slot, record: context.record, project: project,
                                                          answersFingerprint: answersFingerprint)
                 guard let project, let photoID = project.photoID else { return (checked.output, nil) }
@@ -192,7 +192,7 @@ struct ValidationController {
         let committed = CommittedFlag()
         let output: ValidatePhotoOutput, row: FingerprintRow?
         do {
-            (output, row) = try await service.admitted(record: context.record, client: client(of: request, context: context, projectID: projectID)) { slot -> (ValidatePhotoOutput, FingerprintRow?) in
+            (output, row) = try await service.admitted(record: context.record, ticket: context.admissionTicket, client: client(of: request, context: context, projectID: projectID)) { slot -> (ValidatePhotoOutput, FingerprintRow?) in
                 // A keyed upload's answer is kept for its repeats, so it goes without the fingerprint (which
                 // neither a repeat nor the gateway reads), the first time as well.
                 let checked = try await service.validate(file.body, as: upload.photoType, in: slot, record: context.record, digest: fileDigest,

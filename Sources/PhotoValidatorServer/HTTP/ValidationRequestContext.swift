@@ -1,6 +1,7 @@
 import Hummingbird
 import Logging
 import NIOCore
+import ValidationWorkers
 
 /// The per-request context: Hummingbird's core storage, the request id, and the record that the
 /// request log line and metrics are written from.
@@ -12,6 +13,9 @@ public struct ValidationRequestContext: RequestContext {
     /// The name of the `auth.tokens` entry the request authenticated with, or nil (no named
     /// token, or the shared `auth.token`); set by `BearerAuthMiddleware`.
     public var authenticatedCaller: String?
+    /// The place in the worker pool promised to a validation before its body is read; set by
+    /// `FairAdmissionMiddleware`, ended when the request asks for its slot or ends.
+    public var admissionTicket: ValidationWorkerPool.Ticket?
     private let channel: any Channel
 
     /// Creates a context for a new request.
