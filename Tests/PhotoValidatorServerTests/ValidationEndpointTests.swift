@@ -44,7 +44,9 @@ struct ValidationEndpointTests {
 
     @Test("every failure code the checks produce has its contract message over HTTP")
     func codesAndMessages() async throws {
-        try await withLiveApp({ $0.validation.roomBlurThreshold = 1e9 }) { client, _ in
+        // Blur verdicts are set here (every room blurry, no inspiration photo): this is about the
+        // codes and their messages, not where a photo's score falls.
+        try await withLiveApp({ $0.validation.roomBlurThreshold = 1e9; $0.validation.inspirationBlurThreshold = 0 }) { client, _ in
             let cases: [(String, String, [String], [String])] = [
                 ("bad-inputs/text-named.jpg", "room", ["invalid_image"], ["Could not open image. Please upload a valid JPEG, PNG, HEIC or WebP photo."]),
                 ("photos/small-coffee.png", "inspiration", [], ["Photo looks great!"]),

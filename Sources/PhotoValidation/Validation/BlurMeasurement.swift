@@ -73,13 +73,17 @@ public struct BlurMeasurement: Sendable, Equatable {
 
     /// Bytes the analysis of a `width` x `height` photo at `scale` holds: the plane, its denoised
     /// copy, the finer plane kept beside it when the photo is larger (at most sixteen times the plane's
-    /// pixels), the working rows, with margin, and the fingerprint's working planes
+    /// pixels), the working rows, with margin, the plane magnified to 1024 px for a smaller photo,
+    /// and the fingerprint's working planes
     /// (`PhotoFingerprint.estimatedBytes`), measured beside the blur score on a second thread.
     public static func estimatedBytes(width: Int, height: Int, scale: AnalysisScale) -> Int {
         let size = scale.analysisSize(width: width, height: height)
         let finer = size == (width, height) ? (width: 0, height: 0)
             : AnalysisPlaneBuilder.finerSize(sourceWidth: width, sourceHeight: height, targetWidth: size.width, targetHeight: size.height)
-        return size.width * size.height * 3 + finer.width * finer.height + max(width, height) * 64
+        // A photo under the label's size is scored on its plane magnified to it (`LumaPlane.magnified`):
+        // that plane, its denoised copy and its half, at most 1024 x 1024 each.
+        let magnified = max(width, height) < LumaPlane.displayLongSide ? LumaPlane.displayLongSide * LumaPlane.displayLongSide * 3 : 0
+        return size.width * size.height * 3 + finer.width * finer.height + max(width, height) * 64 + magnified
             + PhotoFingerprint.estimatedBytes(planeWidth: size.width, planeHeight: size.height)
     }
 }
