@@ -31,6 +31,11 @@ extension BlurMeasurement {
                                fingerprinting: Bool = true, fingerprint known: PhotoFingerprint? = nil) throws(DecodeFailure) -> BlurMeasurement {
         let clock = ContinuousClock()
         let target = scale.analysisSize(width: image.header.storedWidth, height: image.header.storedHeight)
+        // Issue 48's label is what a person sees with the photo shown at 1024 px on its long side:
+        // a smaller photo (its plane is the photo itself) is scored magnified to that size, so that
+        // its blur counts in screen pixels, and no bands of its own plane are measured. The
+        // Laplacian variance, exposure and fingerprint stay the photo's own.
+        let magnifying = max(target.width, target.height) < LumaPlane.displayLongSide
         var builder: AnalysisPlaneBuilder?
         // On an idle core the plane is built from each strip while the decoder makes the next
         // (a HEIC's tile threads do it themselves).
@@ -48,7 +53,9 @@ extension BlurMeasurement {
                     bands: geometry.bands, targetWidth: target.width, targetHeight: target.height, keepsFinerPlane: true
                 )
                 builder = made
-                guard threads > 1 else { return }
+                guard threads > 1, !magnifying else {
+                    return
+                }
                 // The plane's top bands are measured as their rows are written: on the pipeline's
                 // thread, idle most of the decode, or on a HEIC's tile threads as they hand out strips.
                 let bands = EarlyBands(count: Self.pipelineBands)
@@ -89,18 +96,13 @@ extension BlurMeasurement {
         }
         let plane = builder.finish()
         let finer = builder.finishFiner()
-        // Issue 48's label is what a person sees with the photo shown at 1024 px on its long side:
-        // a smaller photo is scored magnified to that size, so that its blur counts in screen
-        // pixels (the bands measured during the decode are then not used). The Laplacian variance,
-        // exposure and fingerprint stay the photo's own.
-        let magnified = plane.magnified()
         // The blur score's parts (the plane's detail in bands of tile rows and its noise, the
         // halved plane and its detail, the Laplacian statistics) and the exposure and fingerprint
         // figures all only read the plane: on two threads they are shared out about evenly, the
         // bands the pipeline measured during the decode aside.
-        let earlyBands = magnified == nil ? early?.bands ?? [] : []
+        let earlyBands = early?.bands ?? []
         let bandCount = early?.count ?? (threads > 1 ? Self.pipelineBands : 1)
-        let remaining = magnified == nil ? earlyBands.count..<bandCount : bandCount..<bandCount
+        let remaining = magnifying ? bandCount..<bandCount : earlyBands.count..<bandCount
         // On two threads the second takes a quarter of the bands left (at least one) beside the
         // fingerprint, when more than one is left.
         let lowerShare = threads > 1 && remaining.count > 1 ? (remaining.count + 3) / 4 : 0
@@ -110,8 +112,9 @@ extension BlurMeasurement {
                              magnifiedScore: Double?, time: Duration) in
             let start = clock.now
             let statistics = LaplacianVariance.statistics(of: plane)
-            if let magnified {
-                let score = OrientedDetail.score(of: magnified, strongestShare: strongestShare, coarseWeight: coarseWeight,
+            if magnifying {
+                // Magnified here, on this thread, beside the exposure and fingerprint on the other.
+                let score = OrientedDetail.score(of: plane.magnified() ?? plane, strongestShare: strongestShare, coarseWeight: coarseWeight,
                                                  crossingCorrected: crossingCorrected)
                 return ([], 0, nil, statistics, score, clock.now - start)
             }
