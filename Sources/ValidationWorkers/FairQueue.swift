@@ -56,19 +56,28 @@ struct FairQueue<Element> {
     /// while another's jobs hold every thread takes the next thread, rather than waiting behind
     /// that caller's turn as well: threads are shared out evenly among the callers with waiting
     /// work. Without `placesHeld`, callers are served in turn.
-    mutating func popFirst(placesHeld: (String) -> Int = { _ in 0 }) -> Element? {
+    ///
+    /// Only the projects `eligible` accepts are served (a spare thread takes only a project with
+    /// nothing running); a caller with none of them is passed over and keeps its turn.
+    mutating func popFirst(placesHeld: (String) -> Int = { _ in 0 }, eligible: (FairKey) -> Bool = { _ in true }) -> Element? {
         guard !turn.isEmpty else { return nil }
         func underWay(_ caller: String) -> Int { max(0, placesHeld(caller) - callers[caller]!.count) }
-        var chosen = 0
-        var fewest = underWay(turn[0])
-        for index in turn.indices.dropFirst() where fewest > 0 {
-            let load = underWay(turn[index])
-            if load < fewest { (chosen, fewest) = (index, load) }
+        func firstEligible(of caller: String) -> Int? {
+            callers[caller]!.turn.firstIndex { eligible(FairKey(caller: caller, project: $0)) }
         }
-        let caller = turn.remove(at: chosen)
+        var chosen: (index: Int, project: Int, load: Int)?
+        for index in turn.indices {
+            let load = underWay(turn[index])
+            if let best = chosen, best.load <= load { continue }
+            guard let project = firstEligible(of: turn[index]) else { continue }
+            chosen = (index, project, load)
+            if load == 0 { break }
+        }
+        guard let chosen else { return nil }
+        let caller = turn.remove(at: chosen.index)
         // Taken out while changed, so its storage is not copied.
         var queue = callers.removeValue(forKey: caller)!
-        let project = queue.turn.removeFirst()
+        let project = queue.turn.remove(at: chosen.project)
         var items = queue.projects.removeValue(forKey: project)!
         let element = items.removeFirst().element
         if !items.isEmpty {

@@ -51,6 +51,10 @@ extension ValidationWorkerPool {
 
         /// Jobs that run at once.
         let threadCount: Int
+        /// Threads beyond `threadCount` that run only a job whose caller and project have no job
+        /// running: jobs are not pre-empted, so without them a project whose long decodes hold
+        /// every thread would make another project's short one wait for the end of one of them.
+        let spareThreads: Int
         /// Jobs that may wait for a thread.
         let queueLimit: Int
         /// Stand-in threads that may run at a time for threads held by overdue jobs.
@@ -76,8 +80,9 @@ extension ValidationWorkerPool {
         private(set) var overdueTotal = 0
 
         /// A pool of `threadCount` threads admitting `queueLimit` waiting jobs.
-        init(threadCount: Int, queueLimit: Int, maximumReplacements: Int, defaultTimeout: Duration) {
+        init(threadCount: Int, spareThreads: Int = 0, queueLimit: Int, maximumReplacements: Int, defaultTimeout: Duration) {
             self.threadCount = threadCount
+            self.spareThreads = max(0, spareThreads)
             self.queueLimit = queueLimit
             self.maximumReplacements = maximumReplacements
             self.defaultTimeout = defaultTimeout
@@ -89,10 +94,10 @@ extension ValidationWorkerPool {
         /// True when nothing is waiting and every running job is overdue: what shutdown waits for.
         var isDrained: Bool { queue.isEmpty && !running.values.contains { !$0.overdue } }
 
-        /// The pool starts: returns the threads to start.
+        /// The pool starts: returns the threads to start (the spare ones included).
         mutating func start() -> Int {
-            threads += threadCount
-            return threadCount
+            threads += threadCount + spareThreads
+            return threadCount + spareThreads
         }
 
         /// A place asked for `key`; see `ValidationWorkerPool.withSlot(for:_:)` for who gives way.
@@ -149,6 +154,8 @@ extension ValidationWorkerPool {
         /// work (answer it `notRunning`). When true, signal a thread.
         mutating func enqueue(_ job: Job, for key: FairKey) -> Bool {
             guard accepting else { return false }
+            var job = job
+            job.key = key
             queue.append(job, for: key)
             return true
         }
@@ -162,7 +169,18 @@ extension ValidationWorkerPool {
             }
             // A free thread goes to the caller with the fewest jobs under way (`FairQueue.popFirst(placesHeld:)`).
             let held = admitted
-            guard let job = queue.popFirst(placesHeld: held.places(of:)) else { return .wait }
+            // Overdue jobs have stand-ins, so they no longer count against the threads.
+            let onTime = running.values.filter { !$0.overdue }
+            let popped: Job?
+            if onTime.count < threadCount {
+                popped = queue.popFirst(placesHeld: held.places(of:))
+            } else if onTime.count < threadCount + spareThreads {
+                let busy = Set(onTime.map(\.job.key))
+                popped = queue.popFirst(placesHeld: held.places(of:)) { !busy.contains($0) }
+            } else {
+                popped = nil
+            }
+            guard let job = popped else { return .wait }
             if let deadline = job.deadline, now >= deadline {
                 return .expire(job)
             }

@@ -27,6 +27,9 @@ import Synchronization
 public final class ValidationWorkerPool: Sendable {
     /// Jobs that run at once.
     public let threadCount: Int
+    /// Threads beyond `threadCount` that run only a job of a caller and project with no job running
+    /// (`StateMachine.spareThreads`).
+    public let spareThreads: Int
     /// Jobs that may wait for a thread.
     public let queueLimit: Int
     /// Threads that may be started at a time to stand in for threads held by overdue jobs.
@@ -49,24 +52,28 @@ public final class ValidationWorkerPool: Sendable {
     /// A pool of `threadCount` threads that admits `queueLimit` waiting jobs; call `start()`.
     ///
     /// - Parameters:
+    ///   - spareThreads: threads beyond `threadCount` for a job whose caller and project have none
+    ///     running, so that one project's long decodes on every thread do not hold up another's
+    ///     (default: none).
     ///   - maximumReplacements: threads that may stand in for overdue ones (default: `threadCount`).
     ///   - defaultTimeout: the deadline of jobs run without one.
     ///   - tick: how often deadlines are checked (their resolution).
     ///   - threadExit: run on each thread as it ends, such as `PhotoValidator.releaseThreadResources`
     ///     when jobs decode in this process.
     public init(
-        threadCount: Int, queueLimit: Int, maximumReplacements: Int? = nil, defaultTimeout: Duration = .seconds(30), tick: Duration = .milliseconds(50),
+        threadCount: Int, spareThreads: Int = 0, queueLimit: Int, maximumReplacements: Int? = nil, defaultTimeout: Duration = .seconds(30), tick: Duration = .milliseconds(50),
         threadExit: @escaping @Sendable () -> Void = {}
     ) {
         precondition(threadCount >= 1 && queueLimit >= 0, "a worker pool needs at least one thread")
         self.threadCount = threadCount
+        self.spareThreads = max(0, spareThreads)
         self.queueLimit = queueLimit
         self.maximumReplacements = max(0, maximumReplacements ?? threadCount)
         self.defaultTimeout = defaultTimeout
         self.tick = tick
         self.threadExit = threadExit
         self.state = StateMachine(
-            threadCount: threadCount, queueLimit: queueLimit, maximumReplacements: self.maximumReplacements, defaultTimeout: defaultTimeout
+            threadCount: threadCount, spareThreads: self.spareThreads, queueLimit: queueLimit, maximumReplacements: self.maximumReplacements, defaultTimeout: defaultTimeout
         )
     }
 
@@ -332,5 +339,7 @@ public final class ValidationWorkerPool: Sendable {
         let expire: @Sendable () -> Void
         /// Ends a waiting job with an error (it gave its place to another caller's).
         let refuse: @Sendable (any Error) -> Void
+        /// Whose job it is: set as it is queued (`StateMachine.enqueue(_:for:)`).
+        var key = FairKey(caller: "")
     }
 }

@@ -217,7 +217,7 @@ struct LimitsTests {
 
     @Test("projects take turns: a second project's upload runs within one job of a busy project's backlog")
     func projectsTakeTurns() async throws {
-        try await withLiveApp({ $0.workers = 1; $0.queueLimit = 16 }) { client, app in
+        try await withLiveApp({ $0.workers = 1; $0.spareWorkers = 0; $0.queueLimit = 16 }) { client, app in
             let port = try #require(client.port)
             let pool = app.service.pool
             let gate = Gate()
@@ -256,9 +256,35 @@ struct LimitsTests {
 }
 
 extension LimitsTests {
+    @Test("a project whose jobs hold every thread does not hold up another: its upload runs on the spare thread and is answered while they still run")
+    func spareThreadServesAnotherProject() async throws {
+        try await withLiveApp({ $0.workers = 1; $0.spareWorkers = 1; $0.queueLimit = 16 }) { client, app in
+            let port = try #require(client.port)
+            let pool = app.service.pool
+            let gate = Gate()
+            // Whatever happens below, the worker is let go (a test that fails must not hold it).
+            defer { gate.open(1) }
+            // A long decode of project "busy" holds the only regular thread.
+            async let holder: Void = pool.withSlot(for: FairKey(caller: "address:127.0.0.1", project: "busy")) { slot in try await slot.run { gate.wait() } }
+            // Bounded: an upload that failed under load must fail the test, not leave it waiting.
+            try #require(try await poll(within: .seconds(180)) { pool.inFlight >= 1 }, "pool.inFlight never reached 1")
+            // The busy project's next upload may not take the spare: it waits for the held thread.
+            async let busyUpload = uploadSmallPhoto(port: port, project: "busy")
+            try #require(try await poll(within: .seconds(180)) { pool.queued >= 1 }, "the busy project's second upload was never queued")
+            // Another project's upload is answered while both of those are still held.
+            let (status, _) = try await uploadSmallPhoto(port: port, project: "other")
+            #expect(status == 200)
+            #expect(pool.queued == 1, "the busy project's second upload must still be waiting for the held thread")
+            gate.open(1)
+            try await holder
+            let (busyStatus, _) = try await busyUpload
+            #expect(busyStatus == 200)
+        }
+    }
+
     @Test("a full pool still takes a caller's project holding fewer places: the busiest project's waiting upload is answered 503 overloaded, not 500")
     func fullPoolEvictsBusiest() async throws {
-        try await withLiveApp({ $0.workers = 1; $0.queueLimit = 1; $0.retryAfterSeconds = 3 }) { client, app in
+        try await withLiveApp({ $0.workers = 1; $0.spareWorkers = 0; $0.queueLimit = 1; $0.retryAfterSeconds = 3 }) { client, app in
             let port = try #require(client.port)
             let pool = app.service.pool
             let gate = Gate()
@@ -303,6 +329,7 @@ extension LimitsTests {
     func newProjectPerUploadCannotCrowdOut(_ kind: CallerKind) async throws {
         try await withLiveApp({ configuration in
             configuration.workers = 1
+            configuration.spareWorkers = 0
             configuration.queueLimit = 3
             switch kind {
             case .namedToken: configuration.callerTokens = [CallerToken(name: "mallory", token: "tok-m"), CallerToken(name: "alice", token: "tok-a")]
@@ -358,7 +385,7 @@ extension LimitsTests {
     @Test("a caller the full pool would refuse whatever its project waits unread for the admission wait, then is answered 503 before its body is read")
     func fullPoolRefusesBeforeBody() async throws {
         // The held job must not go overdue (a stand-in thread would run the waiting one) however slow the polls below.
-        try await withLiveApp({ $0.workers = 1; $0.queueLimit = 1; $0.retryAfterSeconds = 2; $0.admissionWait = .milliseconds(300); $0.validationTimeout = .seconds(600) }) { client, app in
+        try await withLiveApp({ $0.workers = 1; $0.spareWorkers = 0; $0.queueLimit = 1; $0.retryAfterSeconds = 2; $0.admissionWait = .milliseconds(300); $0.validationTimeout = .seconds(600) }) { client, app in
             let port = try #require(client.port)
             let pool = app.service.pool
             let gate = Gate()
@@ -389,7 +416,7 @@ extension LimitsTests {
     @Test("a caller the full pool holds back is let through when a place frees: admitted and answered 200, not 503")
     func heldRequestGoesOnWhenAPlaceFrees() async throws {
         // The held job must not go overdue (a stand-in thread would run the waiting one) however slow the polls below.
-        try await withLiveApp({ $0.workers = 1; $0.queueLimit = 1; $0.admissionWait = .seconds(120); $0.validationTimeout = .seconds(600) }) { client, app in
+        try await withLiveApp({ $0.workers = 1; $0.spareWorkers = 0; $0.queueLimit = 1; $0.admissionWait = .seconds(120); $0.validationTimeout = .seconds(600) }) { client, app in
             let port = try #require(client.port)
             let pool = app.service.pool
             let gate = Gate()

@@ -25,7 +25,7 @@ struct StuckWorkerTests {
 
     @Test("a worker stuck past the limit turns /healthz unhealthy while stand-ins keep validating; it recovers when the worker returns")
     func stuckWorkerIsReported() async throws {
-        try await withLiveApp({ $0.workers = 1; $0.stuckWorkerUnhealthyAfter = .milliseconds(200) }) { client, app in
+        try await withLiveApp({ $0.workers = 1; $0.spareWorkers = 0; $0.stuckWorkerUnhealthyAfter = .milliseconds(200) }) { client, app in
             let gate = Gate()
             let pool = app.service.pool
             // What a decoder caught in an endless loop looks like to the pool.

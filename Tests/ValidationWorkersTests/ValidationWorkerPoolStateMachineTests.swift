@@ -14,10 +14,10 @@ struct ValidationWorkerPoolStateMachineTests {
         Job(id: id, deadline: deadline, runLimit: runLimit, work: { _ in }, expire: {}, refuse: { _ in })
     }
 
-    func machine(threads: Int = 1, queue: Int = 4, replacements: Int = 1, timeout: Duration = .seconds(30)) -> StateMachine {
-        var machine = StateMachine(threadCount: threads, queueLimit: queue, maximumReplacements: replacements, defaultTimeout: timeout)
+    func machine(threads: Int = 1, spare: Int = 0, queue: Int = 4, replacements: Int = 1, timeout: Duration = .seconds(30)) -> StateMachine {
+        var machine = StateMachine(threadCount: threads, spareThreads: spare, queueLimit: queue, maximumReplacements: replacements, defaultTimeout: timeout)
         let started = machine.start()
-        #expect(started == threads)
+        #expect(started == threads + spare)
         return machine
     }
 
@@ -164,6 +164,75 @@ struct ValidationWorkerPoolStateMachineTests {
         // A free thread goes to the caller with the fewest jobs under way: the good caller's has
         // none, the flooder's three waiting ones hold its places (issue 53: fairness within 2x).
         #expect(served == [9, 1, 2, 3])
+    }
+
+    @Test("a spare thread runs only a job of a project with nothing running: one project's long jobs on every thread never make another's wait for their end")
+    func spareThread() {
+        var machine = machine(threads: 2, spare: 1, queue: 8)
+        let heavy = FairKey(caller: "gateway", project: "heavy")
+        for index in 0..<4 { submit(index, heavy, into: &machine) }
+        #expect(nextRun(&machine, at: t0)?.id == 0)
+        #expect(nextRun(&machine, at: t0)?.id == 1)
+        // Both threads hold the heavy project's jobs: the spare does not take a third of them...
+        guard case .wait = machine.next(now: t0) else {
+            Issue.record("the spare thread must not run a job of a project that already has one running")
+            return
+        }
+        // ...but another project's job, of the same caller or another, runs at once beside them.
+        submit(10, FairKey(caller: "gateway", project: "light"), into: &machine)
+        #expect(nextRun(&machine, at: t0)?.id == 10)
+        submit(11, FairKey(caller: "gateway", project: "light"), into: &machine)
+        submit(12, FairKey(caller: "other"), into: &machine)
+        guard case .wait = machine.next(now: t0) else {
+            Issue.record("every place, the spare included, is taken: a fourth job must wait")
+            return
+        }
+        machine.finish(10)
+        // The spare is free again and the heavy project still may not take it: the caller with
+        // the fewest jobs under way goes first, "other" (none) before "gateway"'s light project.
+        #expect(nextRun(&machine, at: t0)?.id == 12)
+        // A regular thread that frees takes whatever's turn comes, the heavy project's included.
+        machine.finish(0)
+        #expect(nextRun(&machine, at: t0) != nil)
+    }
+
+    @Test("without spare threads a job of another project waits for a thread as before")
+    func noSpareThread() {
+        var machine = machine(threads: 2, spare: 0, queue: 8)
+        let heavy = FairKey(caller: "gateway", project: "heavy")
+        for index in 0..<3 { submit(index, heavy, into: &machine) }
+        _ = nextRun(&machine, at: t0)
+        _ = nextRun(&machine, at: t0)
+        submit(10, FairKey(caller: "gateway", project: "light"), into: &machine)
+        guard case .wait = machine.next(now: t0) else {
+            Issue.record("with both threads busy and no spare, a job must wait")
+            return
+        }
+        // Projects take turns within their caller: the heavy one's turn came first.
+        machine.finish(0)
+        #expect(nextRun(&machine, at: t0)?.id == 2)
+        machine.finish(1)
+        #expect(nextRun(&machine, at: t0)?.id == 10)
+    }
+
+    @Test("an overdue job's stand-in thread counts as a regular thread, so the spare stays for another project")
+    func spareWithOverdue() {
+        var machine = machine(threads: 1, spare: 1, queue: 8, replacements: 1, timeout: .seconds(1))
+        let heavy = FairKey(caller: "a", project: "heavy")
+        submit(0, heavy, into: &machine)
+        submit(1, heavy, into: &machine)
+        #expect(nextRun(&machine, at: t0)?.id == 0)
+        let expiry = machine.tick(now: t0 + .seconds(2))
+        #expect(expiry.overdue.map(\.id) == [0] && expiry.threadsToStart == 1)
+        // Job 0 is overdue: it no longer holds a place, so job 1 of the same project runs.
+        #expect(nextRun(&machine, at: t0 + .seconds(2))?.id == 1)
+        submit(2, heavy, into: &machine)
+        guard case .wait = machine.next(now: t0 + .seconds(2)) else {
+            Issue.record("the heavy project holds the regular place; the spare is not for it")
+            return
+        }
+        submit(3, FairKey(caller: "a", project: "light"), into: &machine)
+        #expect(nextRun(&machine, at: t0 + .seconds(2))?.id == 3)
     }
 
     @Test("stopping: a pool that never started hands back what was queued, takes nothing more, and every thread and the watchdog end")

@@ -44,7 +44,7 @@ public struct PhotoValidatorApp: Sendable {
         self.configuration = configuration
         self.logger = logger
         let pool = ValidationWorkerPool(
-            threadCount: configuration.workers, queueLimit: configuration.queueLimit, defaultTimeout: configuration.validationTimeout,
+            threadCount: configuration.workers, spareThreads: configuration.spareWorkers, queueLimit: configuration.queueLimit, defaultTimeout: configuration.validationTimeout,
             threadExit: validator.releaseThreadResources
         )
         if let warning = validator.isolation?.sandboxWarning {

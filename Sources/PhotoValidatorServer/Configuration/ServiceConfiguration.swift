@@ -27,6 +27,10 @@ public struct ServiceConfiguration: Sendable {
     public var bodyLimit: Int
     /// Threads that decode and measure photos.
     public var workers: Int
+    /// Threads beyond `workers` that run only a photo of a caller and project with none running
+    /// (`limits.spare_workers`): decodes are not pre-empted, so these keep one project's long
+    /// decodes from holding up another's short one.
+    public var spareWorkers: Int
     /// Validations that may wait for a worker; more are answered 503. Bodies waiting here are
     /// already read and counted in the upload budget, so the queue is deep: a burst waits rather
     /// than being read, refused and re-sent (16 per worker unless set).
@@ -97,7 +101,7 @@ public struct ServiceConfiguration: Sendable {
     /// The server's settings (the checks' are `ValidationSettings.settings`), declared in
     /// `Setting+Service.swift`.
     public static let settings = SettingsCatalog([
-        .httpHost, .httpPort, .httpUnixSocket, .limitsBodyMib, .limitsWorkers, .limitsQueue, .limitsUploadMemoryMib,
+        .httpHost, .httpPort, .httpUnixSocket, .limitsBodyMib, .limitsWorkers, .limitsSpareWorkers, .limitsQueue, .limitsUploadMemoryMib,
         .limitsAdmissionWaitSeconds, .limitsMinBodyRateKib, .limitsBodyRateGraceSeconds, .limitsMaxConnections,
         .limitsHeaderTimeoutSeconds, .limitsRequestTimeoutSeconds, .limitsValidationTimeoutSeconds, .limitsRetryAfterSeconds,
         .limitsStuckWorkerUnhealthySeconds, .limitsIdleTimeoutSeconds, .limitsClientHeader, .duplicatesRetentionHours,
@@ -122,6 +126,7 @@ public struct ServiceConfiguration: Sendable {
         unixSocket = settings.stringIfSet(.httpUnixSocket)
         bodyLimit = try settings.integer(.limitsBodyMib) << 20
         workers = try settings.integerIfSet(.limitsWorkers) ?? AvailableCores.count
+        spareWorkers = try settings.integer(.limitsSpareWorkers)
         queueLimit = try settings.integerIfSet(.limitsQueue) ?? 16 * workers
         uploadMemoryBytes = try settings.integer(.limitsUploadMemoryMib) << 20
         admissionWait = try settings.seconds(.limitsAdmissionWaitSeconds)

@@ -22,6 +22,10 @@ extension Setting {
     public static let limitsWorkers = Setting("limits.workers", .integer(1...256), computed: "one per core", flag: "workers",
         "threads that decode photos")
 
+    /// The setting `limits.spare_workers`.
+    public static let limitsSpareWorkers = Setting("limits.spare_workers", .integer(0...256), default: "1", flag: "spare-workers",
+        "threads beyond limits.workers that run only a photo of a caller and project with none running, so one project's long decodes on every thread never make another's wait for their end (0: none)")
+
     /// The setting `limits.queue`.
     public static let limitsQueue = Setting("limits.queue", .integer(0...100_000), computed: "16 per worker", flag: "queue",
         "validations whose body is read that may wait for a thread before 503")
