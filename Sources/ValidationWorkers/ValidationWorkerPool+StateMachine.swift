@@ -51,9 +51,10 @@ extension ValidationWorkerPool {
 
         /// Jobs that run at once.
         let threadCount: Int
-        /// Threads beyond `threadCount` that run only a job whose caller and project have no job
-        /// running: jobs are not pre-empted, so without them a project whose long decodes hold
-        /// every thread would make another project's short one wait for the end of one of them.
+        /// Threads beyond `threadCount` that run, while jobs hold every thread, only a job of a
+        /// caller with none running, or of another project when one project holds them all
+        /// (`sparing(_:)`): jobs are not pre-empted, so without them a caller or project whose long
+        /// decodes hold every thread would make another's short one wait for the end of one of them.
         let spareThreads: Int
         /// Jobs that may wait for a thread.
         let queueLimit: Int
@@ -175,8 +176,7 @@ extension ValidationWorkerPool {
             if onTime.count < threadCount {
                 popped = queue.popFirst(placesHeld: held.places(of:))
             } else if onTime.count < threadCount + spareThreads {
-                let busy = Set(onTime.map(\.job.key))
-                popped = queue.popFirst(placesHeld: held.places(of:)) { !busy.contains($0) }
+                popped = queue.popFirst(placesHeld: held.places(of:), eligible: Self.sparing(onTime.map(\.job.key)))
             } else {
                 popped = nil
             }
@@ -187,6 +187,17 @@ extension ValidationWorkerPool {
             let deadline = [job.deadline, job.runLimit.map { now + $0 }].compactMap { $0 }.min() ?? now + defaultTimeout
             running[job.id] = RunningJob(job: job, deadline: deadline)
             return .run(job, deadline: deadline)
+        }
+
+        /// Which keys a spare thread may serve while the jobs of `running` hold every thread: a
+        /// caller with no job running, or, when one project holds them all, another project of
+        /// its caller. So neither one caller (whatever projects it names) nor one project holds
+        /// every thread, and a caller spreading its photos over new projects gets no more threads
+        /// by it than it had.
+        static func sparing(_ running: [FairKey]) -> (FairKey) -> Bool {
+            let callers = Set(running.map(\.caller))
+            let projects = Set(running)
+            return { key in !callers.contains(key.caller) || (projects.count == 1 && !projects.contains(key)) }
         }
 
         /// The job `id` returned on its thread. A job that had become overdue had been replaced

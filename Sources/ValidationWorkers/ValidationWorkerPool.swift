@@ -27,8 +27,8 @@ import Synchronization
 public final class ValidationWorkerPool: Sendable {
     /// Jobs that run at once.
     public let threadCount: Int
-    /// Threads beyond `threadCount` that run only a job of a caller and project with no job running
-    /// (`StateMachine.spareThreads`).
+    /// Threads beyond `threadCount` that, while every thread is busy, run only a job of a caller with
+    /// none running, or of another project when one project holds them all (`StateMachine.spareThreads`).
     public let spareThreads: Int
     /// Jobs that may wait for a thread.
     public let queueLimit: Int
@@ -52,9 +52,9 @@ public final class ValidationWorkerPool: Sendable {
     /// A pool of `threadCount` threads that admits `queueLimit` waiting jobs; call `start()`.
     ///
     /// - Parameters:
-    ///   - spareThreads: threads beyond `threadCount` for a job whose caller and project have none
-    ///     running, so that one project's long decodes on every thread do not hold up another's
-    ///     (default: none).
+    ///   - spareThreads: threads beyond `threadCount` for a job of a caller with none running, or of
+    ///     another project when one project holds every thread, so that one caller's or project's
+    ///     long decodes on every thread do not hold up another's (default: none).
     ///   - maximumReplacements: threads that may stand in for overdue ones (default: `threadCount`).
     ///   - defaultTimeout: the deadline of jobs run without one.
     ///   - tick: how often deadlines are checked (their resolution).

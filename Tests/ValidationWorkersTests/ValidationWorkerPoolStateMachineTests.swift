@@ -166,7 +166,7 @@ struct ValidationWorkerPoolStateMachineTests {
         #expect(served == [9, 1, 2, 3])
     }
 
-    @Test("a spare thread runs only a job of a project with nothing running: one project's long jobs on every thread never make another's wait for their end")
+    @Test("a spare thread runs another project's job while one project's jobs hold every thread, never a third of that project's")
     func spareThread() {
         var machine = machine(threads: 2, spare: 1, queue: 8)
         let heavy = FairKey(caller: "gateway", project: "heavy")
@@ -191,9 +191,31 @@ struct ValidationWorkerPoolStateMachineTests {
         // The spare is free again and the heavy project still may not take it: the caller with
         // the fewest jobs under way goes first, "other" (none) before "gateway"'s light project.
         #expect(nextRun(&machine, at: t0)?.id == 12)
-        // A regular thread that frees takes whatever's turn comes, the heavy project's included.
+        // Two jobs run, so the next beside them is again the spare's: "gateway" (heavy, light)
+        // and "other" both have one running, so neither gets a third thread...
         machine.finish(0)
-        #expect(nextRun(&machine, at: t0) != nil)
+        guard case .wait = machine.next(now: t0) else {
+            Issue.record("with two callers holding the threads, a third job of one of them must wait")
+            return
+        }
+        // ...until one ends: then the gateway's turn comes, the heavy project's included.
+        machine.finish(12)
+        #expect(nextRun(&machine, at: t0)?.id == 2)
+    }
+
+    @Test("a caller naming a new project per job gets no spare thread: the spare goes to another caller")
+    func spareNotForSplitting() {
+        var machine = machine(threads: 2, spare: 1, queue: 8)
+        for index in 0..<4 { submit(index, FairKey(caller: "mallory", project: "p\(index)"), into: &machine) }
+        #expect(nextRun(&machine, at: t0)?.id == 0)
+        #expect(nextRun(&machine, at: t0)?.id == 1)
+        // Two of mallory's projects hold both threads: its third project is no reason for a third thread.
+        guard case .wait = machine.next(now: t0) else {
+            Issue.record("a caller holding every thread must not take the spare with another project")
+            return
+        }
+        submit(10, FairKey(caller: "alice", project: "home"), into: &machine)
+        #expect(nextRun(&machine, at: t0)?.id == 10)
     }
 
     @Test("without spare threads a job of another project waits for a thread as before")

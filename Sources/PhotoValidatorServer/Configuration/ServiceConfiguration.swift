@@ -27,9 +27,10 @@ public struct ServiceConfiguration: Sendable {
     public var bodyLimit: Int
     /// Threads that decode and measure photos.
     public var workers: Int
-    /// Threads beyond `workers` that run only a photo of a caller and project with none running
-    /// (`limits.spare_workers`): decodes are not pre-empted, so these keep one project's long
-    /// decodes from holding up another's short one.
+    /// Threads beyond `workers` that, while every worker is busy, run only a photo of a caller with
+    /// none running, or of another project when one project holds them all
+    /// (`limits.spare_workers`): decodes are not pre-empted, so these keep one caller's or
+    /// project's long decodes from holding up another's short one.
     public var spareWorkers: Int
     /// Validations that may wait for a worker; more are answered 503. Bodies waiting here are
     /// already read and counted in the upload budget, so the queue is deep: a burst waits rather

@@ -24,7 +24,7 @@ extension Setting {
 
     /// The setting `limits.spare_workers`.
     public static let limitsSpareWorkers = Setting("limits.spare_workers", .integer(0...256), default: "1", flag: "spare-workers",
-        "threads beyond limits.workers that run only a photo of a caller and project with none running, so one project's long decodes on every thread never make another's wait for their end (0: none)")
+        "threads beyond limits.workers that, while every worker is busy, run only a photo of a caller with none running, or of another project when one project holds every worker, so that no caller or project holds every thread (0: none)")
 
     /// The setting `limits.queue`.
     public static let limitsQueue = Setting("limits.queue", .integer(0...100_000), computed: "16 per worker", flag: "queue",
