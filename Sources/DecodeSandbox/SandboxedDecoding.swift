@@ -115,7 +115,7 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
         var reservation: WeightedSemaphore.Permit?
         // A picture over the pixel limit is the worker's to refuse as such, from its header.
         if let declared, declared.pixels <= pixelLimit, let memoryBudget {
-            let need = Self.leastMemory(declared, scale: analysisScale)
+            let need = DecodeMemory.least(declared, scale: analysisScale)
             do {
                 reservation = try memoryBudget.acquireBlocking(need)
             } catch {
@@ -230,16 +230,5 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
             worker.stop()
         }
         return result
-    }
-}
-
-extension SandboxedDecoding {
-    /// The least memory a photo of `size` needs in its worker: the analysis plane and what its
-    /// format's decoder holds at the least (`ImageFormatProfile.leastDecoderBytes`: a row strip, a
-    /// lossy WebP's RGB canvas as libwebp fills it, the HEVC luma plane). Never more than the
-    /// worker's own estimate, so a photo refused here would be refused there.
-    static func leastMemory(_ size: DeclaredSize, scale: AnalysisScale) -> Int {
-        let analysis = BlurMeasurement.estimatedBytes(width: size.width, height: size.height, scale: scale)
-        return analysis + size.format.profile.leastDecoderBytes(width: size.width, height: size.height)
     }
 }
