@@ -17,11 +17,11 @@ import Synchronization
 /// `memory_limit_exceeded`; the next photo gets a fresh worker. A photo may decode on as many
 /// threads as there are cores without a photo (a HEIC's tiles); with every core busy, or any
 /// photo waiting for a thread behind it (the caller's `waitingPhotos`), on one.
-public final class SandboxedDecoding: PhotoDecodeIsolation {
+package final class SandboxedDecoding: PhotoDecodeIsolation {
     /// How workers are started and limited.
-    public let options: SandboxOptions
+    package let options: SandboxOptions
     /// What the first worker reported: whether seccomp is in force, its start-up size and limit.
-    public let firstWorker: (seccomp: Bool, sandboxError: String?, baselineKiB: Int, addressSpaceLimit: Int)
+    package let firstWorker: (seccomp: Bool, sandboxError: String?, baselineKiB: Int, addressSpaceLimit: Int)
     private let setup: WorkerSetup
     /// The settings the workers check with, which also word the answers of photos no worker judged.
     private let settings: ValidationSettings
@@ -31,7 +31,7 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
     private let pixelLimit: Int
     /// The machine-wide decode memory budget (`decode_memory_mib`): each photo's least need is
     /// reserved here before a worker takes it, so workers together stay within it.
-    public let memoryBudget: WeightedSemaphore?
+    package let memoryBudget: WeightedSemaphore?
     /// Which worker each photo goes to and what becomes of it after (`Supervisor`): the idle
     /// workers, the restarts by reason, the photos in workers now.
     private let supervisor: Mutex<Supervisor<SandboxedWorker>>
@@ -39,7 +39,7 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
     /// Starts one worker for `settings` to check that workers can run, and keeps it for the first photo.
     ///
     /// - Throws: `SandboxError.startFailed` when no worker can be started.
-    public init(settings: ValidationSettings, options: SandboxOptions) throws {
+    package init(settings: ValidationSettings, options: SandboxOptions) throws {
         self.options = options
         var setup = WorkerSetup(settings, addressSpaceSlack: options.addressSpaceSlack, allowsTestRequests: options.allowsTestRequests)
         setup.sharedBytes = options.sharedBytes
@@ -60,20 +60,20 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
 
     /// A warning to log once when a worker runs without part of its sandbox (seccomp refused by
     /// the kernel, a limit refused), else nil.
-    public var sandboxWarning: String? {
+    package var sandboxWarning: String? {
         guard let error = firstWorker.sandboxError else { return nil }
         return "decode workers run without part of their sandbox (\(error)); seccomp \(firstWorker.seccomp ? "is" : "is NOT") in force"
     }
 
     /// Workers that ended while holding a photo, by reason (`decoder_crashed`, `decode_timeout`,
     /// `memory_limit_exceeded`), every reason listed.
-    public var restartCounts: [String: Int] { supervisor.withLock { $0.restartCounts } }
+    package var restartCounts: [String: Int] { supervisor.withLock { $0.restartCounts } }
 
     /// The process ids of the idle workers kept for the next photos (the last is used first).
-    public var idleWorkerIDs: [pid_t] { supervisor.withLock { $0.idle.map(\.pid) } }
+    package var idleWorkerIDs: [pid_t] { supervisor.withLock { $0.idle.map(\.pid) } }
 
     /// Validates the photo in a worker; see the type's description.
-    public func validate(
+    package func validate(
         _ bytes: UnsafeRawBufferPointer,
         as photoType: PhotoType,
         previews: PreviewBounds?,
@@ -90,7 +90,7 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
 
     /// Validates the photo in a worker and returns the worker's measurements too (none when the
     /// worker crashed or ran out of time or memory).
-    public func measure(
+    package func measure(
         _ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, fingerprint: Bool = true, deadline: ContinuousClock.Instant? = nil, waitingPhotos: Int = 0
     ) -> (output: ValidatePhotoOutput, measurements: PhotoMeasurements?) {
         let answer = validateInWorker(
@@ -164,7 +164,7 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
     }
 
     /// What a worker's sandbox lets through (tests; needs `allowsTestRequests`).
-    public func probe(deadline: ContinuousClock.Instant) -> Result<ProbeReply, WorkerEnd> {
+    package func probe(deadline: ContinuousClock.Instant) -> Result<ProbeReply, WorkerEnd> {
         exchange(.probe, deadline: deadline) { _ in WorkerComplaint(message: "") }.flatMap { frame -> Result<ProbeReply, WorkerEnd> in
             guard let reply = try? frame.header(ProbeReply.self) else {
                 return .failure(WorkerEnd(reason: .crashed, detail: "the worker answered a \(frame.kind) frame to a probe"))
@@ -175,7 +175,7 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
 
     /// Sends a test-only misbehaviour request and returns how the worker ended (tests; needs
     /// `allowsTestRequests`); the worker is killed before `deadline`, as a photo's is before its job's.
-    public func misbehave(_ misbehaviour: TestMisbehaviour, deadline: ContinuousClock.Instant) -> WorkerEnd? {
+    package func misbehave(_ misbehaviour: TestMisbehaviour, deadline: ContinuousClock.Instant) -> WorkerEnd? {
         let kind: FrameKind = switch misbehaviour {
         case .crash: .crash
         case .spin: .spin
@@ -187,7 +187,7 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
     }
 
     /// Stops every idle worker.
-    public func shutdown() {
+    package func shutdown() {
         supervisor.withLock { $0.shutdown() }.forEach { $0.stop() }
     }
 
