@@ -295,8 +295,15 @@ let package = Package(
             name: "MultipartUploadTests",
             dependencies: ["MultipartUpload", "TestFixtures", .product(name: "NIOCore", package: "swift-nio")]
         ),
-        .testTarget(name: "PhotoValidationTests", dependencies: ["Admission", "LumaAnalysis", "PhotoChecks", "PhotoFormat", "PhotoValidation", "VipsDecoder", "ValidationWorkers", "TestFixtures", "ValidatorHarness"]),
+        // The contract, settings and judgement; photos are checked through `PhotoChecks`' decoder.
+        .testTarget(name: "PhotoValidationTests", dependencies: ["LumaAnalysis", "PhotoChecks", "PhotoFormat", "PhotoStructure", "PhotoValidation", "TestFixtures", "ValidatorHarness"]),
+        // The checks run in this process: decode paths, previews, threads, the decode memory they reserve.
+        .testTarget(
+            name: "PhotoChecksTests",
+            dependencies: ["Admission", "PhotoChecks", "PhotoFormat", "PhotoStructure", "PhotoValidation", "VipsDecoder", "ValidationWorkers", "TestFixtures"]
+        ),
         .testTarget(name: "DecodeSandboxTests", dependencies: ["CSandbox", "DecodeSandbox", "PhotoChecks", "PhotoFormat", "PhotoStructure", "PhotoValidation", "ValidationWorkers", "TestFixtures"]),
+        .testTarget(name: "DecodeWorkerTests", dependencies: ["DecodeWorker", "PhotoChecks", "PhotoFormat", "PhotoStructure", "PhotoValidation"]),
         .testTarget(name: "ValidationWorkersTests", dependencies: ["ValidationWorkers", "TestFixtures"]),
         .testTarget(
             name: "ValidatorConfigurationTests",

@@ -1,20 +1,20 @@
 import PhotoValidation
 
 /// Counts of "blurry" detection at one threshold (a photo is called blurry when its score is below it).
-public struct ConfusionMatrix: Sendable, Equatable, Codable {
+package struct ConfusionMatrix: Sendable, Equatable, Codable {
     /// The threshold.
-    public let threshold: Double
+    package let threshold: Double
     /// Blurry photos called blurry.
-    public let truePositives: Int
+    package let truePositives: Int
     /// Sharp photos called blurry (users asked to retake a good photo).
-    public let falsePositives: Int
+    package let falsePositives: Int
     /// Sharp photos passed.
-    public let trueNegatives: Int
+    package let trueNegatives: Int
     /// Blurry photos passed (blur reaching the designer).
-    public let falseNegatives: Int
+    package let falseNegatives: Int
 
     /// Counts the calls on `photos` at `threshold`.
-    public init(threshold: Double, photos: [ScoredPhoto]) {
+    package init(threshold: Double, photos: [ScoredPhoto]) {
         var counts = (tp: 0, fp: 0, tn: 0, fn: 0)
         for photo in photos {
             switch (photo.label, photo.score < threshold) {
@@ -32,15 +32,15 @@ public struct ConfusionMatrix: Sendable, Equatable, Codable {
     }
 
     /// Of the photos called blurry, the share that are blurry (1 when none is called).
-    public var precision: Double { ratio(truePositives, truePositives + falsePositives, empty: 1) }
+    package var precision: Double { ratio(truePositives, truePositives + falsePositives, empty: 1) }
     /// Of the blurry photos, the share called blurry.
-    public var recall: Double { ratio(truePositives, truePositives + falseNegatives, empty: 1) }
+    package var recall: Double { ratio(truePositives, truePositives + falseNegatives, empty: 1) }
     /// Of the sharp photos, the share passed.
-    public var specificity: Double { ratio(trueNegatives, trueNegatives + falsePositives, empty: 1) }
+    package var specificity: Double { ratio(trueNegatives, trueNegatives + falsePositives, empty: 1) }
     /// The harmonic mean of precision and recall.
-    public var f1: Double { precision + recall == 0 ? 0 : 2 * precision * recall / (precision + recall) }
+    package var f1: Double { precision + recall == 0 ? 0 : 2 * precision * recall / (precision + recall) }
     /// The mean of recall and specificity: accuracy that does not favour the larger class.
-    public var balancedAccuracy: Double { (recall + specificity) / 2 }
+    package var balancedAccuracy: Double { (recall + specificity) / 2 }
 
     private func ratio(_ numerator: Int, _ denominator: Int, empty: Double) -> Double {
         denominator == 0 ? empty : Double(numerator) / Double(denominator)

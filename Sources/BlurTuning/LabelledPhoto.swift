@@ -1,9 +1,9 @@
 import PhotoValidation
 
 /// A photo with a human blur label, for tuning.
-public struct LabelledPhoto: Sendable, Equatable {
+package struct LabelledPhoto: Sendable, Equatable {
     /// The two labels.
-    public enum Label: String, Sendable, Codable {
+    package enum Label: String, Sendable, Codable {
         /// Sharp enough for a designer.
         case sharp
         /// Too blurry: should be retaken.
@@ -11,7 +11,7 @@ public struct LabelledPhoto: Sendable, Equatable {
     }
 
     /// Which part of a labelled set a photo belongs to.
-    public enum Split: String, Sendable, Codable {
+    package enum Split: String, Sendable, Codable {
         /// Thresholds are chosen on these.
         case tune
         /// Held aside: never used to choose, only to report how the choice does.
@@ -19,16 +19,16 @@ public struct LabelledPhoto: Sendable, Equatable {
     }
 
     /// The file.
-    public let path: String
+    package let path: String
     /// Its label.
-    public let label: Label
+    package let label: Label
     /// The photo type it is judged as.
-    public let photoType: PhotoType
+    package let photoType: PhotoType
     /// The part of the set it belongs to.
-    public let split: Split
+    package let split: Split
 
     /// Creates a labelled photo.
-    public init(path: String, label: Label, photoType: PhotoType, split: Split = .tune) {
+    package init(path: String, label: Label, photoType: PhotoType, split: Split = .tune) {
         self.path = path
         self.label = label
         self.photoType = photoType

@@ -2,9 +2,9 @@ import Foundation
 import PhotoValidation
 
 /// How well a blur threshold separates labelled photos, and which threshold to recommend.
-public struct ThresholdAnalysis: Sendable {
+package struct ThresholdAnalysis: Sendable {
     /// How the recommended threshold is chosen.
-    public enum Objective: Sendable, Equatable {
+    package enum Objective: Sendable, Equatable {
         /// The threshold with the highest balanced accuracy (ties: the lowest threshold).
         case balancedAccuracy
         /// The lowest threshold whose recall of blurry photos is at least this.
@@ -12,13 +12,13 @@ public struct ThresholdAnalysis: Sendable {
     }
 
     /// The scored photos, sorted by score.
-    public let photos: [ScoredPhoto]
+    package let photos: [ScoredPhoto]
     /// Every candidate threshold's confusion matrix, in increasing threshold order.
-    public let candidates: [ConfusionMatrix]
+    package let candidates: [ConfusionMatrix]
 
     /// Analyses `photos`; candidates are the midpoints between consecutive distinct scores (and
     /// one below the lowest and above the highest score).
-    public init(photos: [ScoredPhoto]) {
+    package init(photos: [ScoredPhoto]) {
         self.photos = photos.sorted { $0.score < $1.score }
         var scores: [Double] = []
         for score in self.photos.map(\.score) where scores.last != score {
@@ -36,7 +36,7 @@ public struct ThresholdAnalysis: Sendable {
     /// The area under the ROC curve of "blurry" detection: the chance that a random blurry photo
     /// scores below a random sharp one (ties count half). 0.5 is chance, 1 is perfect; nil
     /// unless both labels are present.
-    public var rocAUC: Double? {
+    package var rocAUC: Double? {
         let blurry = photos.filter { $0.label == .blurry }.map(\.score)
         let sharp = photos.filter { $0.label == .sharp }.map(\.score).sorted()
         guard !blurry.isEmpty, !sharp.isEmpty else { return nil }
@@ -50,7 +50,7 @@ public struct ThresholdAnalysis: Sendable {
     }
 
     /// The recommended threshold's confusion matrix for `objective`, or nil without candidates.
-    public func recommended(_ objective: Objective = .balancedAccuracy) -> ConfusionMatrix? {
+    package func recommended(_ objective: Objective = .balancedAccuracy) -> ConfusionMatrix? {
         switch objective {
         case .balancedAccuracy:
             return candidates.max { lhs, rhs in
@@ -62,7 +62,7 @@ public struct ThresholdAnalysis: Sendable {
     }
 
     /// The photos `matrix` gets wrong, worst first (furthest from the threshold on a log scale).
-    public func misjudged(at matrix: ConfusionMatrix) -> [ScoredPhoto] {
+    package func misjudged(at matrix: ConfusionMatrix) -> [ScoredPhoto] {
         let threshold = max(matrix.threshold, 1e-9)
         return photos.filter { ($0.label == .blurry) != ($0.score < matrix.threshold) }
             .sorted { abs(log(max($0.score, 1e-9) / threshold)) > abs(log(max($1.score, 1e-9) / threshold)) }

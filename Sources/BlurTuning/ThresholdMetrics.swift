@@ -1,18 +1,18 @@
 /// A confusion matrix with its derived rates, as the tuning report shows them.
-public struct ThresholdMetrics: Sendable, Equatable, Codable {
+package struct ThresholdMetrics: Sendable, Equatable, Codable {
     /// The counts.
-    public let matrix: ConfusionMatrix
+    package let matrix: ConfusionMatrix
     /// Precision of "blurry".
-    public let precision: Double
+    package let precision: Double
     /// Recall of "blurry".
-    public let recall: Double
+    package let recall: Double
     /// F1 of "blurry".
-    public let f1: Double
+    package let f1: Double
     /// Balanced accuracy.
-    public let balancedAccuracy: Double
+    package let balancedAccuracy: Double
 
     /// The metrics of `matrix`.
-    public init(_ matrix: ConfusionMatrix) {
+    package init(_ matrix: ConfusionMatrix) {
         self.matrix = matrix
         precision = matrix.precision
         recall = matrix.recall

@@ -2,9 +2,9 @@ import Foundation
 
 /// The tuning report as an SVG picture: per photo type, the score distributions of both labels on
 /// a log axis with the current and recommended thresholds, and the ROC curve.
-public enum TuningChart {
+package enum TuningChart {
     /// The SVG document.
-    public static func svg(_ report: TuningReport) -> String {
+    package static func svg(_ report: TuningReport) -> String {
         let panelHeight = 260.0
         let width = 960.0
         let height = 40 + panelHeight * Double(max(1, report.types.count))

@@ -1,26 +1,26 @@
 import PhotoValidation
 
 /// What `photo-validator tune` found, per photo type.
-public struct TuningReport: Sendable, Codable {
+package struct TuningReport: Sendable, Codable {
     /// The findings for one photo type.
-    public struct TypeReport: Sendable, Codable {
+    package struct TypeReport: Sendable, Codable {
         /// The photo type.
-        public let photoType: PhotoType
+        package let photoType: PhotoType
         /// How the current and the recommended thresholds do on the held-aside photos, which
         /// the recommendation never saw.
-        public struct HeldAside: Sendable, Codable {
+        package struct HeldAside: Sendable, Codable {
             /// Sharp held-aside photos.
-            public let sharp: Int
+            package let sharp: Int
             /// Blurry held-aside photos.
-            public let blurry: Int
+            package let blurry: Int
             /// ROC AUC on the held-aside photos; nil unless both labels are present.
-            public let rocAUC: Double?
+            package let rocAUC: Double?
             /// The current threshold on them.
-            public let current: ThresholdMetrics
+            package let current: ThresholdMetrics
             /// The recommended threshold on them.
-            public let recommended: ThresholdMetrics
+            package let recommended: ThresholdMetrics
             /// Held-aside photos the recommended threshold gets wrong, worst first.
-            public let misjudged: [ScoredPhoto]
+            package let misjudged: [ScoredPhoto]
 
             enum CodingKeys: String, CodingKey {
                 case sharp, blurry, current, recommended, misjudged
@@ -29,27 +29,27 @@ public struct TuningReport: Sendable, Codable {
         }
 
         /// Sharp photos scored (tuning part).
-        public let sharp: Int
+        package let sharp: Int
         /// Blurry photos scored.
-        public let blurry: Int
+        package let blurry: Int
         /// ROC AUC of "blurry" detection by the blur score; nil unless both labels are present.
-        public let rocAUC: Double?
+        package let rocAUC: Double?
         /// The threshold configured now, and how it does.
-        public let current: ThresholdMetrics
+        package let current: ThresholdMetrics
         /// The recommended threshold, and how it does.
-        public let recommended: ThresholdMetrics
+        package let recommended: ThresholdMetrics
         /// Every candidate threshold, increasing.
-        public let candidates: [ThresholdMetrics]
+        package let candidates: [ThresholdMetrics]
         /// Photos the recommended threshold gets wrong, worst first.
-        public let misjudged: [ScoredPhoto]
+        package let misjudged: [ScoredPhoto]
         /// Every scored photo of the tuning part, by score.
-        public let photos: [ScoredPhoto]
+        package let photos: [ScoredPhoto]
         /// The held-aside part, when the set has one.
-        public let held: HeldAside?
+        package let held: HeldAside?
 
         /// Builds the report for `photos` of `photoType`, judged against `currentThreshold`; the
         /// recommendation is chosen on `photos` only and then measured on `heldAside`.
-        public init(photoType: PhotoType, photos: [ScoredPhoto], heldAside: [ScoredPhoto] = [], currentThreshold: Double,
+        package init(photoType: PhotoType, photos: [ScoredPhoto], heldAside: [ScoredPhoto] = [], currentThreshold: Double,
                     objective: ThresholdAnalysis.Objective) {
             let analysis = ThresholdAnalysis(photos: photos)
             let recommended = analysis.recommended(objective) ?? ConfusionMatrix(threshold: currentThreshold, photos: photos)
@@ -87,16 +87,16 @@ public struct TuningReport: Sendable, Codable {
     }
 
     /// The analysis scale the scores were measured at.
-    public let analysisSize: String
+    package let analysisSize: String
     /// How the recommendation was chosen.
-    public let objective: String
+    package let objective: String
     /// Photos that could not be scored, with the reason.
-    public let unscored: [String: String]
+    package let unscored: [String: String]
     /// One report per photo type present.
-    public let types: [TypeReport]
+    package let types: [TypeReport]
 
     /// Creates a report.
-    public init(analysisSize: String, objective: String, unscored: [String: String], types: [TypeReport]) {
+    package init(analysisSize: String, objective: String, unscored: [String: String], types: [TypeReport]) {
         self.analysisSize = analysisSize
         self.objective = objective
         self.unscored = unscored

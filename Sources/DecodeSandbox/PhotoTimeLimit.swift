@@ -9,18 +9,18 @@ import PhotoStructure
 /// The constants (each format's in its `ImageFormatProfile`) are about four times what the slowest
 /// real photo of each format measured per megapixel on one core of the development machine
 /// (docs/reliability.md, "Deadlines").
-public struct PhotoTimeLimit: Sendable, Equatable {
+package struct PhotoTimeLimit: Sendable, Equatable {
     /// Time every photo gets: the hand-over, the header, the measurement.
-    public var base: Duration = .seconds(2)
+    package var base: Duration = .seconds(2)
     /// Time per declared megapixel, by format (`ImageFormatProfile.timePerMegapixel`).
-    public var perMegapixel = Dictionary(uniqueKeysWithValues: ImageFormatProfile.all.map { ($0.format, $0.timePerMegapixel) })
+    package var perMegapixel = Dictionary(uniqueKeysWithValues: ImageFormatProfile.all.map { ($0.format, $0.timePerMegapixel) })
     /// Time per megabyte of the file (entropy decoding reads every byte).
-    public var perMegabyte: Duration = .milliseconds(100)
+    package var perMegabyte: Duration = .milliseconds(100)
     /// The longest any photo may take (`limits.validation_timeout_seconds`).
-    public var ceiling: Duration
+    package var ceiling: Duration
 
     /// Limits that never exceed `ceiling`.
-    public init(ceiling: Duration) {
+    package init(ceiling: Duration) {
         self.ceiling = ceiling
         #if DEBUG
         // Unoptimised Swift measures blur several times slower: a debug build's tests must not
@@ -38,7 +38,7 @@ public struct PhotoTimeLimit: Sendable, Equatable {
 
     /// The time a photo of `byteCount` bytes declaring `size` may take (nil: no size could be read,
     /// so no decoder will get far).
-    public func limit(for size: DeclaredSize?, byteCount: Int) -> Duration {
+    package func limit(for size: DeclaredSize?, byteCount: Int) -> Duration {
         var limit = base + perMegabyte * (Double(byteCount) / 1_000_000)
         if let size {
             limit += (perMegapixel[size.format] ?? .milliseconds(300)) * (Double(size.pixels) / 1_000_000)

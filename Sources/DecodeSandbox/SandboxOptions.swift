@@ -1,40 +1,40 @@
 /// How decode workers are started and limited.
-public struct SandboxOptions: Sendable {
+package struct SandboxOptions: Sendable {
     /// The executable started as a worker with `decode-worker` (`decode_worker_executable`).
-    public var executable: String
+    package var executable: String
     /// Idle workers kept for reuse: one per thread that validates.
-    public var maximumIdle: Int
+    package var maximumIdle: Int
     /// The longest a photo may take when no pool deadline applies (`validation_timeout`).
-    public var photoTimeLimit: Duration {
+    package var photoTimeLimit: Duration {
         didSet { timeLimits.ceiling = photoTimeLimit }
     }
     /// What one photo may take by its declared size and format, within `photoTimeLimit`.
-    public var timeLimits: PhotoTimeLimit
+    package var timeLimits: PhotoTimeLimit
     /// How long before its job's pool deadline a worker is killed, so the photo gets its
     /// `decode_timeout` answer before the pool gives up on the job.
-    public var deadlineMargin: Duration = .milliseconds(250)
+    package var deadlineMargin: Duration = .milliseconds(250)
     /// Address space a worker may use beyond its start-up size and `decode_memory_mib`: libvips'
     /// thread stacks and caches, the photo's bytes and the preview.
-    public var addressSpaceSlack: Int = 256 << 20
+    package var addressSpaceSlack: Int = 256 << 20
     /// Shared memory per worker that photos up to this size are passed in (sparse: only the largest
     /// photo so far is ever touched); larger photos go through the socket.
-    public var sharedBytes: Int = 32 << 20
+    package var sharedBytes: Int = 32 << 20
     /// The longest a worker may take to start, warm up and report ready.
-    public var startLimit: Duration = .seconds(20)
+    package var startLimit: Duration = .seconds(20)
     /// Whether workers take the test-only requests (crash, spin, exhaust memory, probe).
-    public var allowsTestRequests = false
+    package var allowsTestRequests = false
     /// The user a worker becomes when the daemon runs as root (`decode_worker_user`).
-    public var workerUser = WorkerUser.nobody
+    package var workerUser = WorkerUser.nobody
     /// CPU a worker may use in its whole life (RLIMIT_CPU, soft and hard alike): a worker with
     /// less than `cpuRetirement` left is retired after its photo and replaced.
-    public var cpuLifetime: Duration = .seconds(1800)
+    package var cpuLifetime: Duration = .seconds(1800)
     /// CPU a worker must have left to take another photo: what the longest photo may use.
-    public var cpuRetirement: Duration {
+    package var cpuRetirement: Duration {
         photoTimeLimit * 2 + .seconds(2)
     }
 
     /// Options for workers started from `executable`, keeping `maximumIdle` for reuse.
-    public init(executable: String, maximumIdle: Int, photoTimeLimit: Duration) {
+    package init(executable: String, maximumIdle: Int, photoTimeLimit: Duration) {
         self.executable = executable
         self.maximumIdle = max(1, maximumIdle)
         self.photoTimeLimit = photoTimeLimit

@@ -17,11 +17,11 @@ import Synchronization
 /// `memory_limit_exceeded`; the next photo gets a fresh worker. A photo may decode on as many
 /// threads as there are cores without a photo (a HEIC's tiles); with every core busy, or any
 /// photo waiting for a thread behind it (the caller's `waitingPhotos`), on one.
-public final class SandboxedDecoding: PhotoDecodeIsolation {
+package final class SandboxedDecoding: PhotoDecodeIsolation {
     /// How workers are started and limited.
-    public let options: SandboxOptions
+    package let options: SandboxOptions
     /// What the first worker reported: whether seccomp is in force, its start-up size and limit.
-    public let firstWorker: (seccomp: Bool, sandboxError: String?, baselineKiB: Int, addressSpaceLimit: Int)
+    package let firstWorker: (seccomp: Bool, sandboxError: String?, baselineKiB: Int, addressSpaceLimit: Int)
     private let setup: WorkerSetup
     /// The settings the workers check with, which also word the answers of photos no worker judged.
     private let settings: ValidationSettings
@@ -31,18 +31,15 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
     private let pixelLimit: Int
     /// The machine-wide decode memory budget (`decode_memory_mib`): each photo's least need is
     /// reserved here before a worker takes it, so workers together stay within it.
-    public let memoryBudget: WeightedSemaphore?
-    private let idle = Mutex<[SandboxedWorker]>([])
-    private let ends = Mutex<[WorkerEnd.Reason: Int]>([:])
-    /// Photos in workers now: a photo may spread its decode over the cores the others leave idle.
-    private let inFlight = Atomic<Int>(0)
-    /// The cores photos may use together.
-    private let cores = AvailableCores.count
+    package let memoryBudget: WeightedSemaphore?
+    /// Which worker each photo goes to and what becomes of it after (`Supervisor`): the idle
+    /// workers, the restarts by reason, the photos in workers now.
+    private let supervisor: Mutex<Supervisor<SandboxedWorker>>
 
     /// Starts one worker for `settings` to check that workers can run, and keeps it for the first photo.
     ///
     /// - Throws: `SandboxError.startFailed` when no worker can be started.
-    public init(settings: ValidationSettings, options: SandboxOptions) throws {
+    package init(settings: ValidationSettings, options: SandboxOptions) throws {
         self.options = options
         var setup = WorkerSetup(settings, addressSpaceSlack: options.addressSpaceSlack, allowsTestRequests: options.allowsTestRequests)
         setup.sharedBytes = options.sharedBytes
@@ -56,28 +53,27 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
         self.memoryBudget = WeightedSemaphore(capacity: settings.decodeMemoryBudget)
         let worker = try SandboxedWorker(executable: options.executable, setup: setup, startLimit: options.startLimit)
         firstWorker = (worker.ready.seccomp, worker.ready.sandboxError, worker.ready.baselineKiB, worker.ready.addressSpaceLimit)
-        idle.withLock { $0.append(worker) }
+        var supervisor = Supervisor<SandboxedWorker>(options: options, cores: AvailableCores.count)
+        _ = supervisor.checkIn(worker, after: .answered)
+        self.supervisor = Mutex(supervisor)
     }
 
     /// A warning to log once when a worker runs without part of its sandbox (seccomp refused by
     /// the kernel, a limit refused), else nil.
-    public var sandboxWarning: String? {
+    package var sandboxWarning: String? {
         guard let error = firstWorker.sandboxError else { return nil }
         return "decode workers run without part of their sandbox (\(error)); seccomp \(firstWorker.seccomp ? "is" : "is NOT") in force"
     }
 
     /// Workers that ended while holding a photo, by reason (`decoder_crashed`, `decode_timeout`,
     /// `memory_limit_exceeded`), every reason listed.
-    public var restartCounts: [String: Int] {
-        let counts = ends.withLock { $0 }
-        return Dictionary(uniqueKeysWithValues: WorkerEnd.Reason.allCases.map { ($0.rawValue, counts[$0] ?? 0) })
-    }
+    package var restartCounts: [String: Int] { supervisor.withLock { $0.restartCounts } }
 
     /// The process ids of the idle workers kept for the next photos (the last is used first).
-    public var idleWorkerIDs: [pid_t] { idle.withLock { $0.map(\.pid) } }
+    package var idleWorkerIDs: [pid_t] { supervisor.withLock { $0.idle.map(\.pid) } }
 
     /// Validates the photo in a worker; see the type's description.
-    public func validate(
+    package func validate(
         _ bytes: UnsafeRawBufferPointer,
         as photoType: PhotoType,
         previews: PreviewBounds?,
@@ -94,7 +90,7 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
 
     /// Validates the photo in a worker and returns the worker's measurements too (none when the
     /// worker crashed or ran out of time or memory).
-    public func measure(
+    package func measure(
         _ bytes: UnsafeRawBufferPointer, as photoType: PhotoType, fingerprint: Bool = true, deadline: ContinuousClock.Instant? = nil, waitingPhotos: Int = 0
     ) -> (output: ValidatePhotoOutput, measurements: PhotoMeasurements?) {
         let answer = validateInWorker(
@@ -115,11 +111,11 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
         let start = ContinuousClock.now
         let declared = DeclaredSize(bytes)
         let limit = options.timeLimits.limit(for: declared, byteCount: bytes.count)
-        let deadline = photoDeadline(from: start, limit: limit, job: job)
+        let deadline = supervisor.withLock { $0.deadline(from: start, limit: limit, job: job) }
         var reservation: WeightedSemaphore.Permit?
         // A picture over the pixel limit is the worker's to refuse as such, from its header.
         if let declared, declared.pixels <= pixelLimit, let memoryBudget {
-            let need = Self.leastMemory(declared, scale: analysisScale)
+            let need = DecodeMemory.least(declared, scale: analysisScale)
             do {
                 reservation = try memoryBudget.acquireBlocking(need)
             } catch {
@@ -132,12 +128,8 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
             }
         }
         defer { reservation?.release() }
-        // When every core has a photo, each photo decodes on one; a photo alone takes the idle ones.
-        let others = inFlight.add(1, ordering: .relaxed).oldValue
-        defer { inFlight.subtract(1, ordering: .relaxed) }
-        // Spreading one photo over two cores costs about a fifth more CPU in all, so a photo
-        // waiting for a worker gets the cores first.
-        let threads = waitingPhotos > 0 ? 1 : max(1, cores - others)
+        let threads = supervisor.withLock { $0.photoStarts(waitingPhotos: waitingPhotos) }
+        defer { supervisor.withLock { $0.photoEnds() } }
         let exchanged = exchange(.validate, photo: bytes, deadline: deadline) { shared in
             ValidateRequest(
                 photoType: photoType,
@@ -172,7 +164,7 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
     }
 
     /// What a worker's sandbox lets through (tests; needs `allowsTestRequests`).
-    public func probe(deadline: ContinuousClock.Instant) -> Result<ProbeReply, WorkerEnd> {
+    package func probe(deadline: ContinuousClock.Instant) -> Result<ProbeReply, WorkerEnd> {
         exchange(.probe, deadline: deadline) { _ in WorkerComplaint(message: "") }.flatMap { frame -> Result<ProbeReply, WorkerEnd> in
             guard let reply = try? frame.header(ProbeReply.self) else {
                 return .failure(WorkerEnd(reason: .crashed, detail: "the worker answered a \(frame.kind) frame to a probe"))
@@ -183,36 +175,20 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
 
     /// Sends a test-only misbehaviour request and returns how the worker ended (tests; needs
     /// `allowsTestRequests`); the worker is killed before `deadline`, as a photo's is before its job's.
-    public func misbehave(_ misbehaviour: TestMisbehaviour, deadline: ContinuousClock.Instant) -> WorkerEnd? {
+    package func misbehave(_ misbehaviour: TestMisbehaviour, deadline: ContinuousClock.Instant) -> WorkerEnd? {
         let kind: FrameKind = switch misbehaviour {
         case .crash: .crash
         case .spin: .spin
         case .exhaustMemory: .exhaustMemory
         }
-        let bounded = photoDeadline(from: .now, job: deadline)
+        let bounded = supervisor.withLock { $0.deadline(from: .now, job: deadline) }
         if case .failure(let end) = exchange(kind, deadline: bounded, { _ in WorkerComplaint(message: "") }) { return end }
         return nil
     }
 
     /// Stops every idle worker.
-    public func shutdown() {
-        let workers = idle.withLock { idle in
-            defer { idle.removeAll() }
-            return idle
-        }
-        workers.forEach { $0.stop() }
-    }
-
-    /// The earlier of the photo's limit (the photo time limit when nil) and the job's deadline
-    /// less the margin.
-    private func photoDeadline(from now: ContinuousClock.Instant, limit: Duration? = nil, job: ContinuousClock.Instant?) -> ContinuousClock.Instant {
-        var deadline = now + min(limit ?? options.photoTimeLimit, options.photoTimeLimit)
-        if let job {
-            let left = job - now
-            let margin = min(options.deadlineMargin, left / 5)
-            deadline = min(deadline, job - margin)
-        }
-        return deadline
+    package func shutdown() {
+        supervisor.withLock { $0.shutdown() }.forEach { $0.stop() }
     }
 
     /// Sends a request to an idle (or new) worker and waits for its reply; `photo` goes through the
@@ -221,56 +197,38 @@ public final class SandboxedDecoding: PhotoDecodeIsolation {
     private func exchange<Header: Encodable>(
         _ kind: FrameKind, photo: UnsafeRawBufferPointer? = nil, deadline: ContinuousClock.Instant, _ header: (_ sharedCount: Int?) -> Header
     ) -> Result<Frame, WorkerEnd> {
-        let worker: SandboxedWorker
-        // A worker that ended while idle (killed from outside) is dropped, not blamed on this photo.
-        var reused = idle.withLock { $0.popLast() }
-        while let candidate = reused, !candidate.isRunning {
-            reused = idle.withLock { $0.popLast() }
-        }
-        if let reused {
-            worker = reused
-        } else {
-            // A worker that cannot start within the photo's time does not hold its thread longer.
-            let left = deadline - ContinuousClock.now
-            do {
-                worker = try SandboxedWorker(executable: options.executable, setup: setup, startLimit: max(.milliseconds(1), min(options.startLimit, left)))
-            } catch {
-                let reason: WorkerEnd.Reason = left < options.startLimit ? .timedOut : .crashed
-                return .failure(WorkerEnd(reason: reason, detail: "no decode worker could be started: \(error)"))
+        var worker: SandboxedWorker?
+        while worker == nil {
+            switch supervisor.withLock({ $0.checkOut(deadline: deadline, now: .now) }) {
+            case .reuse(let idle) where idle.isRunning:
+                worker = idle
+            case .reuse:
+                // Ended while idle (killed from outside): dropped, not blamed on this photo.
+                continue
+            case .start(let limit):
+                do {
+                    worker = try SandboxedWorker(executable: options.executable, setup: setup, startLimit: limit)
+                } catch {
+                    let reason = supervisor.withLock { $0.startFailed(deadline: deadline, now: .now) }
+                    return .failure(WorkerEnd(reason: reason, detail: "no decode worker could be started: \(error)"))
+                }
             }
         }
+        guard let worker else { preconditionFailure("the loop ends with a worker") }
         var body = UnsafeRawBufferPointer(start: nil, count: 0)
         var sharedCount: Int?
         if let photo {
             if worker.stage(photo) { sharedCount = photo.count } else { body = photo }
         }
         let result = worker.exchange(kind, header(sharedCount), body: body, deadline: deadline)
-        switch result {
-        case .success(let frame) where frame.kind == .result && (try? frame.header(WorkerRetirement.self))?.retiring == true:
-            // It has spent most of its CPU allowance and exits now; the next photo gets a new one.
+        let outcome: Supervisor<SandboxedWorker>.Outcome = switch result {
+        case .success(let frame) where frame.kind == .result && (try? frame.header(WorkerRetirement.self))?.retiring == true: .retiring
+        case .success: .answered
+        case .failure(let end): .ended(end.reason)
+        }
+        if supervisor.withLock({ $0.checkIn(worker, after: outcome) }) == .stop {
             worker.stop()
-        case .success:
-            let kept = idle.withLock { idle in
-                guard idle.count < options.maximumIdle else { return false }
-                idle.append(worker)
-                return true
-            }
-            if !kept { worker.stop() }
-        case .failure(let end):
-            worker.stop()
-            ends.withLock { $0[end.reason, default: 0] += 1 }
         }
         return result
-    }
-}
-
-extension SandboxedDecoding {
-    /// The least memory a photo of `size` needs in its worker: the analysis plane and what its
-    /// format's decoder holds at the least (`ImageFormatProfile.leastDecoderBytes`: a row strip, a
-    /// lossy WebP's RGB canvas as libwebp fills it, the HEVC luma plane). Never more than the
-    /// worker's own estimate, so a photo refused here would be refused there.
-    static func leastMemory(_ size: DeclaredSize, scale: AnalysisScale) -> Int {
-        let analysis = BlurMeasurement.estimatedBytes(width: size.width, height: size.height, scale: scale)
-        return analysis + size.format.profile.leastDecoderBytes(width: size.width, height: size.height)
     }
 }

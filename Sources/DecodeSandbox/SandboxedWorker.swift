@@ -7,16 +7,16 @@ import PhotoValidation
 ///
 /// A worker serves one request at a time and belongs to one thread at a time (`SandboxedDecoding`
 /// checks it out); one that dies or misses a deadline is killed, reaped and never used again.
-public final class SandboxedWorker: @unchecked Sendable {
+package final class SandboxedWorker: @unchecked Sendable {
     /// The worker's process id.
-    public let pid: pid_t
+    package let pid: pid_t
     /// What the worker reported once sandboxed.
     let ready: WorkerReady
     private let channel: FrameChannel
     /// The daemon's read-write view of the photo memory shared with the worker, if any.
     private let shared: UnsafeMutableRawBufferPointer?
     /// False once the worker has died or been killed.
-    public private(set) var isAlive = true
+    package private(set) var isAlive = true
 
     /// Starts a worker and waits (at most `startLimit`) for it to report ready.
     ///
@@ -102,7 +102,7 @@ public final class SandboxedWorker: @unchecked Sendable {
     }
 
     /// Kills the worker (if alive) and reaps it.
-    public func stop() {
+    package func stop() {
         guard isAlive else { return }
         isAlive = false
         pv_sandbox_kill(pid)

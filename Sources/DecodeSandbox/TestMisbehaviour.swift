@@ -1,5 +1,5 @@
 /// What a test may ask a worker to do wrong, to see that only its photo pays.
-public enum TestMisbehaviour: Sendable {
+package enum TestMisbehaviour: Sendable {
     /// Dereference NULL (SIGSEGV).
     case crash
     /// Spin on the CPU past every deadline.

@@ -2,9 +2,9 @@ import PhotoFormat
 import PhotoValidation
 
 /// How a worker ended while it held a photo.
-public struct WorkerEnd: Error, Sendable, Equatable {
+package struct WorkerEnd: Error, Sendable, Equatable {
     /// The kinds of end, each a restart reason.
-    public enum Reason: String, Sendable, CaseIterable {
+    package enum Reason: String, Sendable, CaseIterable {
         /// It died of a signal or exited (`decoder_crashed`).
         case crashed = "decoder_crashed"
         /// It was killed at its deadline or ran out of CPU time (`decode_timeout`).
@@ -14,18 +14,18 @@ public struct WorkerEnd: Error, Sendable, Equatable {
     }
 
     /// The kind of end.
-    public let reason: Reason
+    package let reason: Reason
     /// What happened, for the operator.
-    public let detail: String
+    package let detail: String
 
     /// An end of kind `reason`, with what happened.
-    public init(reason: Reason, detail: String) {
+    package init(reason: Reason, detail: String) {
         self.reason = reason
         self.detail = detail
     }
 
     /// The operator-facing message of the photo's failure.
-    public func failureMessage(limit: Duration) -> String { failure(limit: limit).message }
+    package func failureMessage(limit: Duration) -> String { failure(limit: limit).message }
 
     /// The photo's failure: what happened and what to do.
     func failure(limit: Duration) -> DecodeFailure {

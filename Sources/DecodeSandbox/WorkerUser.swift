@@ -3,19 +3,19 @@ import Foundation
 /// The unprivileged user and group a decode worker becomes when the daemon runs as root (a
 /// container without `USER`, a developer's shell): named by `decode_worker_user`, `nobody` by
 /// default. A daemon that is not root keeps its own identity in its workers.
-public struct WorkerUser: Sendable, Equatable, Codable {
+package struct WorkerUser: Sendable, Equatable, Codable {
     /// The user id.
-    public var uid: UInt32
+    package var uid: UInt32
     /// The group id.
-    public var gid: UInt32
+    package var gid: UInt32
 
     /// `nobody` as this system names it (65534 where it has none).
-    public static var nobody: WorkerUser {
+    package static var nobody: WorkerUser {
         (try? WorkerUser(named: "nobody")) ?? WorkerUser(uid: 65534, gid: 65534)
     }
 
     /// A user by ids.
-    public init(uid: UInt32, gid: UInt32) {
+    package init(uid: UInt32, gid: UInt32) {
         self.uid = uid
         self.gid = gid
     }
@@ -23,7 +23,7 @@ public struct WorkerUser: Sendable, Equatable, Codable {
     /// The user called `name` in the system's user database, or `uid[:gid]` given as numbers.
     ///
     /// - Throws: `SandboxError.startFailed` when there is no such user or it is root.
-    public init(named name: String) throws(SandboxError) {
+    package init(named name: String) throws(SandboxError) {
         let parts = name.split(separator: ":", maxSplits: 1).map(String.init)
         if let uid = parts.first.flatMap(UInt32.init) {
             self.init(uid: uid, gid: parts.count > 1 ? (UInt32(parts[1]) ?? uid) : uid)

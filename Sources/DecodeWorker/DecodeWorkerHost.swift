@@ -8,15 +8,15 @@ import PhotoValidation
 /// and decodes one photo of each format (so every loader, plugin and thread it needs exists),
 /// enters the sandbox, reports ready, then validates photos one at a time with the in-process
 /// checks (`InProcessChecks`) until its socket closes.
-public enum DecodeWorkerHost {
+package enum DecodeWorkerHost {
     /// The exit status of a worker whose start-up failed (its parent reads the reason, if any,
     /// from a complaint frame).
     static let startFailure: Int32 = 70
     /// With test requests allowed, a photo that begins with these bytes crashes its worker.
-    public static let crashMarker = Array("PV-TEST-CRASH".utf8)
+    package static let crashMarker = Array("PV-TEST-CRASH".utf8)
 
     /// Serves the daemon on descriptor 3; never returns.
-    public static func run() -> Never {
+    package static func run() -> Never {
         // Before any thread starts: one malloc arena keeps the address space predictable.
         WorkerProcess.limitArenas()
         WorkerProcess.dieWithParent()

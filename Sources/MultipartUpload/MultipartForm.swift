@@ -12,14 +12,14 @@ import Darwin
 ///
 /// Kept apart from the HTTP layer, with nothing but MultipartKit beneath it, so the parsing of
 /// untrusted bodies can be fuzzed on its own.
-public struct MultipartForm: Sendable {
+package struct MultipartForm: Sendable {
     /// Parts by field name.
-    public private(set) var parts: [String: MultipartPart] = [:]
+    package private(set) var parts: [String: MultipartPart] = [:]
 
     /// Parses `body` using the boundary in `contentType`.
     ///
     /// - Throws: `MultipartFormError` when the boundary is missing or the body is malformed.
-    public init(body: ByteBuffer, contentType: String) throws(MultipartFormError) {
+    package init(body: ByteBuffer, contentType: String) throws(MultipartFormError) {
         let boundary = try Self.checkedBoundary(in: contentType)
         try Self.checkHeaderNames(body, boundary: boundary)
         let parser = MultipartParser(boundary: boundary)
@@ -120,28 +120,28 @@ public struct MultipartForm: Sendable {
     }
 
     /// The part named `name`, or nil.
-    public subscript(name: String) -> MultipartPart? {
+    package subscript(name: String) -> MultipartPart? {
         parts[name]
     }
 
     /// The text of the part named `name`, or nil when absent.
-    public func text(_ name: String) -> String? {
+    package func text(_ name: String) -> String? {
         parts[name].map { String(decoding: $0.body.readableBytesView, as: UTF8.self) }
     }
 
     /// True when `contentType` is `multipart/form-data`.
-    public static func isMultipart(_ contentType: String?) -> Bool {
+    package static func isMultipart(_ contentType: String?) -> Bool {
         contentType?.lowercased().hasPrefix("multipart/form-data") == true
     }
 
     /// The longest boundary RFC 2046 allows.
-    public static let maximumBoundaryLength = 70
+    package static let maximumBoundaryLength = 70
 
     /// The boundary of `contentType`, checked against RFC 2046 before any byte of the body is read:
     /// present, 1 to 70 characters, and only the characters the RFC allows (`bchars`).
     ///
     /// - Throws: `MultipartFormError` of kind `.badBoundary`, saying what is wrong.
-    public static func checkedBoundary(in contentType: String) throws(MultipartFormError) -> String {
+    package static func checkedBoundary(in contentType: String) throws(MultipartFormError) -> String {
         guard let boundary = boundary(in: contentType) else {
             throw MultipartFormError("multipart/form-data needs a boundary parameter in Content-Type", kind: .badBoundary)
         }
@@ -164,7 +164,7 @@ public struct MultipartForm: Sendable {
     }
 
     /// The `boundary` parameter of a Content-Type value, unquoted.
-    public static func boundary(in contentType: String) -> String? {
+    package static func boundary(in contentType: String) -> String? {
         for parameter in contentType.split(separator: ";").dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             if pair.count == 2, pair[0].lowercased() == "boundary" {

@@ -132,18 +132,17 @@ public struct InProcessChecks: PhotoDecoding {
         // Colour is kept only when a preview may be made: a photo already too small gets none.
         let keeping = header.shortestSide >= minimumShortSide || evenIfFailed ? previews : nil
         var plan = image.plan(targetShortSide: settings.analysisScale.targetShortestSide, preview: keeping, threads: threads)
-        let measuring = BlurMeasurement.estimatedBytes(width: header.storedWidth, height: header.storedHeight, scale: settings.analysisScale)
         // The strips handed to the second thread (none for a HEIC, whose tile threads build the
         // plane themselves), as wide as the decode makes them: a JPEG's at its DCT scale.
         let decodedWidth = (header.storedWidth * plan.scaleNumerator + 7) / 8
         let pipelineBytes = image.spreadsOverThreads ? 0 : BlurMeasurement.pipelineBytes(width: decodedWidth)
         var threads = threads
         // Extra threads are a convenience: a decode they would push over the budget runs on one.
-        if threads > 1, plan.estimatedBytes + measuring + pipelineBytes > budget.capacity {
+        if threads > 1, Self.memoryNeed(plan, header: header, scale: settings.analysisScale) + pipelineBytes > budget.capacity {
             plan = image.plan(targetShortSide: settings.analysisScale.targetShortestSide, preview: keeping)
             threads = 1
         }
-        let needed = plan.estimatedBytes + measuring + (threads > 1 ? pipelineBytes : 0)
+        let needed = Self.memoryNeed(plan, header: header, scale: settings.analysisScale) + (threads > 1 ? pipelineBytes : 0)
         // A decode that can never fit is refused rather than queued.
         guard let firstReservation = try? budget.acquireBlocking(needed) else {
             return invalid(DecodeFailure(
@@ -181,8 +180,9 @@ public struct InProcessChecks: PhotoDecoding {
                 if finerPlan.scaleNumerator > plan.scaleNumerator {
                     // As for the first decode: threads only where their strips fit beside it, so
                     // that idle cores never cost a photo its second look.
-                    let secondThreads = finerPlan.estimatedBytes + measuring + pipelineBytes > budget.capacity ? 1 : threads
-                    let neededAgain = finerPlan.estimatedBytes + measuring + (secondThreads > 1 ? pipelineBytes : 0)
+                    let finerNeed = Self.memoryNeed(finerPlan, header: header, scale: settings.analysisScale)
+                    let secondThreads = finerNeed + pipelineBytes > budget.capacity ? 1 : threads
+                    let neededAgain = finerNeed + (secondThreads > 1 ? pipelineBytes : 0)
                     // The first decode's memory is given back before the second is waited for, so
                     // no decode holds a reservation while it waits for another.
                     reservation?.release()

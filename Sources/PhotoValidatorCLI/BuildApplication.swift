@@ -9,7 +9,7 @@ import PhotoValidatorServer
 ///
 /// - Throws: `DecodeFailure` when libvips cannot be initialised in this process, `SandboxError`
 ///   when no decode worker can be started, and what `buildApplication(configuration:validator:logger:)` throws.
-public func buildApplication(configuration: ServiceConfiguration, logger: Logger) throws -> PhotoValidatorApp {
+package func buildApplication(configuration: ServiceConfiguration, logger: Logger) throws -> PhotoValidatorApp {
     let validator = try PhotoValidator.configured(
         settings: configuration.validation, threads: configuration.workers, photoTimeLimit: configuration.validationTimeout
     )

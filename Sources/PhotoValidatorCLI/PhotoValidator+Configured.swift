@@ -10,7 +10,7 @@ extension PhotoValidator {
     /// neither decoder and is handed what this makes (`buildApplication(configuration:logger:)`).
     ///
     /// - Throws: `DecodeFailure` when libvips cannot start (in this process), `SandboxError` when no worker can.
-    public static func configured(settings: ValidationSettings, threads: Int, photoTimeLimit: Duration) throws -> PhotoValidator {
+    package static func configured(settings: ValidationSettings, threads: Int, photoTimeLimit: Duration) throws -> PhotoValidator {
         switch settings.decodeIsolation {
         case .none:
             return try PhotoValidator(settings: settings)

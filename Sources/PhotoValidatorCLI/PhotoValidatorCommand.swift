@@ -3,9 +3,9 @@ import Foundation
 import ValidatorConfiguration
 
 /// The `photo-validator` command line: validate folders, benchmark, and serve.
-public struct PhotoValidatorCommand: AsyncParsableCommand {
+package struct PhotoValidatorCommand: AsyncParsableCommand {
     /// The command's name, abstract and subcommands.
-    public static let configuration = CommandConfiguration(
+    package static let configuration = CommandConfiguration(
         commandName: "photo-validator",
         abstract: "Checks that photos are decodable, large enough and sharp enough.",
         version: ReleaseIdentity.description,
@@ -13,10 +13,10 @@ public struct PhotoValidatorCommand: AsyncParsableCommand {
     )
 
     /// Creates the command (argument parser needs it).
-    public init() {}
+    package init() {}
 
     /// Parses `arguments` (the process's when nil), runs the chosen subcommand and exits.
-    public static func runFromCommandLine(_ arguments: [String]? = nil) async -> Never {
+    package static func runFromCommandLine(_ arguments: [String]? = nil) async -> Never {
         let given = arguments ?? Array(CommandLine.arguments.dropFirst())
         if Set(given) == ["--version", "--verbose"] {
             print(ReleaseIdentity.verboseDescription)

@@ -11,15 +11,15 @@ extension SharedOutbox: SignalQueue {
     static let claimLease: TimeInterval = 30
 
     /// The database, without its password.
-    public var location: String { store.endpoint.description }
+    package var location: String { store.endpoint.description }
 
     /// `claimDue`: the due signals no other replica is attempting, claimed for this one.
-    public func dueSignals(now: Date) async throws -> [OutboxEntry] {
+    package func dueSignals(now: Date) async throws -> [OutboxEntry] {
         try await claimDue(now: now, lease: Self.claimLease, limit: Self.claimBatch)
     }
 
     /// When the next pending signal of any replica is due, or nil when none is pending.
-    public func nextDueDate() async throws -> Date? {
+    package func nextDueDate() async throws -> Date? {
         let logger = logger
         return try await store.read { connection in
             let rows = try await connection.query("SELECT MIN(next_attempt_at) FROM photo_validator.signal WHERE state = 'pending'", logger: logger)
@@ -30,7 +30,7 @@ extension SharedOutbox: SignalQueue {
 
     /// Deletes delivered signals finished a day ago and answers past the idempotency window, at
     /// most once a minute per replica.
-    public func pruneFinished(now: Date) async throws {
+    package func pruneFinished(now: Date) async throws {
         let time = Int64(now.timeIntervalSince1970)
         let last = lastPrune.load(ordering: .relaxed)
         guard time - last >= 60, lastPrune.compareExchange(expected: last, desired: time, ordering: .relaxed).exchanged else { return }

@@ -13,21 +13,21 @@ import Synchronization
 /// signal to the others when its lease ends. An answer is a row of
 /// `photo_validator.idempotent_upload`, keyed by project and key, stored as the answer's bytes and
 /// committed with its signal in one transaction.
-public final class SharedOutbox: Sendable {
+package final class SharedOutbox: Sendable {
     let store: SharedStore
     let logger: Logger
     /// When this replica last pruned finished rows (seconds since 1970), so it prunes once a minute.
     let lastPrune = Atomic<Int64>(0)
 
     /// The outbox in `store`.
-    public init(store: SharedStore, logger: Logger) {
+    package init(store: SharedStore, logger: Logger) {
         self.store = store
         self.logger = logger
     }
 
     /// The statement that promises `photo`'s signal to `workflowID`, to run in a transaction
     /// (`SharedProjectMemory.remember`'s `alongside`, or `enqueue`'s own).
-    public static func promise(workflowID: String, signalName: String, photo: PhotoData, now: Date = Date()) throws -> @Sendable (PostgresConnection) async throws -> Void {
+    package static func promise(workflowID: String, signalName: String, photo: PhotoData, now: Date = Date()) throws -> @Sendable (PostgresConnection) async throws -> Void {
         let statement = OutboxStatements.Signal(photoID: photo.photoID, workflowID: workflowID, signalName: signalName,
                                                 payload: try payload(photo), time: now.timeIntervalSince1970)
         return { connection in
@@ -46,7 +46,7 @@ public final class SharedOutbox: Sendable {
     /// Commits a signal for `photo` to `workflowID`; when this returns, it is in the database.
     ///
     /// - Throws: `SharedStoreError.unavailable` when it could not be written; nothing is promised then.
-    public func enqueue(workflowID: String, signalName: String, photo: PhotoData, now: Date = Date()) async throws {
+    package func enqueue(workflowID: String, signalName: String, photo: PhotoData, now: Date = Date()) async throws {
         let promise = try Self.promise(workflowID: workflowID, signalName: signalName, photo: photo, now: now)
         // One statement, committed by itself.
         try await store.read { connection in try await promise(connection) }
@@ -56,7 +56,7 @@ public final class SharedOutbox: Sendable {
     /// younger than `window`.
     ///
     /// - Throws: `SharedStoreError.unavailable` when the database cannot be read.
-    public func idempotentUpload(projectID: String, key: String, window: TimeInterval = SignalOutbox.idempotencyWindow,
+    package func idempotentUpload(projectID: String, key: String, window: TimeInterval = SignalOutbox.idempotencyWindow,
                                  now: Date = Date()) async throws -> IdempotentUpload? {
         let cutoff = now.timeIntervalSince1970 - window
         let logger = logger
@@ -70,7 +70,7 @@ public final class SharedOutbox: Sendable {
     /// for the same key first, nothing is written and that answer is returned; else `upload`.
     ///
     /// - Throws: `SharedStoreError.unavailable` when it could not be written; nothing is promised then.
-    public func record(_ upload: IdempotentUpload, window: TimeInterval = SignalOutbox.idempotencyWindow,
+    package func record(_ upload: IdempotentUpload, window: TimeInterval = SignalOutbox.idempotencyWindow,
                        alongside: @escaping @Sendable (PostgresConnection) async throws -> Void = { _ in }) async throws -> IdempotentUpload {
         let logger = logger
         return try await store.transaction { connection in
@@ -87,7 +87,7 @@ public final class SharedOutbox: Sendable {
     /// (`SharedProjectMemory.remember`'s `alongside`: the photo's fingerprint). When another request
     /// stored a live answer for the key first it throws `EarlierAnswer`, so the whole transaction
     /// rolls back and the caller replays that answer.
-    public static func recording(_ upload: IdempotentUpload, window: TimeInterval = SignalOutbox.idempotencyWindow,
+    package static func recording(_ upload: IdempotentUpload, window: TimeInterval = SignalOutbox.idempotencyWindow,
                                  promising signal: (workflowID: String, signalName: String, photo: PhotoData)?) throws -> @Sendable (PostgresConnection) async throws -> Void {
         let answer = answerStatement(upload, window: window)
         let both = try signal.map {
@@ -113,9 +113,9 @@ public final class SharedOutbox: Sendable {
     }
 
     /// Another request (on any replica) stored the answer for the key first; nothing was committed.
-    public struct EarlierAnswer: Error, Sendable {
+    package struct EarlierAnswer: Error, Sendable {
         /// The answer stored first.
-        public let upload: IdempotentUpload
+        package let upload: IdempotentUpload
     }
 
     /// Inserts `upload`'s answer; returns nil when stored, or the live answer another request
@@ -155,7 +155,7 @@ public final class SharedOutbox: Sendable {
     /// Rows other replicas are claiming at the same moment are skipped, not waited for.
     ///
     /// - Throws: `SharedStoreError.unavailable` when the database cannot be written.
-    public func claimDue(now: Date = Date(), lease: TimeInterval = 60, limit: Int = 32) async throws -> [OutboxEntry] {
+    package func claimDue(now: Date = Date(), lease: TimeInterval = 60, limit: Int = 32) async throws -> [OutboxEntry] {
         let time = now.timeIntervalSince1970
         let logger = logger
         // One statement, committed by itself: its row locks last while it runs, its lease after.
@@ -184,7 +184,7 @@ public final class SharedOutbox: Sendable {
     }
 
     /// Records a successful delivery.
-    public func markDelivered(_ id: Int64, now: Date = Date()) async throws {
+    package func markDelivered(_ id: Int64, now: Date = Date()) async throws {
         try await execute("""
             UPDATE photo_validator.signal SET state = 'delivered', attempts = attempts + 1, finished_at = \(now.timeIntervalSince1970), last_error = NULL
             WHERE id = \(id)
@@ -192,7 +192,7 @@ public final class SharedOutbox: Sendable {
     }
 
     /// Records a failed attempt and when to try again.
-    public func scheduleRetry(_ id: Int64, at next: Date, error: String) async throws {
+    package func scheduleRetry(_ id: Int64, at next: Date, error: String) async throws {
         try await execute("""
             UPDATE photo_validator.signal SET attempts = attempts + 1, next_attempt_at = \(next.timeIntervalSince1970), last_error = \(error)
             WHERE id = \(id)
@@ -200,7 +200,7 @@ public final class SharedOutbox: Sendable {
     }
 
     /// Gives a signal up, with the reason.
-    public func markDead(_ id: Int64, reason: String, now: Date = Date()) async throws {
+    package func markDead(_ id: Int64, reason: String, now: Date = Date()) async throws {
         try await execute("""
             UPDATE photo_validator.signal SET state = 'dead', attempts = attempts + 1, dead_reason = \(reason), finished_at = \(now.timeIntervalSince1970)
             WHERE id = \(id)
@@ -210,7 +210,7 @@ public final class SharedOutbox: Sendable {
     /// Puts dead letters back in the queue with a fresh age window: all of them, or the one for
     /// `photoID`. Returns how many were requeued.
     @discardableResult
-    public func retryDeadLetters(photoID: String? = nil, now: Date = Date()) async throws -> Int {
+    package func retryDeadLetters(photoID: String? = nil, now: Date = Date()) async throws -> Int {
         let time = now.timeIntervalSince1970
         let logger = logger
         return try await store.transaction { connection in
@@ -225,7 +225,7 @@ public final class SharedOutbox: Sendable {
     }
 
     /// Counts by state, over every replica's signals, and the age of the oldest pending one.
-    public func counts(now: Date = Date()) async throws -> OutboxCounts {
+    package func counts(now: Date = Date()) async throws -> OutboxCounts {
         let logger = logger
         return try await store.read { connection in
             let rows = try await connection.query("""
@@ -242,7 +242,7 @@ public final class SharedOutbox: Sendable {
     }
 
     /// The most recent dead letters of every replica, newest first.
-    public func deadLetters(limit: Int = 20) async throws -> [OutboxEntry] {
+    package func deadLetters(limit: Int = 20) async throws -> [OutboxEntry] {
         let logger = logger
         return try await store.read { connection in
             let rows = try await connection.query("""

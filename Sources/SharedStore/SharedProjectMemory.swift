@@ -16,12 +16,12 @@ import Synchronization
 /// arrived since the caller compared: `remember` takes the project's transaction-scoped advisory
 /// lock, compares with those (the caller's `compare`), and inserts, so two uploads of one photo
 /// racing on two replicas cannot both be remembered, while other projects go on.
-public final class SharedProjectMemory<Fingerprint: Sendable & Equatable>: Sendable {
+package final class SharedProjectMemory<Fingerprint: Sendable & Equatable>: Sendable {
     /// A remembered photo.
-    public typealias Photo = ProjectMemory<Fingerprint>.Photo
+    package typealias Photo = ProjectMemory<Fingerprint>.Photo
 
     /// The bounds of the memory.
-    public let limits: ProjectMemory<Fingerprint>.Limits
+    package let limits: ProjectMemory<Fingerprint>.Limits
     private let store: SharedStore
     private let decode: @Sendable ([UInt8]) -> Fingerprint?
     private let cost: @Sendable (Fingerprint) -> Int
@@ -32,7 +32,7 @@ public final class SharedProjectMemory<Fingerprint: Sendable & Equatable>: Senda
     /// The memory in `store` within `limits`: `decode` parses a stored fingerprint (nil for bytes
     /// that are not one, which are then skipped), `cost` is a parsed one's bytes against the budget,
     /// and `onEvict` hears of every photo the limits made it forget.
-    public init(store: SharedStore, limits: ProjectMemory<Fingerprint>.Limits, logger: Logger,
+    package init(store: SharedStore, limits: ProjectMemory<Fingerprint>.Limits, logger: Logger,
                 decode: @escaping @Sendable ([UInt8]) -> Fingerprint?, cost: @escaping @Sendable (Fingerprint) -> Int,
                 onEvict: @escaping @Sendable ([EvictedPhoto]) -> Void = { _ in }) {
         self.store = store
@@ -48,7 +48,7 @@ public final class SharedProjectMemory<Fingerprint: Sendable & Equatable>: Senda
     /// period, other than `photoID`, oldest first), and the generation to pass to `remember`.
     ///
     /// - Throws: `SharedStoreError.unavailable` when the database cannot be read.
-    public func photos(in projectID: String, besides photoID: String? = nil, now: Date = Date()) async throws -> (photos: [Photo], generation: UInt64) {
+    package func photos(in projectID: String, besides photoID: String? = nil, now: Date = Date()) async throws -> (photos: [Photo], generation: UInt64) {
         let cutoff = now.timeIntervalSince1970 - limits.retention
         let limit = Int64(limits.photosPerProject)
         let logger = logger
@@ -93,7 +93,7 @@ public final class SharedProjectMemory<Fingerprint: Sendable & Equatable>: Senda
     ///
     /// - Throws: `SharedStoreError.unavailable` when the database fails (nothing is remembered
     ///   then), or what `compare` or `alongside` throw.
-    public func remember(_ fingerprint: Fingerprint, encoded: [UInt8], photoID: String, in projectID: String, comparedUpTo generation: UInt64,
+    package func remember(_ fingerprint: Fingerprint, encoded: [UInt8], photoID: String, in projectID: String, comparedUpTo generation: UInt64,
                          now: Date = Date(), compare: @escaping @Sendable ([Photo]) async throws -> String?,
                          alongside: @escaping @Sendable (PostgresConnection) async throws -> Void = { _ in }) async throws -> PhotoFingerprintStore.Remembered {
         let bytes = cost(fingerprint)
@@ -133,7 +133,7 @@ public final class SharedProjectMemory<Fingerprint: Sendable & Equatable>: Senda
     ///
     /// - Throws: `SharedStoreError.unavailable` when the database cannot be written.
     @discardableResult
-    public func forget(photoID: String, in projectID: String) async throws -> Bool {
+    package func forget(photoID: String, in projectID: String) async throws -> Bool {
         let logger = logger
         return try await store.transaction { connection in
             let rows = try await connection.query(
@@ -151,7 +151,7 @@ public final class SharedProjectMemory<Fingerprint: Sendable & Equatable>: Senda
     ///
     /// - Throws: `SharedStoreError.unavailable` when the database cannot be written.
     @discardableResult
-    public func prune(now: Date = Date()) async throws -> Int {
+    package func prune(now: Date = Date()) async throws -> Int {
         let cutoff = now.timeIntervalSince1970 - limits.retention
         let budget = Int64(limits.totalBytes)
         let logger = logger
@@ -179,7 +179,7 @@ public final class SharedProjectMemory<Fingerprint: Sendable & Equatable>: Senda
     /// Photos remembered, their bytes, and the projects they belong to.
     ///
     /// - Throws: `SharedStoreError.unavailable` when the database cannot be read.
-    public func usage() async throws -> (photos: Int, bytes: Int, projects: Int) {
+    package func usage() async throws -> (photos: Int, bytes: Int, projects: Int) {
         let logger = logger
         return try await store.transaction { connection in
             let rows = try await connection.query(

@@ -7,9 +7,9 @@ import Synchronization
 /// schema up to date when it starts, and hands out transactions to the stores built on it
 /// (`SharedProjectMemory`). A service of the daemon's one `ServiceGroup`: the pool runs while it
 /// runs and closes when shutdown ends it.
-public final class SharedStore: Service, Sendable {
+package final class SharedStore: Service, Sendable {
     /// Where the store is in its life, for /readyz.
-    public enum Readiness: Sendable, Equatable {
+    package enum Readiness: Sendable, Equatable {
         /// Not yet connected and migrated.
         case starting
         /// Connected, and the schema is at this build's version.
@@ -19,7 +19,7 @@ public final class SharedStore: Service, Sendable {
     }
 
     /// The database, without its password.
-    public let endpoint: SharedStoreEndpoint
+    package let endpoint: SharedStoreEndpoint
     /// The pool of connections.
     let client: PostgresClient
     private let logger: Logger
@@ -33,7 +33,7 @@ public final class SharedStore: Service, Sendable {
     /// `acquireTimeout` fails as unavailable.
     ///
     /// - Throws: `SharedStoreError.invalidURL` for settings that name no usable database.
-    public init(settings: SharedStoreSettings, logger: Logger, retryDelay: Duration = .seconds(2),
+    package init(settings: SharedStoreSettings, logger: Logger, retryDelay: Duration = .seconds(2),
                 acquireTimeout: Duration = .seconds(2)) throws(SharedStoreError) {
         endpoint = try settings.endpoint()
         client = PostgresClient(configuration: try settings.clientConfiguration(), backgroundLogger: logger)
@@ -43,11 +43,11 @@ public final class SharedStore: Service, Sendable {
     }
 
     /// Where the store is: starting, ready, or unavailable and why.
-    public var readiness: Readiness { state.withLock { $0 } }
+    package var readiness: Readiness { state.withLock { $0 } }
 
     /// Runs the pool, migrates the schema (again every `retryDelay` while the database cannot be
     /// reached), and keeps the pool running until graceful shutdown or cancellation.
-    public func run() async throws {
+    package func run() async throws {
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { await self.client.run() }
             // The pool's run loop starts in the task above; a lease asked before it warns in the log.
@@ -161,7 +161,7 @@ public final class SharedStore: Service, Sendable {
     }
 
     /// Checks that a statement runs now (for /readyz); returns why not, or nil.
-    public func check() async -> String? {
+    package func check() async -> String? {
         do {
             try await read { connection in _ = try await connection.query("SELECT 1", logger: self.logger) }
             return nil
@@ -191,4 +191,4 @@ private final class LeaseFlag: Sendable {
 /// A step of a transaction in the shared store that a caller composes without reading it: a
 /// signal promised (`SharedOutbox.promise`) or an answer recorded (`SharedOutbox.recording`), run in
 /// the transaction that remembers a photo (`SharedProjectMemory.remember`'s `alongside`).
-public typealias SharedStatement = @Sendable (PostgresConnection) async throws -> Void
+package typealias SharedStatement = @Sendable (PostgresConnection) async throws -> Void

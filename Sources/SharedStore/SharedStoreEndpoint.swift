@@ -1,9 +1,9 @@
 import Foundation
 
 /// The parts of a PostgreSQL URL: who connects, to which database, over TCP or a Unix socket.
-public struct SharedStoreEndpoint: Sendable, Equatable, CustomStringConvertible {
+package struct SharedStoreEndpoint: Sendable, Equatable, CustomStringConvertible {
     /// Where the server listens.
-    public enum Location: Sendable, Equatable {
+    package enum Location: Sendable, Equatable {
         /// A host name or address and a port.
         case tcp(host: String, port: Int)
         /// The path of the server's socket file (`FOLDER/.s.PGSQL.PORT`).
@@ -11,19 +11,19 @@ public struct SharedStoreEndpoint: Sendable, Equatable, CustomStringConvertible 
     }
 
     /// The role to connect as.
-    public let username: String
+    package let username: String
     /// The password the URL carries, if any.
-    public let password: String?
+    package let password: String?
     /// The database (the role's name when the URL names none, as libpq does).
-    public let database: String
+    package let database: String
     /// Where the server listens.
-    public let location: Location
+    package let location: Location
 
     /// The parts of `url`: `postgres://` or `postgresql://`, a user, a host and port or a
     /// `?host=/folder` of a Unix socket, and a database.
     ///
     /// - Throws: `SharedStoreError.invalidURL` naming what is wrong, without the password.
-    public init(url: String) throws(SharedStoreError) {
+    package init(url: String) throws(SharedStoreError) {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
               scheme == "postgres" || scheme == "postgresql" else {
             throw .invalidURL("store.url must be a postgres:// URL (postgres://USER@HOST:PORT/DATABASE)")
@@ -48,7 +48,7 @@ public struct SharedStoreEndpoint: Sendable, Equatable, CustomStringConvertible 
     }
 
     /// The URL without its password, for logs and /readyz.
-    public var description: String {
+    package var description: String {
         switch location {
         case .tcp(let host, let port): "postgres://\(username)@\(host):\(port)/\(database)"
         case .socket(let path): "postgres://\(username)@/\(database) (socket \(path))"

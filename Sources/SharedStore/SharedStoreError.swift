@@ -1,5 +1,5 @@
 /// The shared store could not be used; nothing was promised or remembered.
-public enum SharedStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum SharedStoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The settings do not name a usable database (a bad URL or TLS file).
     case invalidURL(String)
     /// The database could not be reached, read or written.
@@ -8,7 +8,7 @@ public enum SharedStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     case schemaTooNew(found: Int, known: Int)
 
     /// What happened.
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidURL(let detail): detail
         case .unavailable(let detail): detail

@@ -5,15 +5,15 @@ import PostgresNIO
 /// migrations: each replica applies the missing ones at start, one replica at a time (a session
 /// advisory lock), and records each in `photo_validator.schema_version` in the migration's own
 /// transaction, so a replica stopped midway leaves the schema at a version it knows.
-public enum SharedStoreSchema {
+package enum SharedStoreSchema {
     /// One step of the schema.
-    public struct Migration: Sendable {
+    package struct Migration: Sendable {
         /// Its number; migrations apply in increasing order.
-        public let version: Int
+        package let version: Int
         /// What it does, for the log.
-        public let summary: String
+        package let summary: String
         /// Its statements, run in one transaction.
-        public let statements: [String]
+        package let statements: [String]
     }
 
     /// The advisory lock migrations take (a key in the two-integer space, apart from the per-project locks').
@@ -25,7 +25,7 @@ public enum SharedStoreSchema {
     static let projectLockSpace: Int32 = 0x7076_5301
 
     /// Every migration this build knows, oldest first.
-    public static let migrations: [Migration] = [
+    package static let migrations: [Migration] = [
         Migration(version: 1, summary: "project memory: accepted photos' fingerprints by project", statements: [
             """
             CREATE TABLE photo_validator.photo_fingerprint (
@@ -78,7 +78,7 @@ public enum SharedStoreSchema {
     ]
 
     /// The newest version this build knows.
-    public static var currentVersion: Int { migrations.last?.version ?? 0 }
+    package static var currentVersion: Int { migrations.last?.version ?? 0 }
 
     /// Brings the schema to `currentVersion` over `connection`, under the migration lock; returns
     /// the versions applied (none when another replica got there first).
@@ -86,7 +86,7 @@ public enum SharedStoreSchema {
     /// - Throws: `SharedStoreError.schemaTooNew` when the database is ahead of this build, or the
     ///   database's error.
     @discardableResult
-    public static func migrate(_ connection: PostgresConnection, logger: Logger) async throws -> [Int] {
+    package static func migrate(_ connection: PostgresConnection, logger: Logger) async throws -> [Int] {
         let (lockSpace, lockKey) = migrationLock
         try await connection.query("SELECT pg_advisory_lock(\(lockSpace), \(lockKey))", logger: logger)
         do {
@@ -125,7 +125,7 @@ public enum SharedStoreSchema {
     }
 
     /// The version the database's schema is at (0 before the first migration).
-    public static func version(_ connection: PostgresConnection, logger: Logger) async throws -> Int {
+    package static func version(_ connection: PostgresConnection, logger: Logger) async throws -> Int {
         let rows = try await connection.query("SELECT COALESCE(MAX(version), 0) FROM photo_validator.schema_version", logger: logger)
         for try await (version) in rows.decode(Int.self) { return version }
         return 0

@@ -3,9 +3,9 @@ import PostgresNIO
 
 /// How to reach the PostgreSQL database that replicas share (`store.url` and its companions): a
 /// value read from the settings, turned into the client's configuration by `clientConfiguration()`.
-public struct SharedStoreSettings: Sendable, Equatable {
+package struct SharedStoreSettings: Sendable, Equatable {
     /// Whether and how the connection is encrypted (`store.tls`).
-    public enum TLSMode: String, Sendable, CaseIterable {
+    package enum TLSMode: String, Sendable, CaseIterable {
         /// Plain TCP: only for a database on loopback or a private network.
         case disable
         /// TLS when the server offers it, the certificate verified against the system's roots.
@@ -16,18 +16,18 @@ public struct SharedStoreSettings: Sendable, Equatable {
 
     /// Where the database is, as a URL: `postgres://USER@HOST:PORT/DATABASE`, or a Unix socket's
     /// folder as libpq takes it, `postgres://USER@/DATABASE?host=/run/postgresql`.
-    public var url: String
+    package var url: String
     /// The password, when not in the URL (`store.password` or `store.password_file`).
-    public var password: String?
+    package var password: String?
     /// Connections each replica opens at most (`store.pool_size`).
-    public var poolSize: Int
+    package var poolSize: Int
     /// Encryption over TCP (`store.tls`); a Unix socket is never encrypted.
-    public var tls: TLSMode
+    package var tls: TLSMode
     /// A PEM file of the certificate authorities to trust instead of the system's (`store.tls_ca_file`).
-    public var tlsCAFile: String?
+    package var tlsCAFile: String?
 
     /// Settings from their parts.
-    public init(url: String, password: String? = nil, poolSize: Int = 8, tls: TLSMode = .require, tlsCAFile: String? = nil) {
+    package init(url: String, password: String? = nil, poolSize: Int = 8, tls: TLSMode = .require, tlsCAFile: String? = nil) {
         self.url = url
         self.password = password
         self.poolSize = max(1, poolSize)
@@ -38,7 +38,7 @@ public struct SharedStoreSettings: Sendable, Equatable {
     /// The parts of `url`, checked.
     ///
     /// - Throws: `SharedStoreError.invalidURL` for a URL that is not a PostgreSQL one.
-    public func endpoint() throws(SharedStoreError) -> SharedStoreEndpoint {
+    package func endpoint() throws(SharedStoreError) -> SharedStoreEndpoint {
         try SharedStoreEndpoint(url: url)
     }
 
@@ -46,7 +46,7 @@ public struct SharedStoreSettings: Sendable, Equatable {
     /// URL's), the TLS mode and the pool size.
     ///
     /// - Throws: `SharedStoreError.invalidURL` for a bad URL or TLS file.
-    public func clientConfiguration() throws(SharedStoreError) -> PostgresClient.Configuration {
+    package func clientConfiguration() throws(SharedStoreError) -> PostgresClient.Configuration {
         let endpoint = try endpoint()
         let secret = password ?? endpoint.password
         var configuration: PostgresClient.Configuration

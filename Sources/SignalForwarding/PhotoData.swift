@@ -1,16 +1,16 @@
 /// The one argument of the `photo_added` signal, in the worker's snake_case field names.
-public struct PhotoData: Codable, Sendable, Equatable {
+package struct PhotoData: Codable, Sendable, Equatable {
     /// The photo's UUID; lets the workflow drop duplicate deliveries.
-    public let photoID: String
+    package let photoID: String
     /// Where the gateway stored the bytes.
-    public let storageKey: String
+    package let storageKey: String
     /// `room` or `inspiration`.
-    public let photoType: String
+    package let photoType: String
     /// The note of an inspiration photo, or nil.
-    public let note: String?
+    package let note: String?
 
     /// Creates the payload.
-    public init(photoID: String, storageKey: String, photoType: String, note: String?) {
+    package init(photoID: String, storageKey: String, photoType: String, note: String?) {
         self.photoID = photoID
         self.storageKey = storageKey
         self.photoType = photoType
@@ -24,7 +24,7 @@ public struct PhotoData: Codable, Sendable, Equatable {
         case note
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(photoID, forKey: .photoID)
         try container.encode(storageKey, forKey: .storageKey)

@@ -3,19 +3,19 @@ import SwiftCSV
 
 /// The test manifests and CSV outputs as a header and rows of named cells, parsed by SwiftCSV (the
 /// same reader `tune` and `evaluate-content` use).
-public struct CSVTable: Sendable {
+package struct CSVTable: Sendable {
     /// Column names from the first line.
-    public let header: [String]
+    package let header: [String]
     /// Each further line as a dictionary from column name to cell.
-    public let rows: [[String: String]]
+    package let rows: [[String: String]]
 
     /// Parses the CSV file at `url`.
-    public init(contentsOf url: URL) throws {
+    package init(contentsOf url: URL) throws {
         try self.init(parsing: String(contentsOf: url, encoding: .utf8))
     }
 
     /// Parses CSV `text`; text that is not CSV gives no rows.
-    public init(text: String) {
+    package init(text: String) {
         self = (try? CSVTable(parsing: text)) ?? CSVTable(header: [], rows: [])
     }
 

@@ -1,10 +1,10 @@
 /// Files that are cheap to send and, without the decode cost caps, expensive to decode: each made
 /// from a real photo of its format, as the starvation attacks of issue 34 were. Used by the tests
 /// (each must be refused `costly_structure` at once) and by `photo-validator-harness hostile-cost`.
-public enum CostlyFiles {
+package enum CostlyFiles {
     /// `jpeg` with `count` empty APP1 segments after SOI (1.5 million made a 19 MB file that
     /// held a worker for the whole deadline).
-    public static func jpegSegmentFlood(_ jpeg: [UInt8], count: Int, marker: UInt8 = 0xE1) -> [UInt8] {
+    package static func jpegSegmentFlood(_ jpeg: [UInt8], count: Int, marker: UInt8 = 0xE1) -> [UInt8] {
         var out = Array(jpeg.prefix(2))
         out.reserveCapacity(jpeg.count + 6 * count)
         for _ in 0..<count { out += [0xFF, marker, 0x00, 0x04, 0x00, 0x00] }
@@ -13,14 +13,14 @@ public enum CostlyFiles {
 
     /// `jpeg` with `count` extra start-of-scan segments (one coefficient of one component each, a
     /// byte of data) before its end marker: the structure of a many-scan progressive file.
-    public static func jpegScanFlood(_ jpeg: [UInt8], count: Int) -> [UInt8] {
+    package static func jpegScanFlood(_ jpeg: [UInt8], count: Int) -> [UInt8] {
         var out = Array(jpeg.dropLast(2))
         for _ in 0..<count { out += [0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x01, 0x01, 0x00, 0x00] }
         return out + [0xFF, 0xD9]
     }
 
     /// `jpeg` with APP2 segments of 65,533 bytes adding up to `bytes` of metadata.
-    public static func jpegMetadataFlood(_ jpeg: [UInt8], bytes: Int) -> [UInt8] {
+    package static func jpegMetadataFlood(_ jpeg: [UInt8], bytes: Int) -> [UInt8] {
         var out = Array(jpeg.prefix(2))
         var left = bytes
         while left > 0 {
@@ -32,7 +32,7 @@ public enum CostlyFiles {
     }
 
     /// `png` with `count` small tEXt chunks after its header.
-    public static func pngChunkFlood(_ png: [UInt8], count: Int) -> [UInt8] {
+    package static func pngChunkFlood(_ png: [UInt8], count: Int) -> [UInt8] {
         let text = PNGChunks.chunk("tEXt", Array("k\u{0}v".utf8))
         let headerEnd = 8 + 25
         var out = Array(png.prefix(headerEnd))
@@ -43,13 +43,13 @@ public enum CostlyFiles {
 
     /// `png` with `bytes` of zeros in an extra IDAT chunk before IEND: more compressed data than
     /// its picture could need, which a decoder would inflate for nothing.
-    public static func pngPaddedData(_ png: [UInt8], bytes: Int) -> [UInt8] {
+    package static func pngPaddedData(_ png: [UInt8], bytes: Int) -> [UInt8] {
         Array(png.dropLast(12)) + PNGChunks.chunk("IDAT", [UInt8](repeating: 0, count: bytes)) + png.suffix(12)
     }
 
     /// An animated WebP of `frames` copies of the still `webp`'s bitstream (VP8 or VP8L), on a
     /// canvas of its size; with `canvasLie`, each frame is placed 2 px right and down, past the canvas.
-    public static func webpFrameFlood(_ webp: [UInt8], frames: Int, canvasLie: Bool = false) -> [UInt8]? {
+    package static func webpFrameFlood(_ webp: [UInt8], frames: Int, canvasLie: Bool = false) -> [UInt8]? {
         func little(_ value: Int, _ width: Int) -> [UInt8] { (0..<width).map { UInt8((value >> (8 * $0)) & 0xFF) } }
         guard webp.count > 30 else { return nil }
         // The first VP8 or VP8L chunk, and its size.

@@ -7,13 +7,13 @@ import Synchronization
 import SystemPackage
 
 /// A `photo-validator serve` child process under test: its port, its log, and signals.
-public final class DaemonProcess: Sendable {
+package final class DaemonProcess: Sendable {
     /// What happened once the daemon exited.
-    public struct Exit: Sendable {
+    package struct Exit: Sendable {
         /// The exit status, or 128 + the signal number.
-        public let status: Int32
+        package let status: Int32
         /// Every line the daemon logged.
-        public let log: [String]
+        package let log: [String]
     }
 
     private let processID: pid_t
@@ -26,7 +26,7 @@ public final class DaemonProcess: Sendable {
     }
 
     /// The TCP port the daemon listens on.
-    public var port: Int {
+    package var port: Int {
         get throws {
             guard let port = portValue.withLock({ $0 }) else { throw StartFailure(log: log) }
             return port
@@ -34,26 +34,26 @@ public final class DaemonProcess: Sendable {
     }
 
     /// The lines logged so far.
-    public var log: [String] { lines.withLock { $0 } }
+    package var log: [String] { lines.withLock { $0 } }
 
     /// The daemon's resident memory in MiB, from /proc (nil once it has exited).
-    public var residentMiB: Double? { ProcStatus.mebibytes("VmRSS", of: processID) }
+    package var residentMiB: Double? { ProcStatus.mebibytes("VmRSS", of: processID) }
 
     /// The daemon's peak resident memory so far in MiB, from /proc (nil once it has exited).
-    public var peakResidentMiB: Double? { ProcStatus.mebibytes("VmHWM", of: processID) }
+    package var peakResidentMiB: Double? { ProcStatus.mebibytes("VmHWM", of: processID) }
 
     /// Sends `signal` (SIGTERM by default) to the daemon.
-    public func send(_ signal: Int32 = SIGTERM) {
+    package func send(_ signal: Int32 = SIGTERM) {
         signalled.withLock { $0 = true }
         kill(processID, signal)
     }
 
     /// The daemon did not report a listening port.
-    public struct StartFailure: Error, CustomStringConvertible {
+    package struct StartFailure: Error, CustomStringConvertible {
         /// What it logged.
-        public let log: [String]
+        package let log: [String]
         /// The log, for the test report.
-        public var description: String { "the daemon did not start listening; it logged:\n" + log.joined(separator: "\n") }
+        package var description: String { "the daemon did not start listening; it logged:\n" + log.joined(separator: "\n") }
     }
 
     /// Starts `photo-validator serve` with `arguments`, waits until it listens, runs `body`, then
@@ -61,7 +61,7 @@ public final class DaemonProcess: Sendable {
     /// A non-empty `launcher` (a program and its arguments, which must `exec` the rest of its
     /// command line) runs the daemon, for example under a sandbox; `executable` replaces the path
     /// of the built binary, for a launcher that puts it somewhere else (as a sandbox's bind does).
-    public static func run<Value: Sendable>(
+    package static func run<Value: Sendable>(
         _ arguments: [String],
         environment: [String: String] = [:],
         launcher: [String] = [],

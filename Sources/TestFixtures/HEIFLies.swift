@@ -3,19 +3,19 @@ import Foundation
 /// The crafted HEIC files of `scripts/make-heif-lies`: structural lies an attacker sends (each must
 /// be refused as `invalid_image` from its header) and valid controls (each must decode), written
 /// from one tile of `../shared/photos/room-couch-pug.heic` into a fresh folder.
-public enum HEIFLies {
+package enum HEIFLies {
     /// One generated file.
-    public struct File: Sendable, CustomStringConvertible {
+    package struct File: Sendable, CustomStringConvertible {
         /// Where it was written.
-        public let url: URL
+        package let url: URL
         /// True for a lie, false for a control.
-        public var isLie: Bool { url.lastPathComponent.hasPrefix("lie-") }
+        package var isLie: Bool { url.lastPathComponent.hasPrefix("lie-") }
         /// The file name.
-        public var description: String { url.lastPathComponent }
+        package var description: String { url.lastPathComponent }
     }
 
     /// Runs the generator and returns its files, lies and controls, sorted by name.
-    public static func generate() async throws -> [File] {
+    package static func generate() async throws -> [File] {
         guard let source = Fixtures.sharedFile("photos/room-couch-pug.heic") else {
             throw GenerationFailure(message: "../shared/photos/room-couch-pug.heic is missing")
         }
@@ -30,10 +30,10 @@ public enum HEIFLies {
     }
 
     /// The generator did not run.
-    public struct GenerationFailure: Error, CustomStringConvertible {
+    package struct GenerationFailure: Error, CustomStringConvertible {
         /// What went wrong.
-        public let message: String
+        package let message: String
         /// The message.
-        public var description: String { message }
+        package var description: String { message }
     }
 }

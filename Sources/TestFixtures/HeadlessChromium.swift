@@ -3,9 +3,9 @@ import Foundation
 /// Debian's `chromium` run headless on a page from disk, for the tests of the report pages:
 /// the DOM after its scripts ran (`--dump-dom`), what its console said, and screenshots.
 /// `scripts/setup --test` installs it.
-public enum HeadlessChromium {
+package enum HeadlessChromium {
     /// The browser: `PHOTO_VALIDATOR_CHROMIUM`, else `chromium` on the `PATH`.
-    public static let executable: URL? = {
+    package static let executable: URL? = {
         if let path = ProcessInfo.processInfo.environment["PHOTO_VALIDATOR_CHROMIUM"], !path.isEmpty {
             return URL(fileURLWithPath: path)
         }
@@ -15,25 +15,25 @@ public enum HeadlessChromium {
     }()
 
     /// True when the browser tests can run, or must (under `scripts/test`, where a missing browser fails them).
-    public static var available: Bool { executable != nil || Fixtures.peersRequired }
+    package static var available: Bool { executable != nil || Fixtures.peersRequired }
 
     /// A page as the browser left it.
-    public struct Page: Sendable {
+    package struct Page: Sendable {
         /// The serialized DOM after the page's scripts ran.
-        public let dom: String
+        package let dom: String
         /// The lines the page's console printed (errors, uncaught exceptions, security-policy refusals).
-        public let console: [String]
+        package let console: [String]
     }
 
     /// Loads `url` (a `file://` URL, with a fragment if any) and returns its DOM and console.
-    public static func load(_ url: URL) async throws -> Page {
+    package static func load(_ url: URL) async throws -> Page {
         let outcome = try await run(["--enable-logging=stderr", "--v=0", "--virtual-time-budget=5000", "--dump-dom", url.absoluteString])
         let console = outcome.standardError.split(separator: "\n").map(String.init).filter { $0.contains(":CONSOLE") }
         return Page(dom: outcome.standardOutput, console: console)
     }
 
     /// Writes a PNG screenshot of `url` at `width` x `height` to `file`.
-    public static func screenshot(_ url: URL, to file: URL, width: Int = 1400, height: Int = 1800) async throws {
+    package static func screenshot(_ url: URL, to file: URL, width: Int = 1400, height: Int = 1800) async throws {
         _ = try await run(["--hide-scrollbars", "--window-size=\(width),\(height)", "--virtual-time-budget=5000", "--screenshot=\(file.path)", url.absoluteString])
     }
 
@@ -48,7 +48,7 @@ public enum HeadlessChromium {
     }
 
     /// The browser is not installed.
-    public struct Missing: Error, CustomStringConvertible {
-        public var description: String { "chromium is not installed (scripts/setup --test installs it, or set PHOTO_VALIDATOR_CHROMIUM)" }
+    package struct Missing: Error, CustomStringConvertible {
+        package var description: String { "chromium is not installed (scripts/setup --test installs it, or set PHOTO_VALIDATOR_CHROMIUM)" }
     }
 }

@@ -1,20 +1,20 @@
 /// What the marker segments of a JPEG say, read without decoding: its size and which metadata
 /// blocks it carries (EXIF, XMP, ICC, IPTC, comments).
-public struct JPEGInspection: Sendable, Equatable {
+package struct JPEGInspection: Sendable, Equatable {
     /// Width from the SOF segment.
-    public let width: Int
+    package let width: Int
     /// Height from the SOF segment.
-    public let height: Int
+    package let height: Int
     /// Application and comment segments found before the scan, such as `APP1:Exif`, `APP2:ICC_PROFILE`, `COM`.
-    public let metadataSegments: [String]
+    package let metadataSegments: [String]
 
     /// True when no EXIF (and so no GPS), XMP, ICC, IPTC or comment segment is present.
-    public var hasNoMetadata: Bool {
+    package var hasNoMetadata: Bool {
         metadataSegments.allSatisfy { $0 == "APP0:JFIF" }
     }
 
     /// Reads the segments of `bytes`, or nil when it is not a JPEG with a frame header.
-    public init?(_ bytes: [UInt8]) {
+    package init?(_ bytes: [UInt8]) {
         guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
         var index = 2
         var segments: [String] = []

@@ -3,16 +3,16 @@ import Foundation
 /// A real OpenAI-compatible server: llama-cpp-python's (`python -m llama_cpp.server`, PyPI
 /// `llama-cpp-python[server]`, which compiles llama.cpp) serving a tiny model that
 /// `scripts/peers/tiny_llama_gguf.py` writes, on a free loopback port.
-public final class LlamaCppServer: Sendable {
+package final class LlamaCppServer: Sendable {
     /// The Python that `scripts/setup --test` installs the server into: `PHOTO_VALIDATOR_PYTHON`,
     /// else `.venv/bin/python`.
-    public static let python: URL? = {
+    package static let python: URL? = {
         let python = Fixtures.peerTool("python", overriddenBy: "PHOTO_VALIDATOR_PYTHON")
         return FileManager.default.isExecutableFile(atPath: python.path) ? python : nil
     }()
 
     /// True when the test can run (llama-cpp-python is in `.venv`), or must (under `scripts/test`).
-    public static var available: Bool {
+    package static var available: Bool {
         if Fixtures.peersRequired { return true }
         let lib = Fixtures.repositoryRoot.appendingPathComponent(".venv/lib")
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: lib.path)) ?? []
@@ -20,24 +20,24 @@ public final class LlamaCppServer: Sendable {
     }
 
     /// The port the server listens on.
-    public let port: Int
+    package let port: Int
     /// The model's name in requests.
-    public let model = "tiny-llama"
+    package let model = "tiny-llama"
     private let folder: URL
     private let peer = PeerProcess()
 
     /// A server on a free loopback port; call `start()`.
-    public init() throws {
+    package init() throws {
         port = try TemporalDevServer.freePort()
         folder = URL(fileURLWithPath: Fixtures.temporaryPath("llama"))
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 
     /// The base URL for the content check.
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    package var baseURL: String { "http://127.0.0.1:\(port)" }
 
     /// Writes the model and starts the server, waiting until it answers (at most 120 s).
-    public func start() async throws {
+    package func start() async throws {
         guard let python = Self.python else {
             throw PeerProcess.Failure(description: "no Python with llama-cpp-python: run scripts/setup --test")
         }
@@ -54,7 +54,7 @@ public final class LlamaCppServer: Sendable {
     }
 
     /// Stops the server and waits for it to exit, off the cooperative pool.
-    public func stop() async {
+    package func stop() async {
         await peer.stop()
     }
 }

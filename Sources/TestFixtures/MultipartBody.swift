@@ -1,37 +1,37 @@
 import Foundation
 
 /// A `multipart/form-data` body built in code: text fields and file parts, in order.
-public struct MultipartBody: Sendable {
+package struct MultipartBody: Sendable {
     /// The boundary between parts.
-    public let boundary: String
+    package let boundary: String
     private var parts: [UInt8] = []
 
     /// An empty body with `boundary`.
-    public init(boundary: String = "pv-" + UUID().uuidString) {
+    package init(boundary: String = "pv-" + UUID().uuidString) {
         self.boundary = boundary
     }
 
     /// A body with `fields` (name, value) in order, then `file` (file name, content type, bytes) as the `file` part.
-    public init(fields: [(String, String)], file: (name: String, contentType: String, bytes: [UInt8])?) {
+    package init(fields: [(String, String)], file: (name: String, contentType: String, bytes: [UInt8])?) {
         self.init()
         for (name, value) in fields { field(name, value) }
         if let file { self.file("file", filename: file.name, contentType: file.contentType, bytes: file.bytes) }
     }
 
     /// Adds a text field.
-    public mutating func field(_ name: String, _ value: String) {
+    package mutating func field(_ name: String, _ value: String) {
         parts += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
     }
 
     /// Adds a file part.
-    public mutating func file(_ name: String, filename: String, contentType: String, bytes: [UInt8]) {
+    package mutating func file(_ name: String, filename: String, contentType: String, bytes: [UInt8]) {
         parts += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"; filename=\"\(filename)\"\r\nContent-Type: \(contentType)\r\n\r\n".utf8)
         parts += bytes + Array("\r\n".utf8)
     }
 
     /// The whole body, closing boundary included.
-    public var bytes: [UInt8] { parts + Array("--\(boundary)--\r\n".utf8) }
+    package var bytes: [UInt8] { parts + Array("--\(boundary)--\r\n".utf8) }
 
     /// The `Content-Type` header value, with the boundary.
-    public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
+    package var contentType: String { "multipart/form-data; boundary=\(boundary)" }
 }

@@ -12,7 +12,7 @@ import Glibc
 /// validating a folder of photos yields the CPU to the servers under test, whose clients time out
 /// after 20 s without an answer.
 /// Assertions belong after the await, in the test's own task.
-public func offloaded<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+package func offloaded<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
     try await withCheckedThrowingContinuation { continuation in
         let thread = Thread {
             #if os(Linux)

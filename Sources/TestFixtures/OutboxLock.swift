@@ -3,14 +3,14 @@ import GRDB
 
 /// Holds an exclusive write lock on an SQLite database from a separate connection until released,
 /// as a stuck or foreign writer would.
-public final class OutboxLock: @unchecked Sendable {
+package final class OutboxLock: @unchecked Sendable {
     // Only touched by init and the detached thread it starts; the semaphores order them.
     private let queue: DatabaseQueue
     private let released = DispatchSemaphore(value: 0)
     private let locked = DispatchSemaphore(value: 0)
 
     /// Takes the write lock on the database at `path` and holds it until `release()`.
-    public init(path: String) throws {
+    package init(path: String) throws {
         queue = try DatabaseQueue(path: path)
         let queue = queue
         Thread.detachNewThread { [locked, released] in
@@ -25,7 +25,7 @@ public final class OutboxLock: @unchecked Sendable {
     }
 
     /// Gives the lock back.
-    public func release() {
+    package func release() {
         released.signal()
     }
 }

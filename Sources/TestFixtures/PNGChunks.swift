@@ -1,18 +1,18 @@
 /// The chunks of a PNG file after its signature, and how to write one.
-public struct PNGChunks: Sendable {
+package struct PNGChunks: Sendable {
     /// One chunk: its four-letter type and its byte range (length, type, data, CRC).
-    public struct Chunk: Sendable, Equatable {
+    package struct Chunk: Sendable, Equatable {
         /// The chunk type, such as `IDAT`.
-        public let type: String
+        package let type: String
         /// Its byte range in the file.
-        public let range: Range<Int>
+        package let range: Range<Int>
     }
 
     /// The chunks in file order, as far as whole chunk headers go.
-    public let chunks: [Chunk]
+    package let chunks: [Chunk]
 
     /// Walks the chunks of `data`.
-    public init(_ data: [UInt8]) {
+    package init(_ data: [UInt8]) {
         var out: [Chunk] = []
         var i = 8
         while i + 12 <= data.count {
@@ -25,18 +25,18 @@ public struct PNGChunks: Sendable {
     }
 
     /// A whole chunk of `type` holding `body`, with its CRC.
-    public static func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+    package static func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
         let typed = Array(type.utf8) + body
         return bigEndian32(UInt32(body.count)) + typed + bigEndian32(crc32(typed))
     }
 
     /// `value` as four big-endian bytes.
-    public static func bigEndian32(_ value: UInt32) -> [UInt8] {
+    package static func bigEndian32(_ value: UInt32) -> [UInt8] {
         [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
     }
 
     /// The CRC-32 (ISO-HDLC) PNG puts after each chunk.
-    public static func crc32(_ bytes: [UInt8]) -> UInt32 {
+    package static func crc32(_ bytes: [UInt8]) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes { crc = crcTable[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
         return ~crc

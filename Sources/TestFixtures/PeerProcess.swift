@@ -5,13 +5,13 @@ import Glibc
 
 /// A long-running test peer (a Temporal dev server, an OpenAI-compatible server): started, waited
 /// for until it answers over HTTP on loopback, and stopped, off the cooperative pool.
-public final class PeerProcess: @unchecked Sendable {
+package final class PeerProcess: @unchecked Sendable {
     private var process: Process?
     // Guards `process`; tests start and stop a peer from one task at a time.
     private let lock = NSLock()
 
     /// An idle peer; `start` runs it.
-    public init() {}
+    package init() {}
 
     deinit {
         process?.terminate()
@@ -22,7 +22,7 @@ public final class PeerProcess: @unchecked Sendable {
     /// to `errorLog` or discarded; `environment` replacing this process's when given) and waits
     /// until `GET path` on `port` answers 200, at most `timeout`; `name` names it in errors,
     /// whose text ends with the log's tail. A stopped peer can be started again.
-    public func start(_ executable: URL, _ arguments: [String], name: String, port: Int, path: String,
+    package func start(_ executable: URL, _ arguments: [String], name: String, port: Int, path: String,
                       errorLog: URL? = nil, environment: [String: String]? = nil, workingDirectory: URL? = nil,
                       timeout: Duration = .seconds(120)) async throws {
         let process = Process()
@@ -57,7 +57,7 @@ public final class PeerProcess: @unchecked Sendable {
     }
 
     /// Stops the peer (SIGTERM, then SIGKILL after 5 s) and waits for it to exit, off the cooperative pool.
-    public func stop() async {
+    package func stop() async {
         let process = lock.withLock { () -> Process? in
             defer { self.process = nil }
             return self.process
@@ -75,13 +75,13 @@ public final class PeerProcess: @unchecked Sendable {
     }
 
     /// The running (or last) process's id.
-    public var processIdentifier: Int32? { lock.withLock { process?.processIdentifier } }
+    package var processIdentifier: Int32? { lock.withLock { process?.processIdentifier } }
 
     /// True while the process runs.
-    public var isRunning: Bool { lock.withLock { process?.isRunning ?? false } }
+    package var isRunning: Bool { lock.withLock { process?.isRunning ?? false } }
 
     /// The exit status of a process that has ended (128 + the signal for one a signal ended), else nil.
-    public var exitStatus: Int32? {
+    package var exitStatus: Int32? {
         lock.withLock {
             guard let process, !process.isRunning else { return nil }
             return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
@@ -89,7 +89,7 @@ public final class PeerProcess: @unchecked Sendable {
     }
 
     /// Kills the process (SIGKILL) and waits for it, off the cooperative pool.
-    public func kill() async {
+    package func kill() async {
         guard let process = lock.withLock({ self.process }), process.isRunning else { return }
         Glibc.kill(process.processIdentifier, SIGKILL)
         _ = try? await offloaded { process.waitUntilExit() }
@@ -97,7 +97,7 @@ public final class PeerProcess: @unchecked Sendable {
 
     /// Sends SIGTERM and waits at most `limit` for the exit: its status and the seconds it took,
     /// or nil (and SIGKILL) when it did not exit in time.
-    public func terminate(within limit: Duration) async -> (status: Int32?, seconds: Double) {
+    package func terminate(within limit: Duration) async -> (status: Int32?, seconds: Double) {
         guard let process = lock.withLock({ self.process }) else { return (nil, 0) }
         guard process.isRunning else { return (exitStatus, 0) }
         let start = ContinuousClock.now
@@ -114,8 +114,8 @@ public final class PeerProcess: @unchecked Sendable {
     }
 
     /// A peer that did not start or become ready.
-    public struct Failure: Error, CustomStringConvertible {
+    package struct Failure: Error, CustomStringConvertible {
         /// What went wrong.
-        public let description: String
+        package let description: String
     }
 }

@@ -2,11 +2,11 @@ import Foundation
 
 /// libheif's own decode of HEIC photos, through the pillow-heif test peer, as PNG copies: the
 /// reference the FFmpeg path is compared with, since no HEIC reaches libheif in photo-validator.
-public enum PillowHEIF {
+package enum PillowHEIF {
     /// PNG copies (turned and mirrored as displayed) of the HEIC photos among `urls` that libheif
     /// decodes, keyed by the HEIC's path; empty when there is no peer environment
     /// (`PHOTO_VALIDATOR_PYTHON`, else the `.venv` that `scripts/setup --test` makes).
-    public static func pngCopies(of urls: [URL]) async throws -> [String: URL] {
+    package static func pngCopies(of urls: [URL]) async throws -> [String: URL] {
         let heics = urls.filter { $0.pathExtension.lowercased() == "heic" }
         let python = Fixtures.peerTool("python", overriddenBy: "PHOTO_VALIDATOR_PYTHON").path
         guard FileManager.default.isExecutableFile(atPath: python), !heics.isEmpty else { return [:] }
@@ -31,10 +31,10 @@ public enum PillowHEIF {
     }
 
     /// The peer did not run.
-    public struct Failure: Error, CustomStringConvertible {
+    package struct Failure: Error, CustomStringConvertible {
         /// What went wrong.
-        public let message: String
+        package let message: String
         /// The message.
-        public var description: String { message }
+        package var description: String { message }
     }
 }

@@ -6,10 +6,10 @@ import Glibc
 /// A private PostgreSQL cluster for the shared store's tests: `initdb` in a new temporary folder,
 /// `pg_ctl` serving it on a Unix socket in that folder only (no TCP), stopped and deleted by the
 /// test. As root, the server's commands run as the `postgres` user, since initdb refuses root.
-public final class PostgresCluster: Sendable {
+package final class PostgresCluster: Sendable {
     /// The folder holding `initdb` and `pg_ctl`: `PHOTO_VALIDATOR_POSTGRES_BIN`, else the newest
     /// `/usr/lib/postgresql/*/bin` (Debian's `postgresql` package), else `initdb` on the PATH.
-    public static let binaries: URL? = {
+    package static let binaries: URL? = {
         let fileManager = FileManager.default
         func holdsServer(_ folder: String) -> Bool {
             fileManager.isExecutableFile(atPath: folder + "/initdb") && fileManager.isExecutableFile(atPath: folder + "/pg_ctl")
@@ -29,19 +29,19 @@ public final class PostgresCluster: Sendable {
 
     /// True when tests that need PostgreSQL can run (or must, under `scripts/test`, where a
     /// missing server then fails them).
-    public static var available: Bool { binaries != nil || Fixtures.peersRequired }
+    package static var available: Bool { binaries != nil || Fixtures.peersRequired }
 
     /// The cluster's folder: its data, its log and its socket.
-    public let folder: String
+    package let folder: String
     /// The loopback TCP port it also listens on, or nil for its Unix socket alone.
-    public let tcpPort: Int?
+    package let tcpPort: Int?
     /// Whether commits are synced to disk, as in production (tests run faster without).
-    public let durable: Bool
+    package let durable: Bool
     private let asPostgresUser: Bool
 
     /// A cluster in a new temporary folder, on its Unix socket and, with `tcpPort`, on that
     /// loopback port as well, syncing its commits when `durable`; call `start()`.
-    public init(tcpPort: Int? = nil, durable: Bool = false) throws {
+    package init(tcpPort: Int? = nil, durable: Bool = false) throws {
         self.tcpPort = tcpPort
         self.durable = durable
         // Short and under /tmp: a socket's path is limited to 107 bytes.
@@ -60,7 +60,7 @@ public final class PostgresCluster: Sendable {
 
     /// The URL of `database` for a client as the `postgres` role: over loopback TCP when the
     /// cluster listens there, else over its socket.
-    public func url(database: String = "postgres") -> String {
+    package func url(database: String = "postgres") -> String {
         tcpPort.map { "postgres://postgres@127.0.0.1:\($0)/\(database)" } ?? "postgres://postgres@/\(database)?host=\(folder)"
     }
 
@@ -68,7 +68,7 @@ public final class PostgresCluster: Sendable {
     private var port: String { String(tcpPort ?? 5432) }
 
     /// Initialises the cluster when new and starts the server, waiting until it accepts connections.
-    public func start() async throws {
+    package func start() async throws {
         if !FileManager.default.fileExists(atPath: folder + "/data/PG_VERSION") {
             try await run("initdb", ["-D", folder + "/data", "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync"])
         }
@@ -79,30 +79,30 @@ public final class PostgresCluster: Sendable {
     }
 
     /// Stops the server (fast shutdown: connections are closed), keeping the data for `start()`.
-    public func stop() async {
+    package func stop() async {
         _ = try? await run("pg_ctl", ["-D", folder + "/data", "-m", "fast", "-w", "-t", "60", "stop"])
     }
 
     /// Stops the server and deletes the cluster's folder.
-    public func destroy() async {
+    package func destroy() async {
         await stop()
         try? FileManager.default.removeItem(atPath: folder)
     }
 
     /// Creates a new, empty database and returns its URL.
-    public func createDatabase(_ name: String = "pv_" + UUID().uuidString.prefix(8).lowercased()) async throws -> String {
+    package func createDatabase(_ name: String = "pv_" + UUID().uuidString.prefix(8).lowercased()) async throws -> String {
         try await run("createdb", ["-h", folder, "-p", port, "-U", "postgres", name])
         return url(database: name)
     }
 
     /// Runs `sql` with `psql` against the database at `url`; returns its rows, unaligned, one a line.
     @discardableResult
-    public func psql(_ url: String, _ sql: String) async throws -> String {
+    package func psql(_ url: String, _ sql: String) async throws -> String {
         try await run("psql", ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", url, "-c", sql])
     }
 
     /// Runs a started cluster for `body`, then stops and deletes it, whatever `body` does.
-    public static func with<Result>(_ body: (PostgresCluster) async throws -> Result) async throws -> Result {
+    package static func with<Result>(_ body: (PostgresCluster) async throws -> Result) async throws -> Result {
         let cluster = try PostgresCluster()
         do {
             try await cluster.start()
@@ -132,12 +132,12 @@ public final class PostgresCluster: Sendable {
     }
 
     /// A PostgreSQL fixture failure.
-    public struct Failure: Error, CustomStringConvertible {
+    package struct Failure: Error, CustomStringConvertible {
         /// What went wrong.
-        public let description: String
+        package let description: String
 
         /// A failure saying `description`.
-        public init(description: String) {
+        package init(description: String) {
             self.description = description
         }
     }

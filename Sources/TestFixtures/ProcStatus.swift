@@ -4,9 +4,9 @@ import Glibc
 #endif
 
 /// Figures of a running process, read from `/proc/PID/status`.
-public enum ProcStatus {
+package enum ProcStatus {
     /// The number in `field` (such as `VmRSS` in KiB, or `Threads`) of process `pid`, or nil once it has exited.
-    public static func value(_ field: String, of pid: pid_t) -> Int? {
+    package static func value(_ field: String, of pid: pid_t) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }) else {
             return nil
@@ -15,7 +15,7 @@ public enum ProcStatus {
     }
 
     /// The value of a memory `field` (such as `VmRSS` or `VmHWM`) of process `pid` in MiB, or nil once it has exited.
-    public static func mebibytes(_ field: String, of pid: pid_t) -> Double? {
+    package static func mebibytes(_ field: String, of pid: pid_t) -> Double? {
         value(field, of: pid).map { Double($0) / 1024 }
     }
 }

@@ -3,19 +3,19 @@ import Subprocess
 import SystemPackage
 
 /// Runs a program to completion and captures what it printed.
-public enum ProcessRunner {
+package enum ProcessRunner {
     /// What a finished program left behind.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// The exit status, or 128 + the signal number when a signal ended it.
-        public let status: Int32
+        package let status: Int32
         /// Everything written to standard output.
-        public let standardOutput: String
+        package let standardOutput: String
         /// Everything written to standard error.
-        public let standardError: String
+        package let standardError: String
     }
 
     /// Runs `executable` with `arguments` and `environment` additions, and waits for it.
-    public static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) async throws -> Outcome {
+    package static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) async throws -> Outcome {
         let result = try await Subprocess.run(
             .path(FilePath(executable.path)),
             arguments: Arguments(arguments),
@@ -32,7 +32,7 @@ public enum ProcessRunner {
     }
 
     /// The built `photo-validator` executable beside the test bundle.
-    public static var photoValidatorExecutable: URL {
+    package static var photoValidatorExecutable: URL {
         let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         var folder = testBinary.deletingLastPathComponent()
         // The test bundle may be a folder (…/X.xctest/…); walk up to the build products folder.

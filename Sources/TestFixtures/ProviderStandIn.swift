@@ -13,9 +13,9 @@ import Synchronization
 /// OpenAI's strict subset such as `maxLength`, or `max_tokens` for a model that wants
 /// `max_completion_tokens`), records every request it accepts the shape of, and answers what the
 /// test's script says.
-public final class ProviderStandIn: Sendable {
+package final class ProviderStandIn: Sendable {
     /// The wire protocol spoken.
-    public enum Dialect: String, Sendable {
+    package enum Dialect: String, Sendable {
         /// Anthropic Messages API.
         case anthropic
         /// OpenAI chat completions.
@@ -23,27 +23,27 @@ public final class ProviderStandIn: Sendable {
     }
 
     /// One request as received and parsed.
-    public struct Received: Sendable {
+    package struct Received: Sendable {
         /// Header names (lower case) to values.
-        public let headers: [String: String]
+        package let headers: [String: String]
         /// The `model` field.
-        public let model: String
+        package let model: String
         /// The image's declared media type.
-        public let mediaType: String
+        package let mediaType: String
         /// The decoded image bytes.
-        public let image: [UInt8]
+        package let image: [UInt8]
         /// The tool (Anthropic) or JSON schema (OpenAI) name the answer must follow.
-        public let toolName: String
+        package let toolName: String
         /// The names of the schema's required fields.
-        public let requiredFields: [String]
+        package let requiredFields: [String]
         /// The question's text.
-        public let question: String
+        package let question: String
         /// The whole body as JSON text.
-        public let body: String
+        package let body: String
     }
 
     /// What to answer.
-    public enum Reply: Sendable {
+    package enum Reply: Sendable {
         /// A successful classification with these fields (encoded as the dialect encodes answers).
         case labels(scene: String, mainSubject: String, designRelated: Bool, reason: String)
         /// A successful message whose answer is this raw JSON text (for schema violations).
@@ -68,41 +68,41 @@ public final class ProviderStandIn: Sendable {
     }
 
     /// Boxes a reply inside another.
-    public final class ReplyBox: Sendable {
+    package final class ReplyBox: Sendable {
         /// The boxed reply.
-        public let reply: Reply
+        package let reply: Reply
         /// Boxes `reply`.
-        public init(_ reply: Reply) { self.reply = reply }
+        package init(_ reply: Reply) { self.reply = reply }
     }
 
     /// The dialect.
-    public let dialect: Dialect
+    package let dialect: Dialect
     /// The key requests must carry.
-    public let apiKey: String
+    package let apiKey: String
     private let script: @Sendable (Received, Int) -> Reply
     private let state = Mutex<(received: [Received], inFlight: Int, peak: Int, stopped: Bool)>(([], 0, 0, false))
 
     /// A stand-in for `dialect` requiring `apiKey`, answering request number n (0-based) with `script`.
-    public init(_ dialect: Dialect, apiKey: String = "test-key", script: @escaping @Sendable (Received, Int) -> Reply) {
+    package init(_ dialect: Dialect, apiKey: String = "test-key", script: @escaping @Sendable (Received, Int) -> Reply) {
         self.dialect = dialect
         self.apiKey = apiKey
         self.script = script
     }
 
     /// Every well-formed request received, in order.
-    public var received: [Received] { state.withLock { $0.received } }
+    package var received: [Received] { state.withLock { $0.received } }
     /// The most requests that were in flight at once.
-    public var peakConcurrency: Int { state.withLock { $0.peak } }
+    package var peakConcurrency: Int { state.withLock { $0.peak } }
 
     /// Ends every hanging or trickling answer.
-    public func stop() {
+    package func stop() {
         state.withLock { $0.stopped = true }
     }
 
     private var stopped: Bool { state.withLock { $0.stopped } }
 
     /// The router to serve (`Application(router:).test(.live)` or `run`).
-    public func router() -> Router<BasicRequestContext> {
+    package func router() -> Router<BasicRequestContext> {
         let router = Router()
         let path = dialect == .anthropic ? "/v1/messages" : "/v1/chat/completions"
         router.post(RouterPath(path)) { request, context in
@@ -256,7 +256,7 @@ public final class ProviderStandIn: Sendable {
 
     /// Keywords OpenAI's strict structured outputs do not accept (Azure OpenAI and several local
     /// servers share the subset): a request naming one is refused with 400.
-    public static let unsupportedStrictKeywords: Set<String> = [
+    package static let unsupportedStrictKeywords: Set<String> = [
         "minLength", "maxLength", "patternProperties", "unevaluatedProperties", "propertyNames",
         "minProperties", "maxProperties", "unevaluatedItems", "contains", "minContains", "maxContains", "uniqueItems",
     ]
@@ -290,7 +290,7 @@ public final class ProviderStandIn: Sendable {
     }
 
     /// The tokens the real API would bill for the image: about width * height / 750.
-    public static func imageTokens(_ image: [UInt8]) -> Int {
+    package static func imageTokens(_ image: [UInt8]) -> Int {
         guard let info = JPEGInspection(image) else { return 0 }
         return (info.width * info.height + 749) / 750
     }

@@ -7,15 +7,15 @@ import Glibc
 /// (a body shorter than its Content-Length, a request left half-sent) and for talking to a daemon
 /// child process. The socket calls block, so they run on a Dispatch thread, never on the
 /// cooperative pool that the server under test needs for its own handlers.
-public enum RawHTTP {
+package enum RawHTTP {
     /// A socket or protocol failure.
-    public struct Failure: Error, CustomStringConvertible {
+    package struct Failure: Error, CustomStringConvertible {
         /// What went wrong.
-        public let description: String
+        package let description: String
     }
 
     /// Sends one request with `Connection: close` to 127.0.0.1:`port` and returns the whole answer.
-    public static func request(port: Int, method: String, path: String, headers: [String] = [], body: [UInt8] = []) async throws -> String {
+    package static func request(port: Int, method: String, path: String, headers: [String] = [], body: [UInt8] = []) async throws -> String {
         try await offloaded { try blockingRequest(port: port, method: method, path: path, headers: headers, body: body) }
     }
 
@@ -27,7 +27,7 @@ public enum RawHTTP {
     }
 
     /// The same over the Unix domain socket at `unixSocket`.
-    public static func request(unixSocket: String, method: String, path: String, headers: [String] = [], body: [UInt8] = []) async throws -> String {
+    package static func request(unixSocket: String, method: String, path: String, headers: [String] = [], body: [UInt8] = []) async throws -> String {
         try await offloaded { try blockingRequest(unixSocket: unixSocket, method: method, path: path, headers: headers, body: body) }
     }
 
@@ -47,7 +47,7 @@ public enum RawHTTP {
 
     /// Sends the raw `text` and returns the first complete response (by its Content-Length), or
     /// what arrived when the server closed or `timeout` passed, without sending anything more.
-    public static func firstResponse(port: Int, sending text: String, timeout: TimeInterval = 10) async throws -> String {
+    package static func firstResponse(port: Int, sending text: String, timeout: TimeInterval = 10) async throws -> String {
         try await offloaded { try blockingFirstResponse(port: port, sending: text, timeout: timeout) }
     }
 
@@ -68,12 +68,12 @@ public enum RawHTTP {
     }
 
     /// A socket connected to 127.0.0.1:`port`; the caller closes it.
-    public static func connect(port: Int, timeout: TimeInterval = 60) async throws -> Int32 {
+    package static func connect(port: Int, timeout: TimeInterval = 60) async throws -> Int32 {
         try await offloaded { try blockingConnect(port: port, timeout: timeout) }
     }
 
     /// `connect(port:timeout:)` on the calling thread, for callers that already run off the cooperative pool.
-    public static func blockingConnect(port: Int, timeout: TimeInterval = 60) throws -> Int32 {
+    package static func blockingConnect(port: Int, timeout: TimeInterval = 60) throws -> Int32 {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -82,18 +82,18 @@ public enum RawHTTP {
     }
 
     /// The head of a request with `Connection: close` and a body of `length` bytes.
-    public static func head(method: String, path: String, headers: [String] = [], length: Int) -> [UInt8] {
+    package static func head(method: String, path: String, headers: [String] = [], length: Int) -> [UInt8] {
         let lines = ["\(method) \(path) HTTP/1.1", "Host: localhost", "Connection: close", "Content-Length: \(length)"] + headers
         return Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
     }
 
     /// Writes all of `bytes` to `socket`.
-    public static func write(_ socket: Int32, _ bytes: [UInt8]) async throws {
+    package static func write(_ socket: Int32, _ bytes: [UInt8]) async throws {
         try await offloaded { try blockingWrite(socket, bytes) }
     }
 
     /// `write(_:_:)` on the calling thread.
-    public static func blockingWrite(_ socket: Int32, _ bytes: [UInt8]) throws {
+    package static func blockingWrite(_ socket: Int32, _ bytes: [UInt8]) throws {
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -104,7 +104,7 @@ public enum RawHTTP {
 
     /// Reads from `socket` up to the end of one response head (an interim one such as
     /// `100 Continue`), or what arrived before the server closed or the receive timeout passed.
-    public static func readHead(_ socket: Int32) async throws -> String {
+    package static func readHead(_ socket: Int32) async throws -> String {
         try await offloaded { blockingReadHead(socket) }
     }
 
@@ -120,12 +120,12 @@ public enum RawHTTP {
     }
 
     /// Reads from `socket` until the server closes it (or the receive timeout passes).
-    public static func readAll(_ socket: Int32) async throws -> String {
+    package static func readAll(_ socket: Int32) async throws -> String {
         try await offloaded { blockingReadAll(socket) }
     }
 
     /// `readAll(_:)` on the calling thread.
-    public static func blockingReadAll(_ socket: Int32) -> String {
+    package static func blockingReadAll(_ socket: Int32) -> String {
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {

@@ -1,15 +1,15 @@
 /// A small deterministic random generator, so that a failing randomized test reproduces.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
+package struct SplitMix64: RandomNumberGenerator, Sendable {
     /// The generator's whole state; the seed.
-    public var state: UInt64
+    package var state: UInt64
 
     /// A generator seeded with `state`.
-    public init(state: UInt64) {
+    package init(state: UInt64) {
         self.state = state
     }
 
     /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

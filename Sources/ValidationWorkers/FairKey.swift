@@ -3,18 +3,18 @@
 ///
 /// Only the caller must be something a client cannot choose (an authenticated identity or an
 /// address): a client that names a new project per photo only splits its own turn.
-public struct FairKey: Hashable, Sendable, CustomStringConvertible {
+package struct FairKey: Hashable, Sendable, CustomStringConvertible {
     /// Who sent the job: the gateway's user, a named token, or a peer address.
-    public let caller: String
+    package let caller: String
     /// The project within the caller's turn ("" when the job names none).
-    public let project: String
+    package let project: String
 
     /// The key of `caller`'s job for `project`.
-    public init(caller: String, project: String = "") {
+    package init(caller: String, project: String = "") {
         self.caller = caller
         self.project = project
     }
 
     /// `caller/project`, for messages.
-    public var description: String { project.isEmpty ? caller : "\(caller)/\(project)" }
+    package var description: String { project.isEmpty ? caller : "\(caller)/\(project)" }
 }

@@ -24,18 +24,18 @@ import Synchronization
 ///
 /// Written by hand because NIO's `NIOThreadPool` can neither time out a running job nor replace
 /// a thread that never comes back.
-public final class ValidationWorkerPool: Sendable {
+package final class ValidationWorkerPool: Sendable {
     /// Jobs that run at once.
-    public let threadCount: Int
+    package let threadCount: Int
     /// Threads beyond `threadCount` that, while every thread is busy, run only a job of a caller with
     /// none running, or of another project when one project holds them all (`StateMachine.spareThreads`).
-    public let spareThreads: Int
+    package let spareThreads: Int
     /// Jobs that may wait for a thread.
-    public let queueLimit: Int
+    package let queueLimit: Int
     /// Threads that may be started at a time to stand in for threads held by overdue jobs.
-    public let maximumReplacements: Int
+    package let maximumReplacements: Int
     /// The deadline of a job run without one.
-    public let defaultTimeout: Duration
+    package let defaultTimeout: Duration
     private let condition = NSCondition()
     /// The pool's decisions (`ValidationWorkerPool+StateMachine.swift`), guarded by `condition`.
     nonisolated(unsafe) private var state: StateMachine
@@ -60,7 +60,7 @@ public final class ValidationWorkerPool: Sendable {
     ///   - tick: how often deadlines are checked (their resolution).
     ///   - threadExit: run on each thread as it ends, such as `PhotoValidator.releaseThreadResources`
     ///     when jobs decode in this process.
-    public init(
+    package init(
         threadCount: Int, spareThreads: Int = 0, queueLimit: Int, maximumReplacements: Int? = nil, defaultTimeout: Duration = .seconds(30), tick: Duration = .milliseconds(50),
         threadExit: @escaping @Sendable () -> Void = {}
     ) {
@@ -78,7 +78,7 @@ public final class ValidationWorkerPool: Sendable {
     }
 
     /// Starts the threads and the watchdog (once; not after `shutdown()`).
-    public func start() {
+    package func start() {
         guard !stopped.load(ordering: .acquiring), !running.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let threads = condition.withLock { state.start() }
         for _ in 0..<threads { startThread() }
@@ -88,27 +88,27 @@ public final class ValidationWorkerPool: Sendable {
     }
 
     /// Jobs admitted and not yet finished or timed out (running plus queued).
-    public var inFlight: Int { condition.withLock { state.admitted.total } }
+    package var inFlight: Int { condition.withLock { state.admitted.total } }
 
     /// Jobs admitted but not yet running.
-    public var queued: Int { condition.withLock { state.queue.count } }
+    package var queued: Int { condition.withLock { state.queue.count } }
 
     /// Places `caller` holds (admitted and not yet finished), over all its projects.
-    public func inFlight(of caller: String) -> Int { condition.withLock { state.admitted.places(of: caller) } }
+    package func inFlight(of caller: String) -> Int { condition.withLock { state.admitted.places(of: caller) } }
 
     /// True when `caller` already has jobs waiting and another would be refused `overloaded` now
     /// whatever its project: the pool is full (its places taken or promised) and no one would give
     /// way to it. A server asks before reading a request's body (`ticket(for:waitingAtMost:poll:)`),
     /// so a caller flooding a full pool costs it no body it would refuse anyway; a caller with
     /// nothing waiting is never held back (the pool may have room by the time a slow body is in).
-    public func refusesNow(caller: String) -> Bool {
+    package func refusesNow(caller: String) -> Bool {
         condition.withLock { state.refusesNow(caller: caller) }
     }
 
     /// A place promised to a request of `caller` before its body is read, so that the requests held
     /// back go on one for each place that frees; give it to `withSlot(for:ticket:_:)`, and `settle`
     /// it when the request ends.
-    public struct Ticket: Sendable {
+    package struct Ticket: Sendable {
         let id: Int
     }
 
@@ -124,7 +124,7 @@ public final class ValidationWorkerPool: Sendable {
     ///
     /// A caller has at most `threadCount + queueLimit` requests held at once; a request past that
     /// is refused at once (nil), so a flood of connections cannot all be kept open waiting.
-    public func ticket(for caller: String, waitingAtMost wait: Duration, poll: Duration = .milliseconds(20)) async -> Ticket? {
+    package func ticket(for caller: String, waitingAtMost wait: Duration, poll: Duration = .milliseconds(20)) async -> Ticket? {
         let giveUp = ContinuousClock.now + wait
         var holding = false
         defer {
@@ -147,17 +147,17 @@ public final class ValidationWorkerPool: Sendable {
     }
 
     /// Ends `ticket`'s promise if `withSlot(for:ticket:_:)` has not (the request ended before asking for its place).
-    public func settle(_ ticket: Ticket) {
+    package func settle(_ ticket: Ticket) {
         condition.withLock { state.settle(ticket.id) }
     }
 
     /// Overdue jobs, their threads, and how long the oldest has been overdue.
-    public var health: WorkerPoolHealth {
+    package var health: WorkerPoolHealth {
         condition.withLock { state.health(now: .now) }
     }
 
     /// A place in the pool, held from admission until the work is done.
-    public struct Slot: Sendable {
+    package struct Slot: Sendable {
         let pool: ValidationWorkerPool
         /// Whose job runs in it: jobs queue per caller and project and are served in turn.
         let key: FairKey
@@ -165,7 +165,7 @@ public final class ValidationWorkerPool: Sendable {
         /// Runs `body` on a worker thread and returns its result, or throws
         /// `WorkerPoolError.timedOut` as soon as `deadline` passes, whether the job is still
         /// waiting or already running.
-        public func run<Result: Sendable>(deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () throws -> Result) async throws -> Result {
+        package func run<Result: Sendable>(deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () throws -> Result) async throws -> Result {
             try await pool.submit(deadline: deadline, runLimit: nil, key: key) { _ in try body() }
         }
 
@@ -173,7 +173,7 @@ public final class ValidationWorkerPool: Sendable {
         /// `runLimit` after it starts, the pool's default timeout when both are nil), for work that
         /// can end itself before it (a decode in a worker process, which is killed), and returns
         /// its result, or throws `WorkerPoolError.timedOut` as soon as that deadline passes.
-        public func run<Result: Sendable>(
+        package func run<Result: Sendable>(
             deadline: ContinuousClock.Instant? = nil, runLimit: Duration? = nil, _ body: @escaping @Sendable (_ deadline: ContinuousClock.Instant) throws -> Result
         ) async throws -> Result {
             try await pool.submit(deadline: deadline, runLimit: deadline == nil ? runLimit ?? pool.defaultTimeout : runLimit, key: key, body)
@@ -182,7 +182,7 @@ public final class ValidationWorkerPool: Sendable {
         /// Runs `body` on a worker thread and returns its result, or throws
         /// `WorkerPoolError.timedOut` once it has run for `runLimit` (the pool's default timeout
         /// when nil); time spent waiting for a thread does not count.
-        public func run<Result: Sendable>(runLimit: Duration? = nil, _ body: @escaping @Sendable () throws -> Result) async throws -> Result {
+        package func run<Result: Sendable>(runLimit: Duration? = nil, _ body: @escaping @Sendable () throws -> Result) async throws -> Result {
             try await pool.submit(deadline: nil, runLimit: runLimit ?? pool.defaultTimeout, key: key) { _ in try body() }
         }
     }
@@ -194,7 +194,7 @@ public final class ValidationWorkerPool: Sendable {
     ///   taken and no other caller (nor, within `key`'s caller, another project) holds two places
     ///   more than `key`'s with a job still waiting, `WorkerPoolError.notRunning` when the pool is
     ///   stopped, or what `operation` throws.
-    public func withSlot<Result>(for key: FairKey = FairKey(caller: ""), ticket: Ticket? = nil, _ operation: (Slot) async throws -> Result) async throws -> Result {
+    package func withSlot<Result>(for key: FairKey = FairKey(caller: ""), ticket: Ticket? = nil, _ operation: (Slot) async throws -> Result) async throws -> Result {
         guard !stopped.load(ordering: .acquiring) else {
             if let ticket { settle(ticket) }
             throw WorkerPoolError.notRunning
@@ -217,14 +217,14 @@ public final class ValidationWorkerPool: Sendable {
     /// - Throws: `WorkerPoolError.overloaded` at once when the queue is full,
     ///   `WorkerPoolError.notRunning` when the pool is stopped, `WorkerPoolError.timedOut` once
     ///   it has run for `runLimit` (the default timeout when nil), or what `body` throws.
-    public func run<Result: Sendable>(runLimit: Duration? = nil, _ body: @escaping @Sendable () throws -> Result) async throws -> Result {
+    package func run<Result: Sendable>(runLimit: Duration? = nil, _ body: @escaping @Sendable () throws -> Result) async throws -> Result {
         try await withSlot { try await $0.run(runLimit: runLimit, body) }
     }
 
     /// Runs `body` on a worker thread in a slot of its own with the job's deadline (`runLimit`
     /// after it starts, the default timeout when nil), for work that can end itself before it,
     /// and returns its result; throws as `run(runLimit:_:)` does.
-    public func run<Result: Sendable>(
+    package func run<Result: Sendable>(
         runLimit: Duration? = nil, _ body: @escaping @Sendable (_ deadline: ContinuousClock.Instant) throws -> Result
     ) async throws -> Result {
         try await withSlot { try await $0.run(runLimit: runLimit, body) }
@@ -233,7 +233,7 @@ public final class ValidationWorkerPool: Sendable {
     /// Stops admitting, finishes the queued and running jobs (overdue ones excepted) unless the
     /// calling task is cancelled first, then lets the threads go, each running `threadExit` (which frees
     /// the decoder's per-thread state). Threads held by overdue jobs are left to the process's exit.
-    public func shutdown() async {
+    package func shutdown() async {
         stopped.store(true, ordering: .releasing)
         // A pool that never started has no thread to run what was queued: those jobs end now.
         let stranded = condition.withLock { state.stopAccepting(started: running.load(ordering: .acquiring)) }

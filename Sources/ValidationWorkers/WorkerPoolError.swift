@@ -1,5 +1,5 @@
 /// Why the worker pool did not run a job, or did not finish it in time.
-public enum WorkerPoolError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum WorkerPoolError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Every worker is busy and the queue is full; try again later.
     case overloaded(inFlight: Int, capacity: Int)
     /// The pool is shutting down or has not started.
@@ -9,13 +9,13 @@ public enum WorkerPoolError: Error, Sendable, Equatable, CustomStringConvertible
     case timedOut(after: Duration)
 
     /// True for `overloaded`.
-    public var isOverloaded: Bool {
+    package var isOverloaded: Bool {
         if case .overloaded = self { return true }
         return false
     }
 
     /// An operator-facing explanation.
-    public var description: String {
+    package var description: String {
         switch self {
         case .overloaded(let inFlight, let capacity):
             "all workers are busy and the queue is full (\(inFlight) of \(capacity) jobs admitted); retry shortly"

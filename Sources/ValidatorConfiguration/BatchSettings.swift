@@ -1,6 +1,6 @@
 /// The settings that only the batch commands (`validate`, `tune`) read; `serve` lists them too, so
 /// that `photo-validator config` shows every setting and where its value comes from.
-public enum BatchSettings {
+package enum BatchSettings {
     /// The batch commands' own settings (declared in `Setting+ScoresCache.swift`).
-    public static let settings = SettingsCatalog([.scoresCacheKeyFile])
+    package static let settings = SettingsCatalog([.scoresCacheKeyFile])
 }

@@ -4,30 +4,30 @@ import Synchronization
 /// Records every configuration lookup so that a value of the wrong type is an error rather than a
 /// silent fallback to the default, and so the resolved configuration can say where each value
 /// came from.
-public final class ConfigurationAudit: AccessReporter, Sendable {
+package final class ConfigurationAudit: AccessReporter, Sendable {
     /// One resolved setting.
-    public struct Entry: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
         /// The configuration key, such as `http.port`.
-        public let key: String
+        package let key: String
         /// The provider that supplied the value, or nil when the default applied.
-        public let source: String?
+        package let source: String?
         /// The value as text, `<redacted>` for secrets, or nil when unset.
-        public let value: String?
+        package let value: String?
     }
 
     private let events = Mutex<[AccessEvent]>([])
 
     /// An empty audit.
-    public init() {}
+    package init() {}
 
     /// Records one lookup (called by `ConfigReader`).
-    public func report(_ event: AccessEvent) {
+    package func report(_ event: AccessEvent) {
         events.withLock { $0.append(event) }
     }
 
     /// Throws the first value that could not be converted to the type its key needs, whether the
     /// provider (a string in the environment) or the reader (a JSON value) failed to convert it.
-    public func checkConversions() throws(ConfigurationError) {
+    package func checkConversions() throws(ConfigurationError) {
         let failure = events.withLock { events -> (AccessEvent, String, String)? in
             for event in events {
                 for result in event.providerResults {
@@ -69,7 +69,7 @@ public final class ConfigurationAudit: AccessReporter, Sendable {
     }
 
     /// Every key looked up, in first-lookup order, with its source and redacted value.
-    public var entries: [Entry] {
+    package var entries: [Entry] {
         var seen = Set<String>()
         return events.withLock { events in
             events.compactMap { event -> Entry? in

@@ -5,21 +5,21 @@ import SystemPackage
 /// then `PHOTO_VALIDATOR_*` environment variables, then credentials (systemd's
 /// `$CREDENTIALS_DIRECTORY`), then an optional JSON file, then defaults that follow the service
 /// manager (such as the outbox under `$STATE_DIRECTORY`), then the built-in defaults.
-public enum ConfigurationSources {
+package enum ConfigurationSources {
     /// Environment variables carry this prefix: key `http.port` is `PHOTO_VALIDATOR_HTTP_PORT`.
-    public static let environmentPrefix = "photo_validator"
+    package static let environmentPrefix = "photo_validator"
 
     /// The environment variable that names a JSON configuration file.
-    public static let configFileVariable = "PHOTO_VALIDATOR_CONFIG_FILE"
+    package static let configFileVariable = "PHOTO_VALIDATOR_CONFIG_FILE"
 
     /// The environment variable name for a configuration key.
-    public static func environmentName(for key: String) -> String {
+    package static func environmentName(for key: String) -> String {
         "PHOTO_VALIDATOR_" + key.uppercased().map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
     }
 
     /// A reader over `flags` (keys to values, already typed), `environment`, `credentials`, `file`
     /// and `fallback`, in that order, reporting every lookup to `audit`.
-    public static func reader(
+    package static func reader(
         flags: [String: ConfigContent],
         environment: [String: String],
         credentials: (any ConfigProvider)? = nil,
@@ -39,18 +39,18 @@ public enum ConfigurationSources {
     }
 
     /// A reader with nothing set, so each read returns its setting's declared default.
-    public static var nothingSet: ConfigReader {
+    package static var nothingSet: ConfigReader {
         ConfigReader(provider: InMemoryProvider(values: [:]))
     }
 
     /// The variable naming the folder of secret files (systemd's `LoadCredential=`, compose or
     /// Kubernetes secrets).
-    public static let credentialsDirectoryVariable = "CREDENTIALS_DIRECTORY"
+    package static let credentialsDirectoryVariable = "CREDENTIALS_DIRECTORY"
 
     /// The file in the credentials folder that holds `key`: the key with `-` for `.` and `_`
     /// (`auth.token` is `auth-token`, `content.api_key` is `content-api-key`), as the setting's
     /// flag is named.
-    public static func credentialFileName(for key: String) -> String {
+    package static func credentialFileName(for key: String) -> String {
         ConfigKey(key).components.flatMap { $0.split(separator: "_").map(String.init) }.joined(separator: "-")
     }
 
@@ -59,7 +59,7 @@ public enum ConfigurationSources {
     /// says), or nil when the variable is unset.
     ///
     /// - Throws: `ConfigurationError` when the folder cannot be read.
-    public static func credentials(environment: [String: String]) async throws(ConfigurationError) -> (any ConfigProvider)? {
+    package static func credentials(environment: [String: String]) async throws(ConfigurationError) -> (any ConfigProvider)? {
         guard let directory = environment[credentialsDirectoryVariable], !directory.isEmpty else { return nil }
         let files: DirectoryFilesProvider
         do {
@@ -78,7 +78,7 @@ public enum ConfigurationSources {
     /// The JSON file at `path` as a provider; its keys are nested objects (`{"http": {"port": 8080}}`).
     ///
     /// - Throws: `ConfigurationError` when the file is missing or is not valid JSON.
-    public static func jsonFile(at path: String) async throws(ConfigurationError) -> any ConfigProvider {
+    package static func jsonFile(at path: String) async throws(ConfigurationError) -> any ConfigProvider {
         do {
             return try await FileProvider<JSONSnapshot>(filePath: FilePath(path))
         } catch {

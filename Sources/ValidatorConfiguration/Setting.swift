@@ -6,9 +6,9 @@ import Configuration
 /// and docs/configuration.md are printed from it, so adding a setting is one declaration plus the
 /// line that reads it. Each is a `static let` of `Setting` that the catalog lists and the read names,
 /// so its key is written once.
-public struct Setting: Sendable, Equatable {
+package struct Setting: Sendable, Equatable {
     /// What a setting holds and which values it accepts.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// A whole number within the range.
         case integer(ClosedRange<Int>)
         /// A number within the range.
@@ -26,31 +26,31 @@ public struct Setting: Sendable, Equatable {
     }
 
     /// The configuration key, such as `http.port`.
-    public let key: String
+    package let key: String
     /// What the setting holds and accepts.
-    public let kind: Kind
+    package let kind: Kind
     /// The built-in default as people read it (the literal default, or how the default is
     /// computed), or nil when there is none.
-    public let defaultValue: String?
+    package let defaultValue: String?
     /// The built-in default as a value of its kind (as a flag would give it), which a read returns
     /// when nothing sets the setting; nil when the default is computed where the setting is read
     /// (such as "16 per worker") or there is none.
-    public let literalDefault: String?
+    package let literalDefault: String?
     /// What the setting does.
-    public let meaning: String
+    package let meaning: String
     /// The long flag that sets it (`port` for `--port`), or nil when no flag may: a secret would
     /// show in `ps`.
-    public let flag: String?
+    package let flag: String?
     /// True when its value is redacted wherever it is shown.
-    public let isSecret: Bool
+    package let isSecret: Bool
     /// True when `--help` leaves its flag out (a switch for tests, not for operators).
-    public let isHidden: Bool
+    package let isHidden: Bool
 
     /// A setting whose default is `defaultValue` (a value of `kind`), or is computed where it is
     /// read as `computed` describes; its flag is `flag`, else the key with `-` for `.` and `_`,
     /// except for a secret, which has a flag only when one is named (a URL that may carry a token,
     /// redacted but settable).
-    public init(_ key: String, _ kind: Kind, default defaultValue: String? = nil, computed: String? = nil, flag: String? = nil, secret: Bool = false, hidden: Bool = false, _ meaning: String) {
+    package init(_ key: String, _ kind: Kind, default defaultValue: String? = nil, computed: String? = nil, flag: String? = nil, secret: Bool = false, hidden: Bool = false, _ meaning: String) {
         precondition(defaultValue == nil || computed == nil, "setting \(key) has both a literal and a computed default")
         self.key = key
         self.kind = kind
@@ -64,12 +64,12 @@ public struct Setting: Sendable, Equatable {
 
     /// The environment variable that sets it: `PHOTO_VALIDATOR_` and the key in upper case, with
     /// `_` for `.`.
-    public var environmentVariable: String {
+    package var environmentVariable: String {
         ConfigurationSources.environmentName(for: key)
     }
 
     /// What it accepts, as an error message ends: "a whole number from 1 to 1024".
-    public var expected: String {
+    package var expected: String {
         switch kind {
         case .integer(let range): "a whole number from \(range.lowerBound) to \(range.upperBound)"
         case .number(let range): "a number from \(Self.text(range.lowerBound)) to \(Self.text(range.upperBound))"
@@ -97,7 +97,7 @@ public struct Setting: Sendable, Equatable {
     /// `text` as the value a flag gives this setting, typed as the reader reads it.
     ///
     /// - Throws: `ConfigurationError` naming the flag and what it accepts.
-    public func content(ofFlagValue text: String) throws(ConfigurationError) -> ConfigContent {
+    package func content(ofFlagValue text: String) throws(ConfigurationError) -> ConfigContent {
         let invalid = ConfigurationError(source: "--\(flag ?? key)", value: text, expected: expected)
         switch kind {
         case .integer:
@@ -118,7 +118,7 @@ public struct Setting: Sendable, Equatable {
     }
 
     /// `number` as a default is written: without a fraction when it is whole (`24`, `0.25`).
-    public static func text(_ number: Double) -> String {
+    package static func text(_ number: Double) -> String {
         number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
     }
 }

@@ -7,7 +7,7 @@ extension SettingsCatalog {
     /// - Parameter listing: what lists the accepted flags, as an unknown flag's error says.
     /// - Throws: `ConfigurationError` for an argument that is no setting's flag, lacks its value,
     ///   or has a value of the wrong type.
-    public func values(fromFlags arguments: [String], listing: String = "`photo-validator config` lists every setting with its flag") throws(ConfigurationError) -> [String: ConfigContent] {
+    package func values(fromFlags arguments: [String], listing: String = "`photo-validator config` lists every setting with its flag") throws(ConfigurationError) -> [String: ConfigContent] {
         var values: [String: ConfigContent] = [:]
         var index = arguments.startIndex
         while index < arguments.endIndex {
@@ -42,7 +42,7 @@ extension SettingsCatalog {
     /// arguments, each part in order; nothing after `--` is a flag. A command with positional
     /// arguments hands the settings to `values(fromFlags:)` apart, so that a setting's value is
     /// never taken for a path.
-    public func splittingFlags(_ arguments: [String]) -> (flags: [String], others: [String]) {
+    package func splittingFlags(_ arguments: [String]) -> (flags: [String], others: [String]) {
         var flags: [String] = []
         var others: [String] = []
         var index = arguments.startIndex
@@ -74,7 +74,7 @@ extension SettingsCatalog {
 
     /// The flags as `--help` lists them: the flag and its value on one line, then what it does,
     /// its variable and its default (`--help` wraps that line to the terminal).
-    public var flagHelp: String {
+    package var flagHelp: String {
         settings.filter { $0.flag != nil && !$0.isHidden }.map { setting in
             let tail = "[env: \(setting.environmentVariable)" + (setting.defaultValue.map { ", default: \($0)" } ?? "") + "]"
             return "  --\(setting.flag!) <\(setting.placeholder)>\n      \(setting.meaning.prefix(1).uppercased())\(setting.meaning.dropFirst()). \(tail)"

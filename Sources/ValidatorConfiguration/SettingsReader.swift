@@ -5,26 +5,26 @@ import Configuration
 /// secrecy), with errors that name the key and what it accepts. A read returns the setting's
 /// literal default when nothing sets it, so defaults are written only in the settings' declarations;
 /// the `…IfSet` reads are for settings whose default is computed where they are read.
-public struct SettingsReader: Sendable {
+package struct SettingsReader: Sendable {
     /// The underlying reader.
-    public let reader: ConfigReader
+    package let reader: ConfigReader
     /// The declared settings reads are checked against.
-    public let catalog: SettingsCatalog
+    package let catalog: SettingsCatalog
 
     /// Reads from `reader`, checking values against `catalog`.
-    public init(reader: ConfigReader, catalog: SettingsCatalog) {
+    package init(reader: ConfigReader, catalog: SettingsCatalog) {
         self.reader = reader
         self.catalog = catalog
     }
 
     /// The whole number `setting` is set to, within its declared range, else its default.
-    public func integer(_ setting: Setting) throws(ConfigurationError) -> Int {
+    package func integer(_ setting: Setting) throws(ConfigurationError) -> Int {
         guard let value = try integerIfSet(setting) else { return Self.literalDefault(of: setting).literalInt }
         return value
     }
 
     /// The whole number `setting` is set to, within its declared range, or nil when unset.
-    public func integerIfSet(_ setting: Setting) throws(ConfigurationError) -> Int? {
+    package func integerIfSet(_ setting: Setting) throws(ConfigurationError) -> Int? {
         declared(setting)
         guard case .integer(let range) = setting.kind else { preconditionFailure("\(setting.key) is not declared as an integer") }
         guard let value = reader.int(forKey: ConfigKey(setting.key)) else { return nil }
@@ -33,7 +33,7 @@ public struct SettingsReader: Sendable {
     }
 
     /// The number `setting` is set to, within its declared range, else its default.
-    public func number(_ setting: Setting) throws(ConfigurationError) -> Double {
+    package func number(_ setting: Setting) throws(ConfigurationError) -> Double {
         declared(setting)
         guard case .number(let range) = setting.kind else { preconditionFailure("\(setting.key) is not declared as a number") }
         guard let value = reader.double(forKey: ConfigKey(setting.key)) else { return Self.literalDefault(of: setting).literalDouble }
@@ -42,7 +42,7 @@ public struct SettingsReader: Sendable {
     }
 
     /// The number of seconds `setting` is set to (above 0, at most 1,000,000), else its default.
-    public func seconds(_ setting: Setting) throws(ConfigurationError) -> Duration {
+    package func seconds(_ setting: Setting) throws(ConfigurationError) -> Duration {
         declared(setting)
         guard case .seconds = setting.kind else { preconditionFailure("\(setting.key) is not declared in seconds") }
         let value = reader.double(forKey: ConfigKey(setting.key)) ?? Self.literalDefault(of: setting).literalDouble
@@ -52,13 +52,13 @@ public struct SettingsReader: Sendable {
 
     /// The text `setting` is set to, trimmed, else its default; redacted in the audit when the
     /// setting is secret.
-    public func string(_ setting: Setting) -> String {
+    package func string(_ setting: Setting) -> String {
         stringIfSet(setting) ?? Self.literalDefault(of: setting).literalString
     }
 
     /// The text `setting` is set to, trimmed, or nil when unset or empty; redacted in the audit
     /// when the setting is secret.
-    public func stringIfSet(_ setting: Setting) -> String? {
+    package func stringIfSet(_ setting: Setting) -> String? {
         declared(setting)
         switch setting.kind {
         case .text, .path, .choice: break
@@ -74,7 +74,7 @@ public struct SettingsReader: Sendable {
     /// is an error, never a quietly missing token.
     ///
     /// - Throws: `ConfigurationError` for an empty secret or a file that cannot be read.
-    public func secret(_ setting: Setting) throws(ConfigurationError) -> String? {
+    package func secret(_ setting: Setting) throws(ConfigurationError) -> String? {
         declared(setting)
         precondition(setting.isSecret, "\(setting.key) is not declared as a secret")
         if let value = reader.string(forKey: ConfigKey(setting.key), isSecret: true) {
@@ -95,14 +95,14 @@ public struct SettingsReader: Sendable {
     }
 
     /// `true` or `false` as `setting` is set, else its default.
-    public func bool(_ setting: Setting) -> Bool {
+    package func bool(_ setting: Setting) -> Bool {
         declared(setting)
         guard case .boolean = setting.kind else { preconditionFailure("\(setting.key) is not declared as a boolean") }
         return reader.bool(forKey: ConfigKey(setting.key)) ?? Self.literalDefault(of: setting).literalBool
     }
 
     /// The value of `setting` as one of `choices`, else its default.
-    public func choice<Choice: RawRepresentable & CaseIterable>(_ setting: Setting, of type: Choice.Type) throws(ConfigurationError) -> Choice where Choice.RawValue == String {
+    package func choice<Choice: RawRepresentable & CaseIterable>(_ setting: Setting, of type: Choice.Type) throws(ConfigurationError) -> Choice where Choice.RawValue == String {
         guard let value = try choiceIfSet(setting, of: type) else {
             guard let value = Choice(rawValue: Self.literalDefault(of: setting).literalString.lowercased()) else {
                 preconditionFailure("the default of \(setting.key) is not one of its choices")
@@ -113,7 +113,7 @@ public struct SettingsReader: Sendable {
     }
 
     /// The value of `setting` as one of `choices`, or nil when unset.
-    public func choiceIfSet<Choice: RawRepresentable & CaseIterable>(_ setting: Setting, of _: Choice.Type) throws(ConfigurationError) -> Choice? where Choice.RawValue == String {
+    package func choiceIfSet<Choice: RawRepresentable & CaseIterable>(_ setting: Setting, of _: Choice.Type) throws(ConfigurationError) -> Choice? where Choice.RawValue == String {
         guard let raw = stringIfSet(setting) else { return nil }
         guard let value = Choice(rawValue: raw.lowercased()) else {
             throw ConfigurationError(source: setting.key, value: raw, expected: setting.expected)

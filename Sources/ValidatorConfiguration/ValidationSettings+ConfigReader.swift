@@ -5,7 +5,7 @@ import PhotoValidation
 extension ValidationSettings {
     /// The settings of the checks, shared by `serve` and the batch commands (declared in
     /// `Setting+Validation.swift`).
-    public static let settings = SettingsCatalog([
+    package static let settings = SettingsCatalog([
         .roomMinSide, .inspirationMinSide, .roomBlurThreshold, .inspirationBlurThreshold, .exposureCheck, .exposureDarkP90,
         .exposureClippedShare, .exposureWashedOutP10, .duplicatesCheck, .duplicatesMaxDistance, .duplicatesMinMatches, .duplicatesMinCorrelation,
         .pixelLimit, .analysisSize, .decodeMemoryMib, .decodeMaxJpegSegments, .decodeMaxJpegScans, .decodeMaxMetadataMib,
@@ -16,7 +16,7 @@ extension ValidationSettings {
     /// The settings `reader` resolves, over the settings' defaults.
     ///
     /// - Throws: `ConfigurationError` naming the key whose value is out of range.
-    public init(reader: ConfigReader) throws(ConfigurationError) {
+    package init(reader: ConfigReader) throws(ConfigurationError) {
         self.init()
         let settings = SettingsReader(reader: reader, catalog: Self.settings)
         roomMinimumShortSide = try settings.integer(.roomMinSide)

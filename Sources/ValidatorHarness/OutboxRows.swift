@@ -3,9 +3,9 @@ import GRDB
 
 /// Reads a daemon's outbox database after it has stopped (the soak, the forwarding bench): each
 /// signal's state, attempts, last error and promise-to-delivery seconds.
-public enum OutboxRows {
+package enum OutboxRows {
     /// The rows by photo id, or nil when the database cannot be read.
-    public static func rows(of file: URL) -> [String: (state: String, attempts: Int, reason: String?, latency: Double?)]? {
+    package static func rows(of file: URL) -> [String: (state: String, attempts: Int, reason: String?, latency: Double?)]? {
         var configuration = Configuration()
         configuration.readonly = true
         guard let queue = try? DatabaseQueue(path: file.path, configuration: configuration) else { return nil }

@@ -2,16 +2,16 @@ import Foundation
 import TestFixtures
 
 /// An HTTP/1.1 response as `RawHTTP` returns it, taken apart: status, headers, body.
-public struct RawHTTPAnswer: Sendable {
+package struct RawHTTPAnswer: Sendable {
     /// The status code.
-    public let status: Int
+    package let status: Int
     /// The header fields, names lowercased (the last of repeated names wins).
-    public let headers: [String: String]
+    package let headers: [String: String]
     /// The body, de-chunked when it was sent in chunks.
-    public let body: String
+    package let body: String
 
     /// Parses `text`; nil when it has no status line and head.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         guard let split = text.range(of: "\r\n\r\n") else { return nil }
         let lines = text[..<split.lowerBound].split(separator: "\r\n")
         guard let statusLine = lines.first, statusLine.hasPrefix("HTTP/"),
@@ -28,10 +28,10 @@ public struct RawHTTPAnswer: Sendable {
     }
 
     /// The JSON body's top-level object, or nil when the body is not one.
-    public var json: [String: Any]? { Self.jsonObject(body) }
+    package var json: [String: Any]? { Self.jsonObject(body) }
 
     /// `text` as a JSON object, or nil.
-    public static func jsonObject(_ text: String) -> [String: Any]? {
+    package static func jsonObject(_ text: String) -> [String: Any]? {
         (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
     }
 

@@ -1,6 +1,6 @@
 /// Why a content check gave no answer, with a stable class for metrics, logs and
 /// `details.content.error`, and whether trying again may help.
-public struct ContentCheckError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct ContentCheckError: Error, Sendable, Equatable, CustomStringConvertible {
     private enum Code: String, Sendable {
         case connection
         case timeout
@@ -24,14 +24,14 @@ public struct ContentCheckError: Error, Sendable, Equatable, CustomStringConvert
 
     private let code: Code
     /// An operator-facing explanation (the provider's own message where it gave one; never the key).
-    public let detail: String
+    package let detail: String
     /// The HTTP status, when the provider answered with one.
-    public let status: Int?
+    package let status: Int?
     /// How long the provider asked us to wait (`retry-after-ms`, else `retry-after`), when it did.
-    public let retryAfter: Duration?
+    package let retryAfter: Duration?
     /// The provider's own word on retrying (`x-should-retry: true|false`), which wins over the
     /// status, as the official SDKs let it.
-    public let providerSaysRetry: Bool?
+    package let providerSaysRetry: Bool?
 
     private init(_ code: Code, _ detail: String, status: Int? = nil, retryAfter: Duration? = nil, providerSaysRetry: Bool? = nil) {
         self.code = code
@@ -42,11 +42,11 @@ public struct ContentCheckError: Error, Sendable, Equatable, CustomStringConvert
     }
 
     /// The stable error class, such as `timeout` or `rate_limited`.
-    public var errorClass: String { code.rawValue }
+    package var errorClass: String { code.rawValue }
 
     /// True for failures a later attempt may not repeat: connection errors, 408, 409, 429, 529 and
     /// 5xx, as the official SDKs judge them, unless the provider said otherwise in `x-should-retry`.
-    public var isRetryable: Bool {
+    package var isRetryable: Bool {
         if let providerSaysRetry { return providerSaysRetry }
         switch code {
         case .connection, .rateLimited, .overloaded, .serverError: return true
@@ -58,7 +58,7 @@ public struct ContentCheckError: Error, Sendable, Equatable, CustomStringConvert
     /// True for failures that say the provider is unhealthy, which the circuit breaker counts
     /// (not the ones caused by one photo or one answer). A provider that refuses the request
     /// itself (400, 401, 403, 404: a wrong model, a revoked key, a spend limit) counts too.
-    public var countsAgainstProvider: Bool {
+    package var countsAgainstProvider: Bool {
         switch code {
         case .connection, .timeout, .rateLimited, .overloaded, .serverError, .unauthorized, .forbidden, .unexpectedStatus, .badRequest: true
         default: false
@@ -68,7 +68,7 @@ public struct ContentCheckError: Error, Sendable, Equatable, CustomStringConvert
     /// True when the provider refused the request as configured (a wrong model name, a revoked
     /// key, a spend limit, a server without image input): retrying will not heal it, an operator
     /// has to act.
-    public var isConfigurationRefusal: Bool {
+    package var isConfigurationRefusal: Bool {
         switch code {
         case .badRequest, .unauthorized, .forbidden: true
         case .unexpectedStatus: status == 404
@@ -77,36 +77,36 @@ public struct ContentCheckError: Error, Sendable, Equatable, CustomStringConvert
     }
 
     /// The class followed by the explanation.
-    public var description: String { "\(code.rawValue): \(detail)" }
+    package var description: String { "\(code.rawValue): \(detail)" }
 
     /// Errors are equal when their classes are (as AsyncHTTPClient compares its errors).
-    public static func == (lhs: ContentCheckError, rhs: ContentCheckError) -> Bool { lhs.code == rhs.code }
+    package static func == (lhs: ContentCheckError, rhs: ContentCheckError) -> Bool { lhs.code == rhs.code }
 
     /// The provider could not be reached, or the connection broke.
-    public static func connection(_ detail: String) -> ContentCheckError { .init(.connection, detail) }
+    package static func connection(_ detail: String) -> ContentCheckError { .init(.connection, detail) }
     /// The check's deadline passed.
-    public static func timeout(_ detail: String) -> ContentCheckError { .init(.timeout, detail) }
+    package static func timeout(_ detail: String) -> ContentCheckError { .init(.timeout, detail) }
     /// The provider's answer could not be read as its API defines it.
-    public static func malformedResponse(_ detail: String) -> ContentCheckError { .init(.malformedResponse, detail) }
+    package static func malformedResponse(_ detail: String) -> ContentCheckError { .init(.malformedResponse, detail) }
     /// The model's answer does not match the schema.
-    public static func schemaViolation(_ detail: String) -> ContentCheckError { .init(.schemaViolation, detail) }
+    package static func schemaViolation(_ detail: String) -> ContentCheckError { .init(.schemaViolation, detail) }
     /// The answer was cut off at the output limit (Anthropic `stop_reason: max_tokens`, OpenAI
     /// `finish_reason: length`): `content.max_output_tokens` is too low for the model.
-    public static func truncated(_ detail: String) -> ContentCheckError { .init(.truncated, detail) }
+    package static func truncated(_ detail: String) -> ContentCheckError { .init(.truncated, detail) }
     /// The model declined to classify the photo (Anthropic `stop_reason: refusal`, OpenAI `refusal`).
-    public static func refused(_ detail: String) -> ContentCheckError { .init(.refused, detail) }
+    package static func refused(_ detail: String) -> ContentCheckError { .init(.refused, detail) }
     /// The provider's content filter withheld the answer (OpenAI `finish_reason: content_filter`).
-    public static func contentFiltered(_ detail: String) -> ContentCheckError { .init(.contentFiltered, detail) }
+    package static func contentFiltered(_ detail: String) -> ContentCheckError { .init(.contentFiltered, detail) }
     /// The circuit breaker is open: the provider failed repeatedly and is not being called.
-    public static func circuitOpen(_ detail: String) -> ContentCheckError { .init(.circuitOpen, detail) }
+    package static func circuitOpen(_ detail: String) -> ContentCheckError { .init(.circuitOpen, detail) }
     /// Every place for a provider call stayed taken for the whole wait.
-    public static func saturated(_ detail: String) -> ContentCheckError { .init(.saturated, detail) }
+    package static func saturated(_ detail: String) -> ContentCheckError { .init(.saturated, detail) }
     /// The preview JPEG could not be made.
-    public static func previewFailed(_ detail: String) -> ContentCheckError { .init(.previewFailed, detail) }
+    package static func previewFailed(_ detail: String) -> ContentCheckError { .init(.previewFailed, detail) }
 
     /// The error an HTTP `status` other than 200 means, with the provider's message, its wait
     /// (`retry-after-ms` or `retry-after`) and its `x-should-retry`.
-    public static func httpStatus(_ status: Int, message: String, retryAfter: Duration?, providerSaysRetry: Bool? = nil) -> ContentCheckError {
+    package static func httpStatus(_ status: Int, message: String, retryAfter: Duration?, providerSaysRetry: Bool? = nil) -> ContentCheckError {
         let detail = "HTTP \(status): \(message)"
         // llama.cpp's server without a vision projector answers 500 "image input is not supported":
         // a configuration error, not a transient one.
@@ -128,17 +128,17 @@ public struct ContentCheckError: Error, Sendable, Equatable, CustomStringConvert
     }
 
     /// Error classes, for tests and dashboards.
-    public static let rateLimited = httpStatus(429, message: "", retryAfter: nil)
+    package static let rateLimited = httpStatus(429, message: "", retryAfter: nil)
     /// HTTP 529 (Anthropic: overloaded).
-    public static let overloaded = httpStatus(529, message: "", retryAfter: nil)
+    package static let overloaded = httpStatus(529, message: "", retryAfter: nil)
     /// Any other 5xx.
-    public static let serverError = httpStatus(500, message: "", retryAfter: nil)
+    package static let serverError = httpStatus(500, message: "", retryAfter: nil)
     /// HTTP 400.
-    public static let badRequest = httpStatus(400, message: "", retryAfter: nil)
+    package static let badRequest = httpStatus(400, message: "", retryAfter: nil)
     /// HTTP 401.
-    public static let unauthorized = httpStatus(401, message: "", retryAfter: nil)
+    package static let unauthorized = httpStatus(401, message: "", retryAfter: nil)
     /// HTTP 403.
-    public static let forbidden = httpStatus(403, message: "", retryAfter: nil)
+    package static let forbidden = httpStatus(403, message: "", retryAfter: nil)
     /// HTTP 413.
-    public static let payloadTooLarge = httpStatus(413, message: "", retryAfter: nil)
+    package static let payloadTooLarge = httpStatus(413, message: "", retryAfter: nil)
 }

@@ -1,7 +1,7 @@
 import PhotoValidation
 
 /// What the content check reports for metrics, as it happens.
-public enum ContentCheckEvent: Sendable {
+package enum ContentCheckEvent: Sendable {
     /// One provider call ended: `outcome` is `ok` or the error class.
     case providerCall(provider: String, outcome: String, latency: Duration)
     /// A failed call is retried.

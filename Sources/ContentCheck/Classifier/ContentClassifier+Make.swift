@@ -6,7 +6,7 @@ extension ContentClassifier {
     /// The classifier `configuration` describes, asking for previews within `previews` and calling its
     /// provider over `client` (asked for at each call, so a lazily made one is made only when
     /// needed), or nil when the content check is off.
-    public static func make(
+    package static func make(
         configuration: ContentCheckConfiguration,
         previews: PreviewBounds,
         client: @escaping @Sendable @autoclosure () -> HTTPClient,

@@ -8,19 +8,19 @@ import Synchronization
 /// Runs the content check of one photo under the configured policy: cache, circuit breaker,
 /// concurrency cap, attempts with backoff, all inside one deadline; then maps the answer (or the
 /// error) to the contract's failure codes.
-public final class ContentClassifier: Sendable {
+package final class ContentClassifier: Sendable {
     /// The configuration in force.
-    public let configuration: ContentCheckConfiguration
+    package let configuration: ContentCheckConfiguration
     /// The provider asked.
-    public let provider: any ContentProvider
+    package let provider: any ContentProvider
     /// The circuit breaker in front of the provider.
-    public let breaker: CircuitBreaker
+    package let breaker: CircuitBreaker
     /// The cap on provider calls in flight.
-    public let limiter: WeightedSemaphore
+    package let limiter: WeightedSemaphore
     /// Answers already paid for.
-    public let cache: ContentCache
+    package let cache: ContentCache
     /// The size and quality of the preview JPEG the validation's decode makes.
-    public let previews: PreviewBounds
+    package let previews: PreviewBounds
     private let backoff: RetryBackoff
     private let events: @Sendable (ContentCheckEvent) -> Void
     /// The provider's last refusal of the request as configured, until it answers again.
@@ -28,10 +28,10 @@ public final class ContentClassifier: Sendable {
 
     /// What the provider said when it last refused the request as configured (a wrong model, a
     /// revoked key, a spend limit), until a call succeeds again; nil while it answers.
-    public var refusingMessage: String? { refusal.withLock { $0 } }
+    package var refusingMessage: String? { refusal.withLock { $0 } }
 
     /// A classifier asking `provider` under `configuration`; `events` hears what metrics need.
-    public init(
+    package init(
         configuration: ContentCheckConfiguration,
         provider: any ContentProvider,
         previews: PreviewBounds,
@@ -50,12 +50,12 @@ public final class ContentClassifier: Sendable {
     }
 
     /// True when photos of `photoType` are checked.
-    public func isEnabled(for photoType: PhotoType) -> Bool {
+    package func isEnabled(for photoType: PhotoType) -> Bool {
         configuration.isEnabled(for: photoType)
     }
 
     /// Checks one photo whose preview (or the failure to make it) and digest the worker produced.
-    public func check(preview: Result<PreviewImage, DecodeFailure>, digest: String, as photoType: PhotoType) async -> ContentCheckResult {
+    package func check(preview: Result<PreviewImage, DecodeFailure>, digest: String, as photoType: PhotoType) async -> ContentCheckResult {
         let clock = ContinuousClock()
         let start = clock.now
         var details = ContentCheckDetails(outcome: .classified, provider: provider.name, model: provider.model, policy: configuration.policy.rawValue)
@@ -118,7 +118,7 @@ public final class ContentClassifier: Sendable {
     }
 
     /// Checks one photo and merges the result into `output` (which must have passed so far).
-    public func apply(to output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>, digest: String) async -> (ValidatePhotoOutput, ContentCheckResult) {
+    package func apply(to output: ValidatePhotoOutput, preview: Result<PreviewImage, DecodeFailure>, digest: String) async -> (ValidatePhotoOutput, ContentCheckResult) {
         let result = await check(preview: preview, digest: digest, as: output.details.photoType)
         return (output.addingContentCheck(failure: result.failure, content: result.details, milliseconds: result.milliseconds), result)
     }

@@ -7,7 +7,7 @@ import Synchronization
 /// it is shut down cleanly after the listeners have drained. The client is made on the first call,
 /// so a service that is built and never run (or whose application fails to build later) holds no
 /// client that would have to be shut down.
-public final class ContentClientService: Service, Sendable {
+package final class ContentClientService: Service, Sendable {
     private enum State {
         case idle
         case made(HTTPClient)
@@ -18,13 +18,13 @@ public final class ContentClientService: Service, Sendable {
     private let logger: Logger
 
     /// A service whose client (`makeClient()`) is made on first use.
-    public init(logger: Logger) {
+    package init(logger: Logger) {
         self.logger = logger
     }
 
     /// The shared client, made now if this is the first call. After shutdown it is a client that
     /// is already shut down, so a late call fails as a connection error instead of opening a pool.
-    public var client: HTTPClient {
+    package var client: HTTPClient {
         let (client, late) = state.withLock { state -> (HTTPClient, Bool) in
             switch state {
             case .made(let client):
@@ -42,7 +42,7 @@ public final class ContentClientService: Service, Sendable {
     }
 
     /// A client configured for provider calls on the shared event loop group; the caller shuts it down.
-    public static func makeClient() -> HTTPClient {
+    package static func makeClient() -> HTTPClient {
         var configuration = HTTPClient.Configuration()
         // Providers sit behind TLS with keep-alive; idle connections per host are reused.
         configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 16)
@@ -55,7 +55,7 @@ public final class ContentClientService: Service, Sendable {
     }
 
     /// Closes the client's connections, if it was ever made (for commands that run without a service group).
-    public func shutdown() async {
+    package func shutdown() async {
         let made = state.withLock { state -> HTTPClient? in
             defer { state = .shutDown }
             if case .made(let client) = state { return client }
@@ -69,7 +69,7 @@ public final class ContentClientService: Service, Sendable {
     }
 
     /// Waits for graceful shutdown, then closes the client's connections.
-    public func run() async throws {
+    package func run() async throws {
         try? await gracefulShutdown()
         await shutdown()
     }

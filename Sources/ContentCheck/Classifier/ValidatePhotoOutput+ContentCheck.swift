@@ -4,7 +4,7 @@ extension ValidatePhotoOutput {
     /// This answer with the content check's result merged in: `failure` (if any) appended after
     /// the earlier checks' failures with its contract message, `content` in `details.content`, and
     /// the check's time in `details.timings_ms.content` and the total.
-    public func addingContentCheck(failure: FailureCode?, content: ContentCheckDetails, milliseconds: Double) -> ValidatePhotoOutput {
+    package func addingContentCheck(failure: FailureCode?, content: ContentCheckDetails, milliseconds: Double) -> ValidatePhotoOutput {
         var details = details
         details.content = content
         details.timingsMs.content = milliseconds

@@ -5,7 +5,7 @@ import ValidatorConfiguration
 
 extension ContentCheckConfiguration {
     /// The settings of the content check (declared in `Setting+ContentCheck.swift`).
-    public static let settings = SettingsCatalog([
+    package static let settings = SettingsCatalog([
         .contentProvider, .contentBaseUrl, .contentModel, .contentApiKey, .contentApiKeyFile, .contentPolicy, .contentRoom,
         .contentInspiration, .contentTimeoutSeconds, .contentMaxConcurrent, .contentQueueWaitSeconds, .contentMaxAttempts,
         .contentRetryInitialSeconds, .contentRetryMaxSeconds, .contentBreakerFailures, .contentBreakerOpenSeconds,
@@ -18,7 +18,7 @@ extension ContentCheckConfiguration {
     /// defaults that depend on the provider (base URL, model, policy) are computed here only.
     ///
     /// - Throws: `ConfigurationError` naming the key whose value is unusable.
-    public init(reader: ConfigReader) throws(ConfigurationError) {
+    package init(reader: ConfigReader) throws(ConfigurationError) {
         let settings = SettingsReader(reader: reader, catalog: Self.settings)
         provider = try settings.choice(.contentProvider, of: ContentProviderKind.self)
         let defaultURL = provider == .openai ? "https://api.openai.com" : "https://api.anthropic.com"

@@ -1,5 +1,5 @@
 /// What happens to a photo when the content check cannot give an answer.
-public enum ContentCheckPolicy: String, Sendable, CaseIterable {
+package enum ContentCheckPolicy: String, Sendable, CaseIterable {
     /// No content check at all (the default when no provider is configured).
     case off
     /// An error lets the photo pass; `details.content` and the metrics say so.

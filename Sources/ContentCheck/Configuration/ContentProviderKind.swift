@@ -1,5 +1,5 @@
 /// The wire protocols a content classifier can speak.
-public enum ContentProviderKind: String, Sendable, CaseIterable {
+package enum ContentProviderKind: String, Sendable, CaseIterable {
     /// No provider configured.
     case none
     /// Anthropic's Messages API, with forced tool use.

@@ -1,5 +1,5 @@
 /// How an OpenAI-compatible request asks for an answer that follows `ContentPrompt.schema`.
-public enum ResponseFormatStyle: String, Sendable, CaseIterable {
+package enum ResponseFormatStyle: String, Sendable, CaseIterable {
     /// `{"type":"json_schema","json_schema":{"name","strict":true,"schema"}}`: OpenAI's structured
     /// outputs, also read by vLLM, llama.cpp's llama-server and Ollama.
     case jsonSchema = "json_schema"

@@ -3,23 +3,23 @@ import PhotoValidation
 
 /// The content classifier's record on a labelled set: per photo type a confusion matrix of the
 /// expected outcome against the classifier's, tokens, estimated cost and latency percentiles.
-public struct ContentEvaluation: Sendable {
+package struct ContentEvaluation: Sendable {
     /// The outcomes compared: the content check's three verdicts, and `error` for no answer.
-    public static let outcomes = ["pass", "content_rejected", "too_many_people", "error"]
+    package static let outcomes = ["pass", "content_rejected", "too_many_people", "error"]
 
     /// One photo judged.
-    public struct Sample: Sendable {
+    package struct Sample: Sendable {
         /// The photo's path as the manifest gives it.
-        public let path: String
+        package let path: String
         /// The photo type it was judged as.
-        public let photoType: PhotoType
+        package let photoType: PhotoType
         /// `pass`, `content_rejected` or `too_many_people`.
-        public let expected: String
+        package let expected: String
         /// The result of the check.
-        public let result: ContentCheckResult
+        package let result: ContentCheckResult
 
         /// Creates a sample.
-        public init(path: String, photoType: PhotoType, expected: String, result: ContentCheckResult) {
+        package init(path: String, photoType: PhotoType, expected: String, result: ContentCheckResult) {
             self.path = path
             self.photoType = photoType
             self.expected = expected
@@ -27,24 +27,24 @@ public struct ContentEvaluation: Sendable {
         }
 
         /// The classifier's outcome: its verdict, or `error`.
-        public var predicted: String {
+        package var predicted: String {
             result.details.outcome == .classified ? (result.details.verdict ?? "error") : "error"
         }
     }
 
     /// The samples judged.
-    public private(set) var samples: [Sample] = []
+    package private(set) var samples: [Sample] = []
     /// Photos whose expected outcome is not the content check's (low resolution or blurry), by type.
-    public private(set) var skipped: [PhotoType: Int] = [:]
+    package private(set) var skipped: [PhotoType: Int] = [:]
     /// The model, for the report.
-    public let model: String
+    package let model: String
     /// Dollars per million input tokens.
-    public let inputPrice: Double
+    package let inputPrice: Double
     /// Dollars per million output tokens.
-    public let outputPrice: Double
+    package let outputPrice: Double
 
     /// An empty evaluation of `model` priced at `inputPrice` and `outputPrice` dollars per million tokens.
-    public init(model: String, inputPrice: Double, outputPrice: Double) {
+    package init(model: String, inputPrice: Double, outputPrice: Double) {
         self.model = model
         self.inputPrice = inputPrice
         self.outputPrice = outputPrice
@@ -53,7 +53,7 @@ public struct ContentEvaluation: Sendable {
     /// The content check's expected outcome in a manifest cell such as `pass`,
     /// `content_rejected` or `low_resolution+blurry`; nil when the cell expects the photo to fail
     /// an earlier check, so the content check would not run.
-    public static func expectedOutcome(_ cell: String) -> String? {
+    package static func expectedOutcome(_ cell: String) -> String? {
         let codes = cell.lowercased().split(whereSeparator: { "+;, ".contains($0) }).map(String.init)
         if codes.contains("too_many_people") { return "too_many_people" }
         if codes.contains("content_rejected") { return "content_rejected" }
@@ -61,17 +61,17 @@ public struct ContentEvaluation: Sendable {
     }
 
     /// Adds one judged photo.
-    public mutating func add(_ sample: Sample) {
+    package mutating func add(_ sample: Sample) {
         samples.append(sample)
     }
 
     /// Counts a photo left out because its expected outcome is an earlier check's.
-    public mutating func skip(_ photoType: PhotoType) {
+    package mutating func skip(_ photoType: PhotoType) {
         skipped[photoType, default: 0] += 1
     }
 
     /// `matrix[expected][predicted]` for `photoType`.
-    public func confusionMatrix(for photoType: PhotoType) -> [String: [String: Int]] {
+    package func confusionMatrix(for photoType: PhotoType) -> [String: [String: Int]] {
         var matrix: [String: [String: Int]] = [:]
         for sample in samples where sample.photoType == photoType {
             matrix[sample.expected, default: [:]][sample.predicted, default: 0] += 1
@@ -80,24 +80,24 @@ public struct ContentEvaluation: Sendable {
     }
 
     /// The share of samples of `photoType` whose outcome was the expected one.
-    public func accuracy(for photoType: PhotoType) -> Double? {
+    package func accuracy(for photoType: PhotoType) -> Double? {
         let judged = samples.filter { $0.photoType == photoType }
         guard !judged.isEmpty else { return nil }
         return Double(judged.filter { $0.predicted == $0.expected }.count) / Double(judged.count)
     }
 
     /// Input and output tokens billed over every sample.
-    public var tokens: (input: Int, output: Int) {
+    package var tokens: (input: Int, output: Int) {
         samples.reduce((0, 0)) { ($0.0 + ($1.result.details.inputTokens ?? 0), $0.1 + ($1.result.details.outputTokens ?? 0)) }
     }
 
     /// Estimated cost in US dollars of every call made.
-    public var estimatedCost: Double {
+    package var estimatedCost: Double {
         Double(tokens.input) * inputPrice / 1e6 + Double(tokens.output) * outputPrice / 1e6
     }
 
     /// The `p`th percentile (0 to 100, nearest rank) of check latency in milliseconds.
-    public func latencyPercentile(_ p: Double) -> Double? {
+    package func latencyPercentile(_ p: Double) -> Double? {
         let sorted = samples.map(\.result.milliseconds).sorted()
         guard !sorted.isEmpty else { return nil }
         let rank = Int((p / 100 * Double(sorted.count)).rounded(.up))
@@ -106,7 +106,7 @@ public struct ContentEvaluation: Sendable {
 
     /// The report as text: per photo type the matrix and accuracy, then tokens, cost, latency and
     /// the misjudged photos with the model's reasons.
-    public var report: String {
+    package var report: String {
         var lines: [String] = ["model \(model), prompt \(ContentPrompt.version)"]
         for photoType in PhotoType.allCases {
             let count = samples.filter { $0.photoType == photoType }.count

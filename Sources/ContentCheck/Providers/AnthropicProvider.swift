@@ -6,22 +6,22 @@ import PhotoValidation
 
 /// Anthropic's Messages API: the preview as a base64 image block before the question, and forced
 /// tool use, so the answer is a `tool_use` block whose `input` follows the schema.
-public struct AnthropicProvider: ContentProvider {
+package struct AnthropicProvider: ContentProvider {
     /// The API version header value.
-    public static let apiVersion = "2023-06-01"
+    package static let apiVersion = "2023-06-01"
 
     /// `anthropic`.
-    public let name = "anthropic"
+    package let name = "anthropic"
     /// The model asked.
-    public let model: String
+    package let model: String
     /// The base URL, such as `https://api.anthropic.com`.
-    public let baseURL: String
+    package let baseURL: String
     private let apiKey: APIKey
     private let maximumOutputTokens: Int
     private let transport: ProviderTransport
 
     /// A provider at `baseURL` asking `model`, authenticated by `apiKey`, over `client`.
-    public init(baseURL: String, model: String, apiKey: APIKey, maximumOutputTokens: Int = 300, client: @escaping @Sendable @autoclosure () -> HTTPClient) {
+    package init(baseURL: String, model: String, apiKey: APIKey, maximumOutputTokens: Int = 300, client: @escaping @Sendable @autoclosure () -> HTTPClient) {
         self.baseURL = baseURL
         self.model = model
         self.apiKey = apiKey
@@ -58,7 +58,7 @@ public struct AnthropicProvider: ContentProvider {
     }
 
     /// Sends one Messages request and reads the tool call.
-    public func classify(_ preview: PreviewImage, as photoType: PhotoType, deadline: NIODeadline) async throws(ContentCheckError) -> ProviderAnswer {
+    package func classify(_ preview: PreviewImage, as photoType: PhotoType, deadline: NIODeadline) async throws(ContentCheckError) -> ProviderAnswer {
         let data = try await transport.postJSON(
             baseURL + "/v1/messages",
             headers: [("x-api-key", apiKey.value), ("anthropic-version", Self.apiVersion)],

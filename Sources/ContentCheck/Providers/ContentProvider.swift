@@ -3,7 +3,7 @@ import PhotoFormat
 import PhotoValidation
 
 /// A vision model behind some wire protocol that labels one preview JPEG.
-public protocol ContentProvider: Sendable {
+package protocol ContentProvider: Sendable {
     /// The provider's name in details, logs and metrics (`anthropic`, `openai`).
     var name: String { get }
     /// The model asked.

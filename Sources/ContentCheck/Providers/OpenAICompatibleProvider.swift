@@ -7,24 +7,24 @@ import PhotoValidation
 /// Any OpenAI-compatible chat-completions server (OpenAI, vLLM, Ollama, llama.cpp's server): the
 /// preview as an `image_url` data URL, and a strict `json_schema` response format, so the message
 /// content is a JSON object following the schema.
-public struct OpenAICompatibleProvider: ContentProvider {
+package struct OpenAICompatibleProvider: ContentProvider {
     /// `openai`.
-    public let name = "openai"
+    package let name = "openai"
     /// The model asked.
-    public let model: String
+    package let model: String
     /// The base URL, such as `https://api.openai.com` or `http://127.0.0.1:8000` (vLLM).
-    public let baseURL: String
+    package let baseURL: String
     private let apiKey: APIKey?
     private let maximumOutputTokens: Int
     /// The request field that carries the output limit.
-    public let tokenLimitField: TokenLimitField
+    package let tokenLimitField: TokenLimitField
     /// How the request asks for the schema.
-    public let responseFormat: ResponseFormatStyle
+    package let responseFormat: ResponseFormatStyle
     private let transport: ProviderTransport
 
     /// A provider at `baseURL` asking `model`, with a bearer `apiKey` when the server needs one,
     /// limiting the answer with `tokenLimitField` (by default the one `baseURL`'s server wants).
-    public init(baseURL: String, model: String, apiKey: APIKey?, maximumOutputTokens: Int = 300, tokenLimitField: TokenLimitField? = nil,
+    package init(baseURL: String, model: String, apiKey: APIKey?, maximumOutputTokens: Int = 300, tokenLimitField: TokenLimitField? = nil,
                 responseFormat: ResponseFormatStyle = .jsonSchema, client: @escaping @Sendable @autoclosure () -> HTTPClient) {
         self.baseURL = baseURL
         self.model = model
@@ -69,7 +69,7 @@ public struct OpenAICompatibleProvider: ContentProvider {
     }
 
     /// Sends one chat-completions request and reads the JSON answer.
-    public func classify(_ preview: PreviewImage, as photoType: PhotoType, deadline: NIODeadline) async throws(ContentCheckError) -> ProviderAnswer {
+    package func classify(_ preview: PreviewImage, as photoType: PhotoType, deadline: NIODeadline) async throws(ContentCheckError) -> ProviderAnswer {
         let data = try await transport.postJSON(
             endpoint,
             headers: apiKey.map { [("authorization", "Bearer \($0.value)")] } ?? [],

@@ -3,9 +3,9 @@ import Synchronization
 /// Stops calling a provider that keeps failing: after `failureThreshold` consecutive failures it
 /// opens for `openDuration`, during which checks are refused at once; then one probe is let
 /// through (half-open), whose success closes it and whose failure opens it again.
-public final class CircuitBreaker: Sendable {
+package final class CircuitBreaker: Sendable {
     /// The breaker's states, as metrics and logs name them.
-    public enum State: String, Sendable {
+    package enum State: String, Sendable {
         /// Calls go through.
         case closed
         /// Calls are refused.
@@ -22,24 +22,24 @@ public final class CircuitBreaker: Sendable {
     }
 
     /// Consecutive failures that open the breaker.
-    public let failureThreshold: Int
+    package let failureThreshold: Int
     /// How long it stays open.
-    public let openDuration: Duration
+    package let openDuration: Duration
     private let storage = Mutex(Storage())
     private let onChange: @Sendable (State) -> Void
 
     /// A closed breaker; `onChange` hears every change of state.
-    public init(failureThreshold: Int, openDuration: Duration, onChange: @escaping @Sendable (State) -> Void = { _ in }) {
+    package init(failureThreshold: Int, openDuration: Duration, onChange: @escaping @Sendable (State) -> Void = { _ in }) {
         self.failureThreshold = failureThreshold
         self.openDuration = openDuration
         self.onChange = onChange
     }
 
     /// The current state.
-    public var state: State { storage.withLock { $0.state } }
+    package var state: State { storage.withLock { $0.state } }
 
     /// True when a call may be made now; an open breaker whose time is up lets one probe through.
-    public func admit() -> Bool {
+    package func admit() -> Bool {
         let (allowed, changed) = storage.withLock { storage -> (Bool, State?) in
             switch storage.state {
             case .closed:
@@ -60,7 +60,7 @@ public final class CircuitBreaker: Sendable {
     }
 
     /// Records a call that succeeded (or failed for a reason that is not the provider's health).
-    public func recordSuccess() {
+    package func recordSuccess() {
         let changed = storage.withLock { storage -> State? in
             storage.failures = 0
             storage.probeInFlight = false
@@ -74,14 +74,14 @@ public final class CircuitBreaker: Sendable {
 
     /// Gives back a probe that was admitted but never made (no place among the concurrent calls),
     /// so the next caller may probe.
-    public func cancelProbe() {
+    package func cancelProbe() {
         storage.withLock { storage in
             if storage.state == .halfOpen { storage.probeInFlight = false }
         }
     }
 
     /// Records a call that failed because of the provider.
-    public func recordFailure() {
+    package func recordFailure() {
         let changed = storage.withLock { storage -> State? in
             storage.failures += 1
             storage.probeInFlight = false

@@ -1,12 +1,12 @@
 /// Exponential backoff with equal jitter (a random point in the upper half of each delay), honouring a provider's `retry-after`.
-public struct RetryBackoff: Sendable {
+package struct RetryBackoff: Sendable {
     /// The delay before the first retry, before jitter.
-    public var initialDelay: Duration
+    package var initialDelay: Duration
     /// The longest delay.
-    public var maximumDelay: Duration
+    package var maximumDelay: Duration
 
     /// Creates a backoff.
-    public init(initialDelay: Duration, maximumDelay: Duration) {
+    package init(initialDelay: Duration, maximumDelay: Duration) {
         self.initialDelay = initialDelay
         self.maximumDelay = maximumDelay
     }
@@ -14,7 +14,7 @@ public struct RetryBackoff: Sendable {
     /// The wait before retry number `retry` (1 for the first): a random share of
     /// `initialDelay * 2^(retry-1)` capped at `maximumDelay`, or `retryAfter` when the provider
     /// asked for one (which may exceed `maximumDelay`: the caller gives up if it passes the deadline).
-    public func delay(beforeRetry retry: Int, retryAfter: Duration?) -> Duration {
+    package func delay(beforeRetry retry: Int, retryAfter: Duration?) -> Duration {
         if let retryAfter { return retryAfter }
         let exponent = Double(1 << min(max(retry - 1, 0), 30))
         let ceiling = min(initialDelay * exponent, maximumDelay)

@@ -10,6 +10,6 @@ import PhotoValidation
 ///
 /// - Throws: `OutboxError` when the outbox cannot be opened, `SharedStoreError` when `store.url`
 ///   names no usable database.
-public func buildApplication(configuration: ServiceConfiguration, validator: PhotoValidator, logger: Logger) throws -> PhotoValidatorApp {
+package func buildApplication(configuration: ServiceConfiguration, validator: PhotoValidator, logger: Logger) throws -> PhotoValidatorApp {
     try PhotoValidatorApp(configuration: configuration, validator: validator, logger: logger)
 }

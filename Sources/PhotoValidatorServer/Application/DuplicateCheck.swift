@@ -11,16 +11,16 @@ import SignalForwarding
 /// The store hands out a project's photos, parsed once; the comparisons themselves are pure CPU
 /// work that the caller runs in its worker-pool slot, under its deadline and fair admission, so a
 /// project of large fingerprints costs its own uploads and no one else's.
-public final class DuplicateCheck: Sendable {
+package final class DuplicateCheck: Sendable {
     /// Where accepted photos' fingerprints are kept by this replica (unused when `shared` is set).
-    public let store: PhotoFingerprintStore
+    package let store: PhotoFingerprintStore
     /// The project memory replicas share (`store.url`), which then replaces `store`.
-    public let shared: SharedProjectMemory<PhotoFingerprint>?
+    package let shared: SharedProjectMemory<PhotoFingerprint>?
     /// When two photos are one photo.
-    public let rule: DuplicateRule
+    package let rule: DuplicateRule
 
     /// A check over `store` (or, when given, the `shared` memory) by `rule`.
-    public init(store: PhotoFingerprintStore, rule: DuplicateRule, shared: SharedProjectMemory<PhotoFingerprint>? = nil) {
+    package init(store: PhotoFingerprintStore, rule: DuplicateRule, shared: SharedProjectMemory<PhotoFingerprint>? = nil) {
         self.store = store
         self.rule = rule
         self.shared = shared

@@ -10,22 +10,22 @@ import Synchronization
 import ValidationWorkers
 
 /// Validates request bodies on the worker pool, with the daemon's limits, timeouts and metrics.
-public struct PhotoValidationService: Sendable {
+package struct PhotoValidationService: Sendable {
     /// The checks.
-    public let validator: PhotoValidator
+    package let validator: PhotoValidator
     /// The long-lived threads photos are decoded on.
-    public let pool: ValidationWorkerPool
+    package let pool: ValidationWorkerPool
     /// Where outcomes are counted.
-    public let metrics: ServiceMetrics
+    package let metrics: ServiceMetrics
     /// The limits and timeouts in force.
-    public let configuration: ServiceConfiguration
+    package let configuration: ServiceConfiguration
     /// The content check, when a classifier is configured.
-    public var content: ContentClassifier?
+    package var content: ContentClassifier?
     /// The duplicate check of a project's photos, unless turned off (`duplicates.check`).
-    public var duplicates: DuplicateCheck?
+    package var duplicates: DuplicateCheck?
 
     /// Bytes of upload bodies in memory.
-    public let uploads: WeightedSemaphore
+    package let uploads: WeightedSemaphore
 
     /// Reserves room for the body of `request` in the upload budget (waiting, body unread, while
     /// there is none), asks a client waiting on `Expect: 100-continue` for the body, receives it

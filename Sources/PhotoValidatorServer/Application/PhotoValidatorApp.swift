@@ -14,23 +14,23 @@ import ValidationWorkers
 
 /// The daemon's parts, built from a resolved configuration by `buildApplication(configuration:validator:logger:)`
 /// for `serve` and for the tests alike; its long-lived resources start when it runs.
-public struct PhotoValidatorApp: Sendable {
+package struct PhotoValidatorApp: Sendable {
     /// The configuration the daemon was built from.
-    public let configuration: ServiceConfiguration
+    package let configuration: ServiceConfiguration
     /// The logger every part logs to.
-    public let logger: Logger
+    package let logger: Logger
     /// Validation on the worker pool.
-    public let service: PhotoValidationService
+    package let service: PhotoValidationService
     /// Whether shutdown has begun.
-    public let state: ServiceState
+    package let state: ServiceState
     /// Signal forwarding, or nil when it is off.
-    public let forwarder: SignalForwarder?
+    package let forwarder: SignalForwarder?
     /// The HTTP client of the content check, or nil when it is off.
-    public let contentClient: ContentClientService?
+    package let contentClient: ContentClientService?
     /// The PostgreSQL database replicas share (`store.url`), or nil.
-    public let sharedStore: SharedStore?
+    package let sharedStore: SharedStore?
     /// The routes served.
-    public let routes: RouteTable
+    package let routes: RouteTable
     private let responder: RouterResponder<ValidationRequestContext>
 
     /// Builds the daemon around `validator` (decode workers, or with `decode_isolation = none`
@@ -40,7 +40,7 @@ public struct PhotoValidatorApp: Sendable {
     ///
     /// - Throws: `OutboxError` when the outbox cannot be opened, `SharedStoreError` when
     ///   `store.url` names no usable database.
-    public init(configuration: ServiceConfiguration, validator: PhotoValidator, logger: Logger) throws {
+    package init(configuration: ServiceConfiguration, validator: PhotoValidator, logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger
         let pool = ValidationWorkerPool(
@@ -126,7 +126,7 @@ public struct PhotoValidatorApp: Sendable {
     /// The HTTP application on `address` (the configured TCP address by default), running the
     /// worker pool, the content check's HTTP client and, when configured, the Unix-socket listener
     /// as its services.
-    public func makeApplication(address: BindAddress? = nil) -> some ApplicationProtocol {
+    package func makeApplication(address: BindAddress? = nil) -> some ApplicationProtocol {
         // Shutdown runs in reverse: listeners drain first, then delivery stops, then the workers.
         var services: [any Service] = []
         // First, so it is the last to stop: what drains before it may still write to it.
@@ -151,7 +151,7 @@ public struct PhotoValidatorApp: Sendable {
 
     /// Runs the daemon until SIGTERM or SIGINT, then drains in-flight requests within the
     /// configured grace period and returns; a process still busy at the end of it exits (code 75).
-    public func run() async throws {
+    package func run() async throws {
         let application = makeApplication()
         // The state service is last so it hears of shutdown first and /readyz turns not-ready
         // while the server drains.

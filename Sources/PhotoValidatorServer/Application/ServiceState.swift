@@ -2,17 +2,17 @@ import ServiceLifecycle
 import Synchronization
 
 /// Whether the daemon is draining: set when graceful shutdown begins, read by `/readyz`.
-public final class ServiceState: Service, Sendable {
+package final class ServiceState: Service, Sendable {
     private let draining = Atomic<Bool>(false)
 
     /// A state that is not draining.
-    public init() {}
+    package init() {}
 
     /// True once shutdown has begun.
-    public var isDraining: Bool { draining.load(ordering: .acquiring) }
+    package var isDraining: Bool { draining.load(ordering: .acquiring) }
 
     /// Waits for graceful shutdown and marks the daemon as draining.
-    public func run() async throws {
+    package func run() async throws {
         try? await gracefulShutdown()
         draining.store(true, ordering: .releasing)
     }

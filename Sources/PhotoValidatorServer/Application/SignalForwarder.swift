@@ -3,19 +3,19 @@ import SharedStore
 import SignalForwarding
 
 /// The daemon's side of signal forwarding: promises signals in the outbox and wakes delivery.
-public struct SignalForwarder: Sendable {
+package struct SignalForwarder: Sendable {
     /// This replica's durable outbox (unused when `shared` is set).
-    public let outbox: SignalOutbox
+    package let outbox: SignalOutbox
     /// The outbox replicas share (`store.url`), which then replaces `outbox`: every replica
     /// delivers what any promised, and answers a repeat of an upload any answered.
-    public let shared: SharedOutbox?
+    package let shared: SharedOutbox?
     /// The service that delivers from it.
-    public let delivery: SignalDeliveryService
+    package let delivery: SignalDeliveryService
     /// The signal name.
-    public let signalName: String
+    package let signalName: String
 
     /// The queue delivery reads and the admin view shows: the shared one when there is one.
-    public var queue: any SignalQueue { shared ?? outbox }
+    package var queue: any SignalQueue { shared ?? outbox }
 
     /// Opens the outbox (or, with `sharedStore`, uses the one replicas share) and builds the target
     /// `configuration` names, or returns nil when forwarding is off.

@@ -2,14 +2,14 @@ import ValidatorConfiguration
 
 /// A bearer token with the name of the caller it belongs to (`auth.tokens`): the name is the
 /// caller's identity in fair admission, so each holder of a token of its own gets its own turn.
-public struct CallerToken: Sendable, Equatable {
+package struct CallerToken: Sendable, Equatable {
     /// The caller's name, such as `gateway` or `batch-import`.
-    public let name: String
+    package let name: String
     /// The bearer token that caller sends.
-    public let token: String
+    package let token: String
 
     /// A token for the caller `name`.
-    public init(name: String, token: String) {
+    package init(name: String, token: String) {
         self.name = name
         self.token = token
     }
@@ -19,7 +19,7 @@ public struct CallerToken: Sendable, Equatable {
     ///
     /// - Throws: `ConfigurationError` for `source` naming the entry at fault by its position and
     ///   name, never showing a token.
-    public static func list(_ text: String, source: String) throws(ConfigurationError) -> [CallerToken] {
+    package static func list(_ text: String, source: String) throws(ConfigurationError) -> [CallerToken] {
         let entries = text.split { $0 == "," || $0.isWhitespace }
         var tokens: [CallerToken] = []
         for (index, entry) in entries.enumerated() {

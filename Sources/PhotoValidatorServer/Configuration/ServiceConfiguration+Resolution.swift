@@ -11,7 +11,7 @@ extension ServiceConfiguration {
     /// - Returns: the configuration and the audit of where each value came from.
     /// - Throws: `ConfigurationError` for a value of the wrong type or out of range, an unreadable
     ///   file or credential.
-    public static func resolve(
+    package static func resolve(
         flags: [String: ConfigContent],
         configFile: String?,
         environment: [String: String]

@@ -8,9 +8,9 @@ import ValidatorConfiguration
 
 /// Everything `serve` needs, resolved once from flags, environment, file and the defaults its
 /// settings declare (`Setting+Service.swift`); immutable.
-public struct ServiceConfiguration: Sendable {
+package struct ServiceConfiguration: Sendable {
     /// How log lines are written.
-    public enum LogFormat: String, Sendable, CaseIterable {
+    package enum LogFormat: String, Sendable, CaseIterable {
         /// `swift-log`'s plain text lines.
         case text
         /// One JSON object per line.
@@ -18,90 +18,90 @@ public struct ServiceConfiguration: Sendable {
     }
 
     /// The address to listen on.
-    public var host: String
+    package var host: String
     /// The TCP port; 0 picks a free one.
-    public var port: Int
+    package var port: Int
     /// An optional Unix domain socket to listen on as well.
-    public var unixSocket: String?
+    package var unixSocket: String?
     /// The largest request body accepted, in bytes.
-    public var bodyLimit: Int
+    package var bodyLimit: Int
     /// Threads that decode and measure photos.
-    public var workers: Int
+    package var workers: Int
     /// Threads beyond `workers` that, while every worker is busy, run only a photo of a caller with
     /// none running, or of another project when one project holds them all
     /// (`limits.spare_workers`): decodes are not pre-empted, so these keep one caller's or
     /// project's long decodes from holding up another's short one.
-    public var spareWorkers: Int
+    package var spareWorkers: Int
     /// Validations that may wait for a worker; more are answered 503. Bodies waiting here are
     /// already read and counted in the upload budget, so the queue is deep: a burst waits rather
     /// than being read, refused and re-sent (16 per worker unless set).
-    public var queueLimit: Int
+    package var queueLimit: Int
     /// Bytes of upload bodies held in memory at once (declared lengths; the body limit for an
     /// upload without `Content-Length`).
-    public var uploadMemoryBytes: Int
+    package var uploadMemoryBytes: Int
     /// Longest time a request waits, unread, for room in the upload budget before a 503.
-    public var admissionWait: Duration
+    package var admissionWait: Duration
     /// Slowest average body rate accepted once `bodyRateGrace` has passed, in bytes per second.
-    public var minimumBodyRate: Int
+    package var minimumBodyRate: Int
     /// Time a body may take to reach `minimumBodyRate`.
-    public var bodyRateGrace: Duration
+    package var bodyRateGrace: Duration
     /// Connections open at once; further ones wait in the listen backlog.
-    public var maximumConnections: Int
+    package var maximumConnections: Int
     /// Longest time a request head may take to arrive, from its first byte.
-    public var headerTimeout: Duration
+    package var headerTimeout: Duration
     /// Longest time to receive a request body.
-    public var requestTimeout: Duration
+    package var requestTimeout: Duration
     /// Longest time a validation may take, queueing included.
-    public var validationTimeout: Duration
+    package var validationTimeout: Duration
     /// How long a worker may stay stuck past a job's deadline before `/healthz` reports unhealthy.
-    public var stuckWorkerUnhealthyAfter: Duration
+    package var stuckWorkerUnhealthyAfter: Duration
     /// Seconds after which a connection with no request in progress is closed.
-    public var idleTimeoutSeconds: Int
+    package var idleTimeoutSeconds: Int
     /// Seconds clients are told to wait in `Retry-After` when the daemon is saturated.
-    public var retryAfterSeconds: Int
+    package var retryAfterSeconds: Int
     /// The request header that names the caller photos are queued per (`limits.client_header`);
     /// without it (or when a request lacks it) the caller is the name of its `authTokens` entry,
     /// else the peer's IP address. Projects are sub-queues within their caller.
-    public var clientHeader: String?
+    package var clientHeader: String?
     /// The bearer token every route but `/healthz` requires, when set; it names no caller.
-    public var authToken: String?
+    package var authToken: String?
     /// Named bearer tokens (`auth.tokens`), accepted beside `authToken`; a request with one is that
     /// caller's in fair admission.
-    public var callerTokens: [CallerToken]
+    package var callerTokens: [CallerToken]
     /// Log line format.
-    public var logFormat: LogFormat
+    package var logFormat: LogFormat
     /// Lowest level logged.
-    public var logLevel: Logger.Level
+    package var logLevel: Logger.Level
     /// Longest time in-flight requests get to finish after SIGTERM.
-    public var shutdownGracePeriod: Duration
+    package var shutdownGracePeriod: Duration
     /// How long the duplicate check remembers a project's accepted photo (the workflow's
     /// abandonment timeout).
-    public var duplicateRetention: Duration
+    package var duplicateRetention: Duration
     /// Accepted photos kept per project, its newest (`duplicates.photos_per_project`).
-    public var duplicatePhotosPerProject: Int
+    package var duplicatePhotosPerProject: Int
     /// Bytes the kept fingerprints of every project may take together (`duplicates.memory_mib`).
-    public var duplicateMemoryBytes: Int
+    package var duplicateMemoryBytes: Int
     /// The PostgreSQL database replicas share (`store.url`), or nil for each replica's own SQLite.
-    public var store: SharedStoreSettings?
+    package var store: SharedStoreSettings?
     /// The thresholds and limits of the checks.
-    public var validation: ValidationSettings
+    package var validation: ValidationSettings
     /// Where `photo_added` signals go.
-    public var signal: SignalConfiguration
+    package var signal: SignalConfiguration
     /// The content check through a vision model.
-    public var content: ContentCheckConfiguration
+    package var content: ContentCheckConfiguration
     /// The scores cache's key file when one is set (`scores_cache.key_file`): read by `validate`
     /// and `tune`, never by `serve`, and resolved here so that `config` shows where it comes from.
-    public var scoresCacheKeyFile: String?
+    package var scoresCacheKeyFile: String?
 
     /// The settings' defaults.
-    public init() {
+    package init() {
         // Only a default that is not a value its setting accepts could throw; a test resolves them.
         try! self.init(reader: ConfigurationSources.nothingSet)
     }
 
     /// The server's settings (the checks' are `ValidationSettings.settings`), declared in
     /// `Setting+Service.swift`.
-    public static let settings = SettingsCatalog([
+    package static let settings = SettingsCatalog([
         .httpHost, .httpPort, .httpUnixSocket, .limitsBodyMib, .limitsWorkers, .limitsSpareWorkers, .limitsQueue, .limitsUploadMemoryMib,
         .limitsAdmissionWaitSeconds, .limitsMinBodyRateKib, .limitsBodyRateGraceSeconds, .limitsMaxConnections,
         .limitsHeaderTimeoutSeconds, .limitsRequestTimeoutSeconds, .limitsValidationTimeoutSeconds, .limitsRetryAfterSeconds,
@@ -113,14 +113,14 @@ public struct ServiceConfiguration: Sendable {
 
     /// Every setting of `serve`: the server's, the checks', signal forwarding's and the content
     /// check's, and the batch commands' own, so that `config` lists them all.
-    public static let allSettings = settings + ValidationSettings.settings + SignalConfiguration.settings + ContentCheckConfiguration.settings
+    package static let allSettings = settings + ValidationSettings.settings + SignalConfiguration.settings + ContentCheckConfiguration.settings
         + BatchSettings.settings
 
     /// The configuration `reader` resolves over the settings' defaults; the two that depend on the
     /// machine (threads, one per core; queue, 16 per worker) are computed here only.
     ///
     /// - Throws: `ConfigurationError` naming the key whose value is unusable.
-    public init(reader: ConfigReader) throws(ConfigurationError) {
+    package init(reader: ConfigReader) throws(ConfigurationError) {
         let settings = SettingsReader(reader: reader, catalog: Self.allSettings)
         host = settings.string(.httpHost)
         port = try settings.integer(.httpPort)

@@ -4,124 +4,124 @@ import ValidatorConfiguration
 /// The settings of the daemon, each declared once: its catalog lists it and its read names it.
 extension Setting {
     /// The setting `http.host`.
-    public static let httpHost = Setting("http.host", .text, default: "127.0.0.1", flag: "host", "address to listen on")
+    package static let httpHost = Setting("http.host", .text, default: "127.0.0.1", flag: "host", "address to listen on")
 
     /// The setting `http.port`.
-    public static let httpPort = Setting("http.port", .integer(0...65_535), default: "8080", flag: "port",
+    package static let httpPort = Setting("http.port", .integer(0...65_535), default: "8080", flag: "port",
         "TCP port to listen on, 0 for any free port")
 
     /// The setting `http.unix_socket`.
-    public static let httpUnixSocket = Setting("http.unix_socket", .path, flag: "unix-socket",
+    package static let httpUnixSocket = Setting("http.unix_socket", .path, flag: "unix-socket",
         "also listen on this Unix domain socket path")
 
     /// The setting `limits.body_mib`.
-    public static let limitsBodyMib = Setting("limits.body_mib", .integer(1...1024), default: "20", flag: "body-limit",
+    package static let limitsBodyMib = Setting("limits.body_mib", .integer(1...1024), default: "20", flag: "body-limit",
         "largest upload, MiB")
 
     /// The setting `limits.workers`.
-    public static let limitsWorkers = Setting("limits.workers", .integer(1...256), computed: "one per core", flag: "workers",
+    package static let limitsWorkers = Setting("limits.workers", .integer(1...256), computed: "one per core", flag: "workers",
         "threads that decode photos")
 
     /// The setting `limits.spare_workers`.
-    public static let limitsSpareWorkers = Setting("limits.spare_workers", .integer(0...256), default: "1", flag: "spare-workers",
+    package static let limitsSpareWorkers = Setting("limits.spare_workers", .integer(0...256), default: "1", flag: "spare-workers",
         "threads beyond limits.workers that, while every worker is busy, run only a photo of a caller with none running, or of another project when one project holds every worker, so that no caller or project holds every thread (0: none)")
 
     /// The setting `limits.queue`.
-    public static let limitsQueue = Setting("limits.queue", .integer(0...100_000), computed: "16 per worker", flag: "queue",
+    package static let limitsQueue = Setting("limits.queue", .integer(0...100_000), computed: "16 per worker", flag: "queue",
         "validations whose body is read that may wait for a thread before 503")
 
     /// The setting `limits.upload_memory_mib`.
-    public static let limitsUploadMemoryMib = Setting("limits.upload_memory_mib", .integer(1...65_536),
+    package static let limitsUploadMemoryMib = Setting("limits.upload_memory_mib", .integer(1...65_536),
         default: "64", flag: "upload-memory",
         "upload bodies held in memory at once, MiB; more wait unread")
 
     /// The setting `limits.admission_wait_seconds`.
-    public static let limitsAdmissionWaitSeconds = Setting("limits.admission_wait_seconds", .seconds,
+    package static let limitsAdmissionWaitSeconds = Setting("limits.admission_wait_seconds", .seconds,
         default: "10", flag: "admission-wait-seconds",
         "longest wait, body unread, for room in the upload budget, or in the full worker pool for a caller with photos already waiting, before 503")
 
     /// The setting `limits.min_body_rate_kib`.
-    public static let limitsMinBodyRateKib = Setting("limits.min_body_rate_kib", .integer(0...1_048_576),
+    package static let limitsMinBodyRateKib = Setting("limits.min_body_rate_kib", .integer(0...1_048_576),
         default: "16", flag: "min-body-rate",
         "slowest average upload rate, KiB/s, after the grace, for a body that would not finish within the request timeout at its rate; slower is 408")
 
     /// The setting `limits.body_rate_grace_seconds`.
-    public static let limitsBodyRateGraceSeconds = Setting("limits.body_rate_grace_seconds", .seconds,
+    package static let limitsBodyRateGraceSeconds = Setting("limits.body_rate_grace_seconds", .seconds,
         default: "5", flag: "body-rate-grace-seconds",
         "time an upload gets before the minimum rate applies")
 
     /// The setting `limits.max_connections`.
-    public static let limitsMaxConnections = Setting("limits.max_connections", .integer(1...1_000_000),
+    package static let limitsMaxConnections = Setting("limits.max_connections", .integer(1...1_000_000),
         default: "512", flag: "max-connections",
         "connections open at once; more wait in the listen backlog")
 
     /// The setting `limits.header_timeout_seconds`.
-    public static let limitsHeaderTimeoutSeconds = Setting("limits.header_timeout_seconds", .seconds, default: "20", flag: "header-timeout",
+    package static let limitsHeaderTimeoutSeconds = Setting("limits.header_timeout_seconds", .seconds, default: "20", flag: "header-timeout",
         "longest time for a request's headers to arrive, from their first byte; then the connection closes")
 
     /// The setting `limits.request_timeout_seconds`.
-    public static let limitsRequestTimeoutSeconds = Setting("limits.request_timeout_seconds", .seconds,
+    package static let limitsRequestTimeoutSeconds = Setting("limits.request_timeout_seconds", .seconds,
         default: "30", flag: "request-timeout",
         "longest time to receive a request body")
 
     /// The setting `limits.retry_after_seconds`.
-    public static let limitsRetryAfterSeconds = Setting("limits.retry_after_seconds", .integer(1...3600), default: "1", flag: "retry-after",
+    package static let limitsRetryAfterSeconds = Setting("limits.retry_after_seconds", .integer(1...3600), default: "1", flag: "retry-after",
         "Retry-After sent with 503")
 
     /// The setting `limits.stuck_worker_unhealthy_seconds`.
-    public static let limitsStuckWorkerUnhealthySeconds = Setting("limits.stuck_worker_unhealthy_seconds", .seconds,
+    package static let limitsStuckWorkerUnhealthySeconds = Setting("limits.stuck_worker_unhealthy_seconds", .seconds,
         default: "60", flag: "stuck-worker-unhealthy-seconds",
         "/healthz turns 503 once a worker is stuck this long past a deadline")
 
     /// The setting `limits.idle_timeout_seconds`.
-    public static let limitsIdleTimeoutSeconds = Setting("limits.idle_timeout_seconds", .integer(1...3600),
+    package static let limitsIdleTimeoutSeconds = Setting("limits.idle_timeout_seconds", .integer(1...3600),
         default: "60", flag: "idle-timeout",
         "close connections idle this long, seconds")
 
     /// The setting `limits.client_header`.
-    public static let limitsClientHeader = Setting("limits.client_header", .text, flag: "client-header",
+    package static let limitsClientHeader = Setting("limits.client_header", .text, flag: "client-header",
         "request header naming the caller whose photos take one turn in fair admission (e.g. X-User-Id, set by the gateway, never by its clients); without it the caller is the auth.tokens name, else the peer's IP address, and projects are sub-queues of their caller")
 
     /// The setting `duplicates.retention_hours`.
-    public static let duplicatesRetentionHours = Setting("duplicates.retention_hours", .number(0.001...8760),
+    package static let duplicatesRetentionHours = Setting("duplicates.retention_hours", .number(0.001...8760),
         default: "48", flag: "duplicates-retention-hours",
         "how long a project's accepted photo is compared with its later uploads")
 
     /// The setting `duplicates.photos_per_project`.
-    public static let duplicatesPhotosPerProject = Setting("duplicates.photos_per_project", .integer(1...4096),
+    package static let duplicatesPhotosPerProject = Setting("duplicates.photos_per_project", .integer(1...4096),
         default: "64", flag: "duplicates-photos-per-project",
         "accepted photos kept per project (its newest), and so the most an upload is compared with")
 
     /// The setting `duplicates.memory_mib`.
-    public static let duplicatesMemoryMib = Setting("duplicates.memory_mib", .integer(1...65_536),
+    package static let duplicatesMemoryMib = Setting("duplicates.memory_mib", .integer(1...65_536),
         default: "128", flag: "duplicates-memory",
         "MiB the kept fingerprints of every project may take together; the oldest photos go first")
 
     /// The setting `auth.token`.
-    public static let authToken = Setting("auth.token", .text, secret: true, "bearer token required on every route but /healthz")
+    package static let authToken = Setting("auth.token", .text, secret: true, "bearer token required on every route but /healthz")
 
     /// The setting `auth.token_file`.
-    public static let authTokenFile = Setting("auth.token_file", .path, flag: "auth-token-file",
+    package static let authTokenFile = Setting("auth.token_file", .path, flag: "auth-token-file",
         "file holding the bearer token (read once at start)")
 
     /// The setting `auth.tokens`.
-    public static let authTokens = Setting("auth.tokens", .text, secret: true,
+    package static let authTokens = Setting("auth.tokens", .text, secret: true,
         "named bearer tokens, name:token entries separated by commas or new lines; each is accepted beside auth.token and its name is the caller in fair admission")
 
     /// The setting `auth.tokens_file`.
-    public static let authTokensFile = Setting("auth.tokens_file", .path, flag: "auth-tokens-file",
+    package static let authTokensFile = Setting("auth.tokens_file", .path, flag: "auth-tokens-file",
         "file holding the named bearer tokens, one name:token a line (read once at start)")
 
     /// The setting `log.format`.
-    public static let logFormat = Setting("log.format", .choice(ServiceConfiguration.LogFormat.allCases.map(\.rawValue)),
+    package static let logFormat = Setting("log.format", .choice(ServiceConfiguration.LogFormat.allCases.map(\.rawValue)),
         default: "text", flag: "log-format",
         "log line format")
 
     /// The setting `log.level`.
-    public static let logLevel = Setting("log.level", .choice(Logger.Level.allCases.map(\.rawValue)), default: "info", flag: "log-level",
+    package static let logLevel = Setting("log.level", .choice(Logger.Level.allCases.map(\.rawValue)), default: "info", flag: "log-level",
         "lowest level logged")
 
     /// The setting `shutdown.grace_seconds`.
-    public static let shutdownGraceSeconds = Setting("shutdown.grace_seconds", .seconds, default: "25", flag: "shutdown-grace",
+    package static let shutdownGraceSeconds = Setting("shutdown.grace_seconds", .seconds, default: "25", flag: "shutdown-grace",
         "time in-flight requests get after SIGTERM")
 }

@@ -4,27 +4,27 @@ import ValidatorConfiguration
 /// The settings of the store replicas share, each declared once: its catalog lists it and its read names it.
 extension Setting {
     /// The setting `store.url`.
-    public static let storeUrl = Setting("store.url", .text, secret: true,
+    package static let storeUrl = Setting("store.url", .text, secret: true,
         "PostgreSQL database that replicas share, postgres://USER@HOST:PORT/DATABASE (or ?host=/socket/folder); unset, each replica keeps its own state in the outbox's SQLite file (redacted: it may carry a password)")
 
     /// The setting `store.password`.
-    public static let storePassword = Setting("store.password", .text, secret: true,
+    package static let storePassword = Setting("store.password", .text, secret: true,
         "password of store.url's user, when the URL carries none")
 
     /// The setting `store.password_file`.
-    public static let storePasswordFile = Setting("store.password_file", .path, flag: "store-password-file",
+    package static let storePasswordFile = Setting("store.password_file", .path, flag: "store-password-file",
         "file holding store.url's password (read once at start)")
 
     /// The setting `store.pool_size`.
-    public static let storePoolSize = Setting("store.pool_size", .integer(1...1000), default: "8", flag: "store-pool-size",
+    package static let storePoolSize = Setting("store.pool_size", .integer(1...1000), default: "8", flag: "store-pool-size",
         "connections each replica opens to the shared store at most")
 
     /// The setting `store.tls`.
-    public static let storeTls = Setting("store.tls", .choice(SharedStoreSettings.TLSMode.allCases.map(\.rawValue)), default: "require",
+    package static let storeTls = Setting("store.tls", .choice(SharedStoreSettings.TLSMode.allCases.map(\.rawValue)), default: "require",
         flag: "store-tls",
         "encryption to the shared store over TCP, the server's certificate verified (a Unix socket is never encrypted)")
 
     /// The setting `store.tls_ca_file`.
-    public static let storeTlsCaFile = Setting("store.tls_ca_file", .path, flag: "store-tls-ca-file",
+    package static let storeTlsCaFile = Setting("store.tls_ca_file", .path, flag: "store-tls-ca-file",
         "PEM file of the certificate authorities the shared store's certificate is verified against, instead of the system's")
 }

@@ -4,9 +4,9 @@ import SignalForwarding
 import ValidatorConfiguration
 
 /// Where `photo_added` signals go and how the outbox behaves.
-public struct SignalConfiguration: Sendable {
+package struct SignalConfiguration: Sendable {
     /// The kinds of target.
-    public enum Target: String, Sendable, CaseIterable {
+    package enum Target: String, Sendable, CaseIterable {
         /// Forwarding off: nothing is written to the outbox (the default for a laptop run).
         case none
         /// Temporal's HTTP API.
@@ -16,38 +16,38 @@ public struct SignalConfiguration: Sendable {
     }
 
     /// The target kind.
-    public var target: Target
+    package var target: Target
     /// The signal name (the current workflow's handler is `add_photo`).
-    public var name: String
+    package var name: String
     /// Temporal's HTTP API base URL.
-    public var temporalURL: String
+    package var temporalURL: String
     /// Temporal namespace.
-    public var temporalNamespace: String
+    package var temporalNamespace: String
     /// Temporal API key, sent as a bearer token (Temporal Cloud).
-    public var temporalAPIKey: String?
+    package var temporalAPIKey: String?
     /// The identity shown in the workflow history.
-    public var identity: String
+    package var identity: String
     /// The webhook URL.
-    public var webhookURL: String?
+    package var webhookURL: String?
     /// The webhook's HMAC secret.
-    public var webhookSecret: String?
+    package var webhookSecret: String?
     /// The outbox database file.
-    public var outboxPath: String
+    package var outboxPath: String
     /// Backoff and maximum age.
-    public var retry = RetryPolicy()
+    package var retry = RetryPolicy()
     /// Free space the outbox's volume must keep; below it nothing new is promised.
-    public var outboxMinimumFreeBytes: Int64
+    package var outboxMinimumFreeBytes: Int64
     /// How many answers to keyed uploads the outbox keeps.
-    public var answerLimits = IdempotentAnswerLimits.default
+    package var answerLimits = IdempotentAnswerLimits.default
 
     /// The settings' defaults.
-    public init() {
+    package init() {
         // Only a default that is not a value its setting accepts could throw; a test resolves them.
         try! self.init(settings: SettingsReader(reader: ConfigurationSources.nothingSet, catalog: Self.settings))
     }
 
     /// The settings of signal forwarding (declared in `Setting+Signal.swift`).
-    public static let settings = SettingsCatalog([
+    package static let settings = SettingsCatalog([
         .signalTarget, .signalName, .temporalUrl, .temporalNamespace, .temporalApiKey, .temporalIdentity, .webhookUrl,
         .webhookSecret, .outboxPath, .outboxMaxAgeHours, .outboxRetryInitialSeconds, .outboxRetryMaxSeconds, .outboxMinFreeMib,
         .outboxAnswersPerProject, .outboxAnswersMib,

@@ -3,11 +3,11 @@ import Hummingbird
 
 /// An error answered in the gateway's shape `{"error", "message", "retryable", "detail"}`, with a
 /// stable code.
-public struct APIError: Error, HTTPResponseError, Sendable, Equatable {
+package struct APIError: Error, HTTPResponseError, Sendable, Equatable {
     /// The stable codes the API answers with, as a closed set: a code is chosen from these, never
     /// spelled at the call site (AsyncHTTPClient's pattern of a struct around a private enum, so
     /// that codes can be added without breaking callers' exhaustive switches).
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
+    package struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Base: String, CaseIterable {
             case fileTooLarge = "file_too_large"
             case idempotencyKeyReused = "idempotency_key_reused"
@@ -35,64 +35,64 @@ public struct APIError: Error, HTTPResponseError, Sendable, Equatable {
         }
 
         /// `file_too_large`.
-        public static let fileTooLarge = Code(.fileTooLarge)
+        package static let fileTooLarge = Code(.fileTooLarge)
         /// `idempotency_key_reused`.
-        public static let idempotencyKeyReused = Code(.idempotencyKeyReused)
+        package static let idempotencyKeyReused = Code(.idempotencyKeyReused)
         /// `internal_error`.
-        public static let internalError = Code(.internalError)
+        package static let internalError = Code(.internalError)
         /// `method_not_allowed`.
-        public static let methodNotAllowed = Code(.methodNotAllowed)
+        package static let methodNotAllowed = Code(.methodNotAllowed)
         /// `not_found`.
-        public static let notFound = Code(.notFound)
+        package static let notFound = Code(.notFound)
         /// `note_not_allowed`.
-        public static let noteNotAllowed = Code(.noteNotAllowed)
+        package static let noteNotAllowed = Code(.noteNotAllowed)
         /// `note_too_long`.
-        public static let noteTooLong = Code(.noteTooLong)
+        package static let noteTooLong = Code(.noteTooLong)
         /// `outbox_disabled`.
-        public static let outboxDisabled = Code(.outboxDisabled)
+        package static let outboxDisabled = Code(.outboxDisabled)
         /// `outbox_unavailable`.
-        public static let outboxUnavailable = Code(.outboxUnavailable)
+        package static let outboxUnavailable = Code(.outboxUnavailable)
         /// `overloaded`.
-        public static let overloaded = Code(.overloaded)
+        package static let overloaded = Code(.overloaded)
         /// `photo_id_conflict`.
-        public static let photoIDConflict = Code(.photoIDConflict)
+        package static let photoIDConflict = Code(.photoIDConflict)
         /// `request_timeout`.
-        public static let requestTimeout = Code(.requestTimeout)
+        package static let requestTimeout = Code(.requestTimeout)
         /// `shutting_down`.
-        public static let shuttingDown = Code(.shuttingDown)
+        package static let shuttingDown = Code(.shuttingDown)
         /// `store_unavailable`.
-        public static let storeUnavailable = Code(.storeUnavailable)
+        package static let storeUnavailable = Code(.storeUnavailable)
         /// `unauthorized`.
-        public static let unauthorized = Code(.unauthorized)
+        package static let unauthorized = Code(.unauthorized)
         /// `validation_error`.
-        public static let validationError = Code(.validationError)
+        package static let validationError = Code(.validationError)
         /// `validation_timeout`.
-        public static let validationTimeout = Code(.validationTimeout)
+        package static let validationTimeout = Code(.validationTimeout)
 
         /// Every code, for the OpenAPI document's check.
-        public static var all: [Code] { Base.allCases.map(Code.init) }
+        package static var all: [Code] { Base.allCases.map(Code.init) }
 
         /// The code as it appears in the body's `error` field.
-        public var rawValue: String { base.rawValue }
+        package var rawValue: String { base.rawValue }
 
         /// The code as it appears in the body's `error` field.
-        public var description: String { base.rawValue }
+        package var description: String { base.rawValue }
     }
     /// The HTTP status.
-    public let status: HTTPResponse.Status
+    package let status: HTTPResponse.Status
     /// The stable machine code, such as `file_too_large`.
-    public let code: Code
+    package let code: Code
     /// What happened, for the user.
-    public let message: String
+    package let message: String
     /// Whether the same request may succeed later.
-    public let retryable: Bool
+    package let retryable: Bool
     /// More detail for the operator, or nil.
-    public let detail: String?
+    package let detail: String?
     /// Extra headers, such as `Retry-After` or `Allow`.
-    public let headers: HTTPFields
+    package let headers: HTTPFields
 
     /// Creates an error answer.
-    public init(status: HTTPResponse.Status, code: Code, message: String, retryable: Bool = false, detail: String? = nil, headers: HTTPFields = [:]) {
+    package init(status: HTTPResponse.Status, code: Code, message: String, retryable: Bool = false, detail: String? = nil, headers: HTTPFields = [:]) {
         self.status = status
         self.code = code
         self.message = message
@@ -119,7 +119,7 @@ public struct APIError: Error, HTTPResponseError, Sendable, Equatable {
     }
 
     /// The JSON answer.
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
         let body = try AnswerEncoder.json(Body(error: code.rawValue, message: message, retryable: retryable, detail: detail))
         return AnswerEncoder.response(json: body, status: status, headers: headers)
     }

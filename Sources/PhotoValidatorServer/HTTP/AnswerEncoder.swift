@@ -4,7 +4,7 @@ import Hummingbird
 /// The one JSON encoding of every answer: sorted keys, plain slashes, ISO 8601 dates, served as
 /// `application/json` (the gateway's content type). It is the request context's response encoder,
 /// so handlers return `ResponseEncodable` values as Hummingbird intends.
-public struct AnswerEncoder: ResponseEncoder {
+package struct AnswerEncoder: ResponseEncoder {
     private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -13,10 +13,10 @@ public struct AnswerEncoder: ResponseEncoder {
     }()
 
     /// Creates the encoder.
-    public init() {}
+    package init() {}
 
     /// `value` as a 200 JSON answer.
-    public func encode(_ value: some Encodable, from request: Request, context: some RequestContext) throws -> Response {
+    package func encode(_ value: some Encodable, from request: Request, context: some RequestContext) throws -> Response {
         Self.response(json: ByteBuffer(data: try Self.encoder.encode(value)))
     }
 

@@ -2,37 +2,37 @@ import Hummingbird
 
 /// The routes the router serves, for answering 405 with `Allow` when a path exists under other
 /// methods, and for keeping the OpenAPI document in step.
-public struct RouteTable: Sendable {
+package struct RouteTable: Sendable {
     /// One route: a path template and a method.
-    public struct Route: Sendable, Hashable {
+    package struct Route: Sendable, Hashable {
         /// Path components; `{name}` and `:name` match any one component.
-        public let components: [String]
+        package let components: [String]
         /// The method.
-        public let method: HTTPRequest.Method
+        package let method: HTTPRequest.Method
 
         /// The template as text, with parameters written `{name}`.
-        public var path: String {
+        package var path: String {
             "/" + components.map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : $0 }.joined(separator: "/")
         }
     }
 
     /// Every route.
-    public let routes: [Route]
+    package let routes: [Route]
 
     /// A table of `routes`.
-    public init(routes: [Route]) {
+    package init(routes: [Route]) {
         self.routes = routes
     }
 
     /// The routes of `router`.
-    public init(_ router: Router<some RequestContext>) {
+    package init(_ router: Router<some RequestContext>) {
         routes = router.routes.map { route in
             Route(components: route.path.description.split(separator: "/").map(String.init), method: route.method)
         }
     }
 
     /// The methods served at `path`, sorted; empty when no route matches the path.
-    public func methods(matching path: String) -> [HTTPRequest.Method] {
+    package func methods(matching path: String) -> [HTTPRequest.Method] {
         let components = path.split(separator: "/").map(String.init)
         let methods = routes.filter { route in
             route.components.count == components.count && zip(route.components, components).allSatisfy { template, actual in

@@ -5,21 +5,21 @@ import ValidationWorkers
 
 /// The per-request context: Hummingbird's core storage, the request id, and the record that the
 /// request log line and metrics are written from.
-public struct ValidationRequestContext: RequestContext {
+package struct ValidationRequestContext: RequestContext {
     /// Hummingbird's storage.
-    public var coreContext: CoreRequestContextStorage
+    package var coreContext: CoreRequestContextStorage
     /// What the handler learned, read by the observability middleware after the response.
-    public let record: RequestRecord
+    package let record: RequestRecord
     /// The name of the `auth.tokens` entry the request authenticated with, or nil (no named
     /// token, or the shared `auth.token`); set by `BearerAuthMiddleware`.
-    public var authenticatedCaller: String?
+    package var authenticatedCaller: String?
     /// The place in the worker pool promised to a validation before its body is read; set by
     /// `FairAdmissionMiddleware`, ended when the request asks for its slot or ends.
-    public var admissionTicket: ValidationWorkerPool.Ticket?
+    package var admissionTicket: ValidationWorkerPool.Ticket?
     private let channel: any Channel
 
     /// Creates a context for a new request.
-    public init(source: ApplicationRequestContextSource) {
+    package init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.record = RequestRecord()
         self.channel = source.channel
@@ -36,10 +36,10 @@ public struct ValidationRequestContext: RequestContext {
     }
 
     /// Every answer's JSON encoding.
-    public var responseEncoder: AnswerEncoder { AnswerEncoder() }
+    package var responseEncoder: AnswerEncoder { AnswerEncoder() }
 
     /// The request id (from `X-Request-ID` or generated).
-    public var requestID: String {
+    package var requestID: String {
         record.requestID
     }
 }

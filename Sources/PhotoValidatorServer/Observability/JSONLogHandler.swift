@@ -3,34 +3,34 @@ import Logging
 
 /// A `swift-log` handler that writes one JSON object per line: time, level, label, message and
 /// metadata, for log collectors that parse JSON.
-public struct JSONLogHandler: LogHandler {
+package struct JSONLogHandler: LogHandler {
     /// Metadata attached to every line of this logger.
-    public var metadata: Logger.Metadata = [:]
+    package var metadata: Logger.Metadata = [:]
     /// Lowest level written.
-    public var logLevel: Logger.Level
+    package var logLevel: Logger.Level
     private let label: String
     private let stream: @Sendable (String) -> Void
 
     /// A handler for `label` at `level` writing lines to `stream` (standard error by default).
-    public init(label: String, level: Logger.Level = .info, stream: @escaping @Sendable (String) -> Void = JSONLogHandler.standardError) {
+    package init(label: String, level: Logger.Level = .info, stream: @escaping @Sendable (String) -> Void = JSONLogHandler.standardError) {
         self.label = label
         self.logLevel = level
         self.stream = stream
     }
 
     /// Writes a line to standard error.
-    public static let standardError: @Sendable (String) -> Void = { line in
+    package static let standardError: @Sendable (String) -> Void = { line in
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
     /// Metadata of this logger by key.
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
     /// Writes one line.
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         var object: [String: Any] = [
             "time": Self.timestamp(),
             "level": event.level.rawValue,

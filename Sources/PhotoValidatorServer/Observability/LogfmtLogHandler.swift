@@ -4,29 +4,29 @@ import Logging
 /// A `swift-log` handler that writes one logfmt line per event (`time=… level=info label=… msg=…
 /// key=value …`): a dictionary's entries become `key.entry=value` and an array's elements are
 /// joined with commas, so every line parses as logfmt.
-public struct LogfmtLogHandler: LogHandler {
+package struct LogfmtLogHandler: LogHandler {
     /// Metadata attached to every line of this logger.
-    public var metadata: Logger.Metadata = [:]
+    package var metadata: Logger.Metadata = [:]
     /// Lowest level written.
-    public var logLevel: Logger.Level
+    package var logLevel: Logger.Level
     private let label: String
     private let stream: @Sendable (String) -> Void
 
     /// A handler for `label` at `level` writing lines to `stream` (standard error by default).
-    public init(label: String, level: Logger.Level = .info, stream: @escaping @Sendable (String) -> Void = JSONLogHandler.standardError) {
+    package init(label: String, level: Logger.Level = .info, stream: @escaping @Sendable (String) -> Void = JSONLogHandler.standardError) {
         self.label = label
         self.logLevel = level
         self.stream = stream
     }
 
     /// Metadata of this logger by key.
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
     /// Writes one line.
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         var fields = [("time", Self.timestamp()), ("level", event.level.rawValue), ("label", label), ("msg", event.message.description)]
         let reserved = Set(fields.map(\.0))
         let merged = metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 })

@@ -9,7 +9,7 @@ extension ServiceMetrics {
 
     /// Records one event of the content check: provider calls and their latency, retries, checks
     /// by verdict and outcome, errors by class, the breaker's state, cache lookups and tokens.
-    public func recordContent(_ event: ContentCheckEvent) {
+    package func recordContent(_ event: ContentCheckEvent) {
         func name(_ name: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
             MetricNameDescriptor(namespace: "photo_validator", metricName: name, unitName: unit, helpText: help)
         }

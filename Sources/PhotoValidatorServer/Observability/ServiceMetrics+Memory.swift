@@ -3,7 +3,7 @@ import SignalForwarding
 
 extension ServiceMetrics {
     /// Counts photos the duplicate memory forgot to stay within its limits, by reason.
-    public func recordEvictions(_ evicted: [EvictedPhoto]) {
+    package func recordEvictions(_ evicted: [EvictedPhoto]) {
         for reason in EvictedPhoto.Reason.allCases {
             let count = evicted.count { $0.reason == reason }
             guard count > 0 else { continue }
@@ -16,7 +16,7 @@ extension ServiceMetrics {
     }
 
     /// Sets the duplicate memory's gauges: photos, bytes and projects kept.
-    public func recordMemory(photos: Int, bytes: Int, projects: Int) {
+    package func recordMemory(photos: Int, bytes: Int, projects: Int) {
         registry.makeGauge(descriptor: MetricNameDescriptor(namespace: "photo_validator", metricName: "duplicate_memory_photos",
                                                             helpText: "Accepted photos the duplicate check keeps")).set(Double(photos))
         registry.makeGauge(descriptor: MetricNameDescriptor(namespace: "photo_validator", metricName: "duplicate_memory", unitName: "bytes",
@@ -26,7 +26,7 @@ extension ServiceMetrics {
     }
 
     /// Counts idempotent answers the outbox forgot to stay within its limits, by reason.
-    public func recordAnswerEvictions(reason: IdempotentAnswerLimits.Eviction, count: Int) {
+    package func recordAnswerEvictions(reason: IdempotentAnswerLimits.Eviction, count: Int) {
         registry.makeCounter(
             descriptor: MetricNameDescriptor(namespace: "photo_validator", metricName: "idempotent_answers_evicted", unitName: "total",
                                              helpText: "Answers to keyed uploads the outbox forgot before their window ended, by reason (project_full, budget)"),

@@ -6,9 +6,9 @@ import Synchronization
 import ValidationWorkers
 
 /// The daemon's Prometheus metrics, registered in one registry that `/metrics` renders.
-public final class ServiceMetrics: Sendable {
+package final class ServiceMetrics: Sendable {
     /// The registry `/metrics` emits.
-    public let registry = PrometheusCollectorRegistry()
+    package let registry = PrometheusCollectorRegistry()
     private let pool: ValidationWorkerPool
     private let inFlight: Gauge
     private let queued: Gauge
@@ -51,7 +51,7 @@ public final class ServiceMetrics: Sendable {
     }
 
     /// Counts one HTTP request and its latency.
-    public func recordRequest(route: String, method: String, status: Int, duration: Duration) {
+    package func recordRequest(route: String, method: String, status: Int, duration: Duration) {
         registry.makeCounter(
             descriptor: Self.name("http_requests", unit: "total", help: "HTTP requests by route, method and status"),
             labels: [("route", route), ("method", method), ("status", String(status))]
@@ -64,7 +64,7 @@ public final class ServiceMetrics: Sendable {
     }
 
     /// Counts one validation by photo type and outcome, each failure code, and the stage timings.
-    public func recordValidation(_ output: ValidatePhotoOutput) {
+    package func recordValidation(_ output: ValidatePhotoOutput) {
         let photoType = output.details.photoType.rawValue
         registry.makeCounter(
             descriptor: Self.name("validations", unit: "total", help: "Validations by photo type and outcome"),
@@ -87,7 +87,7 @@ public final class ServiceMetrics: Sendable {
     }
 
     /// Counts one request refused because the daemon was saturated.
-    public func recordRejection(reason: String) {
+    package func recordRejection(reason: String) {
         registry.makeCounter(
             descriptor: Self.name("rejected", unit: "total", help: "Requests refused with 503 by reason (overloaded, timeout, shutting_down)"),
             labels: [("reason", reason)]
@@ -95,7 +95,7 @@ public final class ServiceMetrics: Sendable {
     }
 
     /// Counts one delivery outcome of the signal forwarder.
-    public func recordDelivery(_ event: DeliveryEvent) {
+    package func recordDelivery(_ event: DeliveryEvent) {
         switch event {
         case .delivered(_, _, let latency):
             registry.makeCounter(descriptor: Self.name("signal_deliveries", unit: "total", help: "Signals delivered")).increment()
@@ -118,7 +118,7 @@ public final class ServiceMetrics: Sendable {
     }
 
     /// Sets the outbox gauges from `counts`.
-    public func recordOutbox(_ counts: OutboxCounts) {
+    package func recordOutbox(_ counts: OutboxCounts) {
         registry.makeGauge(descriptor: Self.name("outbox_pending", unit: "", help: "Signals waiting for delivery")).set(Double(counts.pending))
         registry.makeGauge(descriptor: Self.name("outbox_dead", unit: "", help: "Dead letters in the outbox")).set(Double(counts.dead))
         registry.makeGauge(descriptor: Self.name("outbox_oldest_pending_age", unit: "seconds", help: "Age of the oldest undelivered signal"))
@@ -143,7 +143,7 @@ public final class ServiceMetrics: Sendable {
     }
 
     /// The Prometheus text exposition, with the gauges read now.
-    public func render() -> [UInt8] {
+    package func render() -> [UInt8] {
         inFlight.set(Double(pool.inFlight))
         queued.set(Double(pool.queued))
         budgetReserved.set(Double(budget.held))

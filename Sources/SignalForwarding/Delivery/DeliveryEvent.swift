@@ -1,5 +1,5 @@
 /// What the delivery service did with one signal, for metrics and logs.
-public enum DeliveryEvent: Sendable {
+package enum DeliveryEvent: Sendable {
     /// Delivered after `attempts` attempts, `latency` after it was promised.
     case delivered(photoID: String, attempts: Int, latency: Duration)
     /// An attempt failed and will be retried.

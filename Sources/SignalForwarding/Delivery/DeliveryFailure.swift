@@ -1,8 +1,8 @@
 /// Why one delivery attempt failed, or why a signal was given up: a bounded kind for metrics and
 /// alerts, and a message for the operator (what is stored in the outbox and logged).
-public struct DeliveryFailure: Sendable, Equatable, CustomStringConvertible {
+package struct DeliveryFailure: Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure it was; bounded, so it can label a metric.
-    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+    package struct Kind: Sendable, Hashable, CustomStringConvertible {
         private enum Base: Hashable {
             case http(Int)
             case workflowNotFound
@@ -17,16 +17,16 @@ public struct DeliveryFailure: Sendable, Equatable, CustomStringConvertible {
         }
 
         /// The target answered with HTTP `status`.
-        public static func http(_ status: Int) -> Kind { Kind(.http(status)) }
+        package static func http(_ status: Int) -> Kind { Kind(.http(status)) }
         /// Temporal answered that the workflow does not exist (HTTP 404).
-        public static let workflowNotFound = Kind(.workflowNotFound)
+        package static let workflowNotFound = Kind(.workflowNotFound)
         /// The target could not be reached (DNS, connect, TLS, timeout).
-        public static let unreachable = Kind(.unreachable)
+        package static let unreachable = Kind(.unreachable)
         /// The signal stayed undelivered for the maximum age.
-        public static let expired = Kind(.expired)
+        package static let expired = Kind(.expired)
 
         /// The metric label: `http_<status>`, `expired` or `unreachable` (a missing workflow is `http_404`).
-        public var label: String {
+        package var label: String {
             switch base {
             case .http(let status): "http_\(status)"
             case .workflowNotFound: "http_404"
@@ -36,20 +36,20 @@ public struct DeliveryFailure: Sendable, Equatable, CustomStringConvertible {
         }
 
         /// The metric label.
-        public var description: String { label }
+        package var description: String { label }
     }
 
     /// The bounded kind.
-    public let kind: Kind
+    package let kind: Kind
     /// What happened, for the operator.
-    public let message: String
+    package let message: String
 
     /// A failure of `kind` described by `message`.
-    public init(_ kind: Kind, _ message: String) {
+    package init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
     }
 
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }

@@ -9,19 +9,19 @@ import Synchronization
 /// shutdown stops it between attempts, and the next start resumes from the outbox. Its HTTP
 /// client lives exactly as long as `run()`, so a service built and never run holds no connection
 /// pool that would have to be shut down.
-public final class SignalDeliveryService: Service, Sendable {
+package final class SignalDeliveryService: Service, Sendable {
     /// The queue read from: this replica's outbox, or the one replicas share.
-    public let outbox: any SignalQueue
+    package let outbox: any SignalQueue
     /// Where signals go.
-    public let target: any SignalTarget
+    package let target: any SignalTarget
     /// Backoff and maximum age.
-    public let policy: RetryPolicy
+    package let policy: RetryPolicy
     private let logger: Logger
     private let observe: @Sendable (DeliveryEvent) -> Void
     private let wakeup = Wakeup()
 
     /// A service delivering from `outbox` to `target`.
-    public init(outbox: any SignalQueue, target: any SignalTarget, policy: RetryPolicy, logger: Logger, observe: @escaping @Sendable (DeliveryEvent) -> Void = { _ in }) {
+    package init(outbox: any SignalQueue, target: any SignalTarget, policy: RetryPolicy, logger: Logger, observe: @escaping @Sendable (DeliveryEvent) -> Void = { _ in }) {
         self.outbox = outbox
         self.target = target
         self.policy = policy
@@ -30,14 +30,14 @@ public final class SignalDeliveryService: Service, Sendable {
     }
 
     /// Tells the service a signal was just promised, so it is sent without waiting for a poll.
-    public func signalEnqueued() {
+    package func signalEnqueued() {
         wakeup.signal()
     }
 
     /// A client for delivery on the shared event loop group. A refused connection fails the attempt
     /// at once and the outbox's backoff applies: the pool's own retries would hold each attempt
     /// until its 10-second deadline, one signal after another while the target is down.
-    public static func makeClient() -> HTTPClient {
+    package static func makeClient() -> HTTPClient {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.timeout = .init(connect: .seconds(5))
@@ -45,7 +45,7 @@ public final class SignalDeliveryService: Service, Sendable {
     }
 
     /// Delivers until graceful shutdown, through a client made here and shut down on the way out.
-    public func run() async throws {
+    package func run() async throws {
         logger.info("signal delivery started", metadata: ["target": .string(target.name), "outbox": .string(outbox.location)])
         let client = Self.makeClient()
         await withGracefulShutdownHandler {
@@ -73,7 +73,7 @@ public final class SignalDeliveryService: Service, Sendable {
 
     /// Makes one attempt through `client` for every signal due now; returns how many were attempted.
     @discardableResult
-    public func deliverDue(now: Date = Date(), using client: HTTPClient) async throws -> Int {
+    package func deliverDue(now: Date = Date(), using client: HTTPClient) async throws -> Int {
         let due = try await outbox.dueSignals(now: now)
         for entry in due {
             if Task.isShuttingDownGracefully { break }

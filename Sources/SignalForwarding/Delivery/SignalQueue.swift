@@ -3,7 +3,7 @@ import Foundation
 /// Where promised signals wait for delivery: a replica's own SQLite outbox (`SignalOutbox`) or
 /// the queue replicas share (`SharedOutbox`). `SignalDeliveryService` delivers from either, and
 /// the admin view reads either.
-public protocol SignalQueue: Sendable {
+package protocol SignalQueue: Sendable {
     /// Where the queue is, for logs and the admin view (a path or a database without its password).
     var location: String { get }
     /// Pending signals due at `now` that this replica is to attempt now, oldest first; each must
@@ -29,15 +29,15 @@ public protocol SignalQueue: Sendable {
 
 extension SignalOutbox: SignalQueue {
     /// The SQLite file's path.
-    public var location: String { path }
+    package var location: String { path }
 
     /// `due(now:)`: every due signal, since only this replica reads this file.
-    public func dueSignals(now: Date) async throws -> [OutboxEntry] {
+    package func dueSignals(now: Date) async throws -> [OutboxEntry] {
         try await due(now: now)
     }
 
     /// Deletes delivered signals finished a day ago and answers past the idempotency window.
-    public func pruneFinished(now: Date) async throws {
+    package func pruneFinished(now: Date) async throws {
         try await pruneDelivered(before: now.addingTimeInterval(-86_400))
         try await pruneIdempotentUploads(before: now.addingTimeInterval(-Self.idempotencyWindow))
     }

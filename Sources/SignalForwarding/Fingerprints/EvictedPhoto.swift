@@ -1,7 +1,7 @@
 /// A remembered photo the duplicate memory forgot without being asked to, and why.
-public struct EvictedPhoto: Sendable, Equatable {
+package struct EvictedPhoto: Sendable, Equatable {
     /// Why a photo was forgotten.
-    public enum Reason: String, Sendable, CaseIterable {
+    package enum Reason: String, Sendable, CaseIterable {
         /// Older than the retention period.
         case age
         /// Its project had as many newer photos as a project keeps.
@@ -11,14 +11,14 @@ public struct EvictedPhoto: Sendable, Equatable {
     }
 
     /// Its project.
-    public let projectID: String
+    package let projectID: String
     /// The photo.
-    public let photoID: String
+    package let photoID: String
     /// Why.
-    public let reason: Reason
+    package let reason: Reason
 
     /// An eviction from its parts.
-    public init(projectID: String, photoID: String, reason: Reason) {
+    package init(projectID: String, photoID: String, reason: Reason) {
         self.projectID = projectID
         self.photoID = photoID
         self.reason = reason

@@ -4,19 +4,19 @@ import GRDB
 /// A photo `PhotoFingerprintStore.remember` kept, as it is to be written to the database: in the
 /// transaction that promises the photo's signal and stores its idempotent answer, so that either
 /// all of them are on disk or none is.
-public struct FingerprintRow: Sendable, Equatable {
+package struct FingerprintRow: Sendable, Equatable {
     /// The photo's project.
-    public let projectID: String
+    package let projectID: String
     /// The photo.
-    public let photoID: String
+    package let photoID: String
     /// The fingerprint as stored: its bytes (`PhotoFingerprint.bytes`, the version first), a BLOB.
-    public let fingerprint: Data
+    package let fingerprint: Data
     /// When it was accepted.
-    public let createdAt: Date
+    package let createdAt: Date
     /// Its sequence in the memory, so a withdrawal takes back this photo and no later one of the same id.
     let sequence: UInt64
     /// Photos the memory's limits evicted to make room; their rows go in the same transaction.
-    public let evicted: [EvictedPhoto]
+    package let evicted: [EvictedPhoto]
 
     /// A row from its parts.
     init(projectID: String, photoID: String, fingerprint: Data, createdAt: Date, sequence: UInt64, evicted: [EvictedPhoto]) {

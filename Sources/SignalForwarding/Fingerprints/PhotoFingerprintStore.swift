@@ -10,19 +10,19 @@ import Synchronization
 /// Comparisons never run under the store's lock nor in a database transaction: a caller takes the
 /// project's photos (`photos(in:besides:)`), compares them wherever its work is admitted, and
 /// `remember` compares only with what arrived meanwhile before it keeps the new photo.
-public final class PhotoFingerprintStore: Sendable {
+package final class PhotoFingerprintStore: Sendable {
     /// A remembered photo.
-    public typealias Photo = ProjectMemory<PhotoFingerprint>.Photo
+    package typealias Photo = ProjectMemory<PhotoFingerprint>.Photo
 
     /// The bounds of the memory.
-    public var limits: ProjectMemory<PhotoFingerprint>.Limits { memory.withLock { $0.limits } }
+    package var limits: ProjectMemory<PhotoFingerprint>.Limits { memory.withLock { $0.limits } }
     private let memory: Mutex<ProjectMemory<PhotoFingerprint>>
     private let database: (any DatabaseWriter)?
     private let onEvict: @Sendable ([EvictedPhoto]) -> Void
 
     /// A store kept in memory only: what a daemon without an outbox remembers until it stops.
     /// `onEvict` hears of every photo the limits made it forget.
-    public init(limits: ProjectMemory<PhotoFingerprint>.Limits, onEvict: @escaping @Sendable ([EvictedPhoto]) -> Void = { _ in }) {
+    package init(limits: ProjectMemory<PhotoFingerprint>.Limits, onEvict: @escaping @Sendable ([EvictedPhoto]) -> Void = { _ in }) {
         memory = Mutex(ProjectMemory(limits: limits))
         database = nil
         self.onEvict = onEvict
@@ -72,18 +72,18 @@ public final class PhotoFingerprintStore: Sendable {
     }
 
     /// Photos remembered, their bytes, and the projects they belong to.
-    public var usage: (photos: Int, bytes: Int, projects: Int) {
+    package var usage: (photos: Int, bytes: Int, projects: Int) {
         memory.withLock { ($0.count, $0.totalBytes, $0.projectCount) }
     }
 
     /// The photos of `projectID` an upload is compared with (its newest within the retention
     /// period, other than `photoID`, oldest first), and the generation to pass to `remember`.
-    public func photos(in projectID: String, besides photoID: String? = nil, now: Date = Date()) -> (photos: [Photo], generation: UInt64) {
+    package func photos(in projectID: String, besides photoID: String? = nil, now: Date = Date()) -> (photos: [Photo], generation: UInt64) {
         memory.withLock { ($0.photos(of: projectID, besides: photoID, now: now), $0.generation) }
     }
 
     /// What `remember` did.
-    public enum Remembered: Sendable, Equatable {
+    package enum Remembered: Sendable, Equatable {
         /// The photo is remembered; `row` is to be written to the database in the transaction that
         /// promises its signal (nil for a store kept in memory only).
         case remembered(row: FingerprintRow?)
@@ -100,7 +100,7 @@ public final class PhotoFingerprintStore: Sendable {
     /// with) is the same photo by `compare`, which returns the earliest such photo's id. `compare`
     /// runs outside the lock, on just the photos that arrived since it last ran, as many times as
     /// photos keep arriving; two uploads of one photo at once cannot both be remembered.
-    public func remember(_ fingerprint: PhotoFingerprint, photoID: String, in projectID: String,
+    package func remember(_ fingerprint: PhotoFingerprint, photoID: String, in projectID: String,
                          comparedUpTo generation: UInt64, now: Date = Date(),
                          compare: ([Photo]) async throws -> String?) async rethrows -> Remembered {
         var seen = generation
@@ -132,7 +132,7 @@ public final class PhotoFingerprintStore: Sendable {
 
     /// Takes back a photo `remember` kept when its row could not be written (nothing was promised):
     /// a retry of the photo must not be its own duplicate.
-    public func withdraw(_ row: FingerprintRow) {
+    package func withdraw(_ row: FingerprintRow) {
         memory.withLock { memory in
             if memory.photo(row.photoID, of: row.projectID)?.sequence == row.sequence {
                 _ = memory.forget(row.photoID, of: row.projectID)
@@ -144,7 +144,7 @@ public final class PhotoFingerprintStore: Sendable {
     /// for a store in memory only. On failure the photo is withdrawn.
     ///
     /// - Throws: `OutboxError.unavailable` when the database cannot be written.
-    public func persist(_ row: FingerprintRow?) async throws(OutboxError) {
+    package func persist(_ row: FingerprintRow?) async throws(OutboxError) {
         guard let row, let database else { return }
         do {
             try await database.write { db in try row.write(db) }
@@ -158,7 +158,7 @@ public final class PhotoFingerprintStore: Sendable {
     ///
     /// - Throws: `OutboxError.unavailable` when the database cannot be written.
     @discardableResult
-    public func forget(photoID: String, in projectID: String) async throws(OutboxError) -> Bool {
+    package func forget(photoID: String, in projectID: String) async throws(OutboxError) -> Bool {
         let forgotten = memory.withLock { $0.forget(photoID, of: projectID) != nil }
         guard let database else { return forgotten }
         do {
@@ -174,7 +174,7 @@ public final class PhotoFingerprintStore: Sendable {
 
     /// Forgets fingerprints older than the retention period; returns how many.
     @discardableResult
-    public func prune(now: Date = Date()) async throws -> Int {
+    package func prune(now: Date = Date()) async throws -> Int {
         let evicted = memory.withLock { $0.prune(now: now) }
         if !evicted.isEmpty { onEvict(evicted) }
         if let database {

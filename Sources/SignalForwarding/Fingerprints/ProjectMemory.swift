@@ -7,22 +7,22 @@ import Foundation
 /// drive it without threads. Every photo carries a sequence number, increasing with each photo
 /// remembered, so a caller that compared a new photo with a project's photos outside the lock can
 /// tell which photos arrived meanwhile (`photos(of:after:)`) and compare with those alone.
-public struct ProjectMemory<Fingerprint: Sendable & Equatable>: Sendable {
+package struct ProjectMemory<Fingerprint: Sendable & Equatable>: Sendable {
     /// A remembered photo.
-    public struct Photo: Sendable, Equatable {
+    package struct Photo: Sendable, Equatable {
         /// The photo's id in its project.
-        public let photoID: String
+        package let photoID: String
         /// Its fingerprint, parsed once.
-        public let fingerprint: Fingerprint
+        package let fingerprint: Fingerprint
         /// When it was accepted.
-        public let rememberedAt: Date
+        package let rememberedAt: Date
         /// What it costs to keep, in bytes; counted against the budget.
-        public let bytes: Int
+        package let bytes: Int
         /// Its place in the order photos were remembered.
-        public let sequence: UInt64
+        package let sequence: UInt64
 
         /// A photo from its parts (a store other than this memory, such as the shared one, hands these out too).
-        public init(photoID: String, fingerprint: Fingerprint, rememberedAt: Date, bytes: Int, sequence: UInt64) {
+        package init(photoID: String, fingerprint: Fingerprint, rememberedAt: Date, bytes: Int, sequence: UInt64) {
             self.photoID = photoID
             self.fingerprint = fingerprint
             self.rememberedAt = rememberedAt
@@ -32,16 +32,16 @@ public struct ProjectMemory<Fingerprint: Sendable & Equatable>: Sendable {
     }
 
     /// The bounds of the memory.
-    public struct Limits: Sendable, Equatable {
+    package struct Limits: Sendable, Equatable {
         /// How long a photo is remembered, in seconds.
-        public var retention: TimeInterval
+        package var retention: TimeInterval
         /// The most photos one project keeps (its newest); also the most an upload is compared with.
-        public var photosPerProject: Int
+        package var photosPerProject: Int
         /// The most bytes all photos together may cost.
-        public var totalBytes: Int
+        package var totalBytes: Int
 
         /// Limits from their parts.
-        public init(retention: TimeInterval, photosPerProject: Int, totalBytes: Int) {
+        package init(retention: TimeInterval, photosPerProject: Int, totalBytes: Int) {
             self.retention = retention
             self.photosPerProject = max(1, photosPerProject)
             self.totalBytes = max(0, totalBytes)
@@ -49,7 +49,7 @@ public struct ProjectMemory<Fingerprint: Sendable & Equatable>: Sendable {
     }
 
     /// The bounds in force.
-    public let limits: Limits
+    package let limits: Limits
     /// Each project's photos, oldest first.
     private var projects: [String: [Photo]] = [:]
     // Every remembered photo in sequence order, to find the oldest of all without scanning every
@@ -58,30 +58,30 @@ public struct ProjectMemory<Fingerprint: Sendable & Equatable>: Sendable {
     private var orderStart = 0
     private var lastSequence: UInt64 = 0
     /// Bytes of every remembered photo.
-    public private(set) var totalBytes = 0
+    package private(set) var totalBytes = 0
     /// Photos remembered.
-    public private(set) var count = 0
+    package private(set) var count = 0
 
     /// An empty memory within `limits`.
-    public init(limits: Limits) {
+    package init(limits: Limits) {
         self.limits = limits
     }
 
     /// Projects with photos.
-    public var projectCount: Int { projects.count }
+    package var projectCount: Int { projects.count }
 
     /// The sequence number of the newest photo remembered in any project (0 before the first).
-    public var generation: UInt64 { lastSequence }
+    package var generation: UInt64 { lastSequence }
 
     /// The photos of `projectID` an upload is compared with: those within the retention period
     /// at `now`, other than `photoID`, oldest first.
-    public func photos(of projectID: String, besides photoID: String? = nil, now: Date) -> [Photo] {
+    package func photos(of projectID: String, besides photoID: String? = nil, now: Date) -> [Photo] {
         photos(of: projectID, after: 0, besides: photoID, now: now)
     }
 
     /// The photos of `projectID` remembered after sequence `after` (within the retention period,
     /// other than `photoID`), oldest first.
-    public func photos(of projectID: String, after: UInt64, besides photoID: String? = nil, now: Date) -> [Photo] {
+    package func photos(of projectID: String, after: UInt64, besides photoID: String? = nil, now: Date) -> [Photo] {
         let cutoff = now.timeIntervalSince1970 - limits.retention
         return (projects[projectID] ?? []).filter {
             $0.sequence > after && $0.photoID != photoID && $0.rememberedAt.timeIntervalSince1970 >= cutoff
@@ -89,7 +89,7 @@ public struct ProjectMemory<Fingerprint: Sendable & Equatable>: Sendable {
     }
 
     /// The photo `photoID` of `projectID`, if remembered.
-    public func photo(_ photoID: String, of projectID: String) -> Photo? {
+    package func photo(_ photoID: String, of projectID: String) -> Photo? {
         projects[projectID]?.first { $0.photoID == photoID }
     }
 
@@ -98,7 +98,7 @@ public struct ProjectMemory<Fingerprint: Sendable & Equatable>: Sendable {
     /// then the oldest of all while over `totalBytes`. A photo costing more than the whole budget
     /// is not kept. Returns the photo as remembered (nil when not kept) and what was evicted.
     @discardableResult
-    public mutating func remember(_ fingerprint: Fingerprint, bytes: Int, photoID: String, in projectID: String,
+    package mutating func remember(_ fingerprint: Fingerprint, bytes: Int, photoID: String, in projectID: String,
                                   at time: Date) -> (photo: Photo?, evicted: [EvictedPhoto]) {
         guard bytes <= limits.totalBytes else { return (nil, []) }
         _ = forget(photoID, of: projectID)
@@ -122,7 +122,7 @@ public struct ProjectMemory<Fingerprint: Sendable & Equatable>: Sendable {
     }
 
     /// Forgets `photoID` of `projectID`; returns the photo when it was remembered.
-    public mutating func forget(_ photoID: String, of projectID: String) -> Photo? {
+    package mutating func forget(_ photoID: String, of projectID: String) -> Photo? {
         guard var photos = projects[projectID], let index = photos.firstIndex(where: { $0.photoID == photoID }) else { return nil }
         let photo = photos.remove(at: index)
         projects[projectID] = photos.isEmpty ? nil : photos
@@ -133,7 +133,7 @@ public struct ProjectMemory<Fingerprint: Sendable & Equatable>: Sendable {
     }
 
     /// Forgets every photo older than the retention period at `now`; returns them.
-    public mutating func prune(now: Date) -> [EvictedPhoto] {
+    package mutating func prune(now: Date) -> [EvictedPhoto] {
         let cutoff = now.timeIntervalSince1970 - limits.retention
         var evicted: [EvictedPhoto] = []
         // Photos are remembered in time order, so the expired ones are at the front of `order`

@@ -6,7 +6,7 @@ extension SignalOutbox {
     /// `onEvict` hears of every photo the limits made it forget.
     ///
     /// - Throws: `OutboxError.unavailable` when its table cannot be created or read.
-    public func fingerprintStore(limits: ProjectMemory<PhotoFingerprint>.Limits,
+    package func fingerprintStore(limits: ProjectMemory<PhotoFingerprint>.Limits,
                                  onEvict: @escaping @Sendable ([EvictedPhoto]) -> Void = { _ in }) throws(OutboxError) -> PhotoFingerprintStore {
         do {
             return try PhotoFingerprintStore(database: database, limits: limits, onEvict: onEvict)

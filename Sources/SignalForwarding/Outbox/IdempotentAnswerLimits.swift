@@ -2,9 +2,9 @@
 /// in all, by count and bytes. Beyond them the oldest answers are forgotten (a repeat of such an
 /// upload is validated again, as a new upload), so one client's keys cannot fill the volume that
 /// every project's promises need.
-public struct IdempotentAnswerLimits: Sendable, Equatable {
+package struct IdempotentAnswerLimits: Sendable, Equatable {
     /// Why answers were forgotten.
-    public enum Eviction: String, Sendable, CaseIterable {
+    package enum Eviction: String, Sendable, CaseIterable {
         /// The project had `answersPerProject` newer answers.
         case projectFull = "project_full"
         /// Every project's answers together were over `totalBytes` or `totalAnswers`.
@@ -12,16 +12,16 @@ public struct IdempotentAnswerLimits: Sendable, Equatable {
     }
 
     /// The most answers one project keeps.
-    public var answersPerProject: Int
+    package var answersPerProject: Int
     /// The most answers kept in all.
-    public var totalAnswers: Int
+    package var totalAnswers: Int
     /// The most bytes all kept answers may take.
-    public var totalBytes: Int
+    package var totalBytes: Int
     /// The largest answer kept; a larger one is refused, not truncated.
-    public var answerBytes: Int
+    package var answerBytes: Int
 
     /// Limits from their parts.
-    public init(answersPerProject: Int, totalAnswers: Int, totalBytes: Int, answerBytes: Int = 64 << 10) {
+    package init(answersPerProject: Int, totalAnswers: Int, totalBytes: Int, answerBytes: Int = 64 << 10) {
         self.answersPerProject = max(1, answersPerProject)
         self.totalAnswers = max(1, totalAnswers)
         self.totalBytes = max(0, totalBytes)
@@ -29,5 +29,5 @@ public struct IdempotentAnswerLimits: Sendable, Equatable {
     }
 
     /// 1,000 answers per project, 100,000 and 64 MiB in all.
-    public static let `default` = IdempotentAnswerLimits(answersPerProject: 1_000, totalAnswers: 100_000, totalBytes: 64 << 20)
+    package static let `default` = IdempotentAnswerLimits(answersPerProject: 1_000, totalAnswers: 100_000, totalBytes: 64 << 20)
 }

@@ -4,22 +4,22 @@ import GRDB
 /// The answer given to an upload that carried an `Idempotency-Key`, kept so a repeat of the same
 /// upload gets the same answer and promises no second signal: a row of the `idempotent_upload`
 /// table, read and written as a GRDB record.
-public struct IdempotentUpload: Sendable, Equatable, Codable, FetchableRecord, PersistableRecord {
+package struct IdempotentUpload: Sendable, Equatable, Codable, FetchableRecord, PersistableRecord {
     /// The workflow (project) the upload was for; keys are scoped to it.
-    public let projectID: String
+    package let projectID: String
     /// The client's idempotency key.
-    public let key: String
+    package let key: String
     /// A digest of what the upload sent, to tell a true repeat from a reused key.
-    public let requestDigest: String
+    package let requestDigest: String
     /// The `photo_id` answered.
-    public let photoID: String
+    package let photoID: String
     /// The JSON body answered.
-    public let answer: String
+    package let answer: String
     /// When the answer was first given.
-    public let createdAt: Date
+    package let createdAt: Date
 
     /// Creates a stored answer.
-    public init(projectID: String, key: String, requestDigest: String, photoID: String, answer: String, createdAt: Date = Date()) {
+    package init(projectID: String, key: String, requestDigest: String, photoID: String, answer: String, createdAt: Date = Date()) {
         self.projectID = projectID
         self.key = key
         self.requestDigest = requestDigest
@@ -29,11 +29,11 @@ public struct IdempotentUpload: Sendable, Equatable, Codable, FetchableRecord, P
     }
 
     /// The table.
-    public static let databaseTableName = "idempotent_upload"
+    package static let databaseTableName = "idempotent_upload"
     /// Times are stored as seconds since 1970.
-    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .timeIntervalSince1970 }
+    package static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .timeIntervalSince1970 }
     /// Times are stored as seconds since 1970.
-    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { .timeIntervalSince1970 }
+    package static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { .timeIntervalSince1970 }
 
     enum CodingKeys: String, CodingKey {
         case key, answer

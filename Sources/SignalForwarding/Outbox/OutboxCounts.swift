@@ -1,16 +1,16 @@
 /// How many signals are in each state, and how old the oldest pending one is.
-public struct OutboxCounts: Sendable, Equatable, Codable {
+package struct OutboxCounts: Sendable, Equatable, Codable {
     /// Signals waiting for delivery.
-    public var pending: Int
+    package var pending: Int
     /// Signals delivered (kept for a day, then pruned).
-    public var delivered: Int
+    package var delivered: Int
     /// Dead letters.
-    public var dead: Int
+    package var dead: Int
     /// Seconds since the oldest pending signal was promised, or nil when none is pending.
-    public var oldestPendingAgeSeconds: Double?
+    package var oldestPendingAgeSeconds: Double?
 
     /// Counts from their parts.
-    public init(pending: Int, delivered: Int, dead: Int, oldestPendingAgeSeconds: Double?) {
+    package init(pending: Int, delivered: Int, dead: Int, oldestPendingAgeSeconds: Double?) {
         self.pending = pending
         self.delivered = delivered
         self.dead = dead

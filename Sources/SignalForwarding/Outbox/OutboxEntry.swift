@@ -3,9 +3,9 @@ import GRDB
 
 /// One promised signal in the outbox: a row of its `signal` table, read as a GRDB record (the
 /// payload column holds the `PhotoData` as JSON; times are seconds since 1970).
-public struct OutboxEntry: Sendable, Equatable, Decodable, FetchableRecord {
+package struct OutboxEntry: Sendable, Equatable, Decodable, FetchableRecord {
     /// Where a signal is in its life.
-    public enum State: String, Sendable, Codable {
+    package enum State: String, Sendable, Codable {
         /// Waiting for (another) delivery attempt.
         case pending
         /// Delivered to the target.
@@ -15,30 +15,30 @@ public struct OutboxEntry: Sendable, Equatable, Decodable, FetchableRecord {
     }
 
     /// Row id.
-    public let id: Int64
+    package let id: Int64
     /// The workflow to signal (the project id).
-    public let workflowID: String
+    package let workflowID: String
     /// The signal name.
-    public let signalName: String
+    package let signalName: String
     /// The payload.
-    public let photo: PhotoData
+    package let photo: PhotoData
     /// The state.
-    public let state: State
+    package let state: State
     /// Delivery attempts so far.
-    public let attempts: Int
+    package let attempts: Int
     /// When the signal was promised.
-    public let enqueuedAt: Date
+    package let enqueuedAt: Date
     /// Start of the maximum-age window (the promise, or a manual retry of a dead letter).
-    public let ageFrom: Date
+    package let ageFrom: Date
     /// The last delivery error, or nil.
-    public let lastError: String?
+    package let lastError: String?
     /// Why the signal was given up, for dead letters.
-    public let deadReason: String?
+    package let deadReason: String?
     /// When it was delivered or given up, or nil.
-    public let finishedAt: Date?
+    package let finishedAt: Date?
 
     /// An entry from its parts (a store other than this outbox, such as the shared one, hands these out too).
-    public init(id: Int64, workflowID: String, signalName: String, photo: PhotoData, state: State, attempts: Int, enqueuedAt: Date,
+    package init(id: Int64, workflowID: String, signalName: String, photo: PhotoData, state: State, attempts: Int, enqueuedAt: Date,
                 ageFrom: Date, lastError: String?, deadReason: String?, finishedAt: Date?) {
         self.id = id
         self.workflowID = workflowID
@@ -54,7 +54,7 @@ public struct OutboxEntry: Sendable, Equatable, Decodable, FetchableRecord {
     }
 
     /// Times are stored as seconds since 1970.
-    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .timeIntervalSince1970 }
+    package static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .timeIntervalSince1970 }
 
     enum CodingKeys: String, CodingKey {
         case id, state, attempts

@@ -1,10 +1,10 @@
 /// The outbox could not be used; nothing was promised.
-public enum OutboxError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum OutboxError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The database could not be opened, read or written.
     case unavailable(String)
 
     /// What happened.
-    public var description: String {
+    package var description: String {
         switch self {
         case .unavailable(let detail): detail
         }

@@ -4,19 +4,19 @@ import GRDB
 /// The durable outbox: an SQLite database (WAL) where a signal is committed before the upload is
 /// answered, and from which the delivery service sends it, across restarts, until it is delivered
 /// or given up.
-public final class SignalOutbox: Sendable {
+package final class SignalOutbox: Sendable {
     /// The database file.
-    public let path: String
+    package let path: String
     let database: DatabasePool
     private let encoder = JSONEncoder()
     /// How long an idempotency key is remembered: a repeat within it gets the first answer.
-    public static let idempotencyWindow: TimeInterval = 86_400
+    package static let idempotencyWindow: TimeInterval = 86_400
 
     /// Free space the volume must keep: below it nothing new is promised, so delivery can
     /// still record its outcomes.
-    public let minimumFreeBytes: Int64
+    package let minimumFreeBytes: Int64
     /// How many idempotent answers are kept, per project and in all.
-    public let answerLimits: IdempotentAnswerLimits
+    package let answerLimits: IdempotentAnswerLimits
     private let onAnswersEvicted: @Sendable (_ reason: IdempotentAnswerLimits.Eviction, _ count: Int) -> Void
 
     /// Opens (creating if needed) the outbox at `path`, refusing new promises when its volume has
@@ -24,7 +24,7 @@ public final class SignalOutbox: Sendable {
     /// (`onAnswersEvicted` hears of the oldest ones it forgets to stay within them).
     ///
     /// - Throws: `OutboxError.unavailable` when the file cannot be opened or migrated.
-    public init(path: String, minimumFreeBytes: Int64 = 0, answerLimits: IdempotentAnswerLimits = .default,
+    package init(path: String, minimumFreeBytes: Int64 = 0, answerLimits: IdempotentAnswerLimits = .default,
                 onAnswersEvicted: @escaping @Sendable (_ reason: IdempotentAnswerLimits.Eviction, _ count: Int) -> Void = { _, _ in }) throws(OutboxError) {
         self.path = path
         self.minimumFreeBytes = minimumFreeBytes
@@ -106,7 +106,7 @@ public final class SignalOutbox: Sendable {
     /// photo's fingerprint `row` when given; when this returns, the signal is on disk.
     ///
     /// - Throws: `OutboxError.unavailable` when it could not be written; nothing is promised then.
-    public func enqueue(workflowID: String, signalName: String, photo: PhotoData, fingerprint row: FingerprintRow? = nil,
+    package func enqueue(workflowID: String, signalName: String, photo: PhotoData, fingerprint row: FingerprintRow? = nil,
                         now: Date = Date()) async throws(OutboxError) {
         try checkFreeSpace()
         do {
@@ -124,7 +124,7 @@ public final class SignalOutbox: Sendable {
     /// younger than `window`.
     ///
     /// - Throws: `OutboxError.unavailable` when the outbox cannot be read.
-    public func idempotentUpload(projectID: String, key: String, window: TimeInterval = idempotencyWindow, now: Date = Date()) async throws(OutboxError) -> IdempotentUpload? {
+    package func idempotentUpload(projectID: String, key: String, window: TimeInterval = idempotencyWindow, now: Date = Date()) async throws(OutboxError) -> IdempotentUpload? {
         do {
             return try await database.read { db in
                 try IdempotentUpload.fetchOne(db, sql: "SELECT * FROM idempotent_upload WHERE project_id = ? AND key = ? AND created_at >= ?",
@@ -142,7 +142,7 @@ public final class SignalOutbox: Sendable {
     /// `answerLimits`; an answer larger than `answerLimits.answerBytes` is refused.
     ///
     /// - Throws: `OutboxError.unavailable` when it could not be written; nothing is promised then.
-    public func record(_ upload: IdempotentUpload, promising signal: (workflowID: String, signalName: String, photo: PhotoData)?,
+    package func record(_ upload: IdempotentUpload, promising signal: (workflowID: String, signalName: String, photo: PhotoData)?,
                        fingerprint row: FingerprintRow? = nil, window: TimeInterval = idempotencyWindow) async throws(OutboxError) -> IdempotentUpload {
         guard upload.answer.utf8.count <= answerLimits.answerBytes else {
             throw .unavailable("the answer to keep for Idempotency-Key '\(upload.key)' is \(upload.answer.utf8.count) bytes, over the \(answerLimits.answerBytes)-byte limit")
@@ -196,7 +196,7 @@ public final class SignalOutbox: Sendable {
     }
 
     /// Idempotent answers kept and their bytes.
-    public func answerUsage() async throws -> (answers: Int, bytes: Int) {
+    package func answerUsage() async throws -> (answers: Int, bytes: Int) {
         try await database.read { db in
             let row = try Row.fetchOne(db, sql: "SELECT rows, bytes FROM idempotent_usage WHERE id = 1")
             return (row?["rows"] ?? 0, row?["bytes"] ?? 0)
@@ -209,7 +209,7 @@ public final class SignalOutbox: Sendable {
     /// A read: the delivery loop polls this every second, and in WAL mode a read never waits for
     /// a writer (an upload's commit, or another process holding the file), so polling takes the
     /// write lock only in the rare case that there is an unreadable row to put aside.
-    public func due(now: Date = Date(), limit: Int = 32) async throws -> [OutboxEntry] {
+    package func due(now: Date = Date(), limit: Int = 32) async throws -> [OutboxEntry] {
         let (entries, unreadable) = try await database.read { db in
             var entries: [OutboxEntry] = []
             var unreadable: [(id: Int64, reason: String)] = []
@@ -236,14 +236,14 @@ public final class SignalOutbox: Sendable {
     }
 
     /// When the next pending signal is due, or nil when none is pending.
-    public func nextDueDate() async throws -> Date? {
+    package func nextDueDate() async throws -> Date? {
         try await database.read { db in
             try Double.fetchOne(db, sql: "SELECT MIN(next_attempt_at) FROM signal WHERE state = 'pending'")
         }.map(Date.init(timeIntervalSince1970:))
     }
 
     /// Records a successful delivery.
-    public func markDelivered(_ id: Int64, now: Date = Date()) async throws {
+    package func markDelivered(_ id: Int64, now: Date = Date()) async throws {
         try await database.write { db in
             try db.execute(sql: "UPDATE signal SET state = 'delivered', attempts = attempts + 1, finished_at = ?, last_error = NULL WHERE id = ?",
                            arguments: [now.timeIntervalSince1970, id])
@@ -251,7 +251,7 @@ public final class SignalOutbox: Sendable {
     }
 
     /// Records a failed attempt and when to try again.
-    public func scheduleRetry(_ id: Int64, at next: Date, error: String) async throws {
+    package func scheduleRetry(_ id: Int64, at next: Date, error: String) async throws {
         try await database.write { db in
             try db.execute(sql: "UPDATE signal SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? WHERE id = ?",
                            arguments: [next.timeIntervalSince1970, error, id])
@@ -259,7 +259,7 @@ public final class SignalOutbox: Sendable {
     }
 
     /// Gives a signal up, with the reason.
-    public func markDead(_ id: Int64, reason: String, now: Date = Date()) async throws {
+    package func markDead(_ id: Int64, reason: String, now: Date = Date()) async throws {
         try await database.write { db in
             try db.execute(sql: "UPDATE signal SET state = 'dead', attempts = attempts + 1, dead_reason = ?, finished_at = ? WHERE id = ?",
                            arguments: [reason, now.timeIntervalSince1970, id])
@@ -269,7 +269,7 @@ public final class SignalOutbox: Sendable {
     /// Puts dead letters back in the queue with a fresh age window: all of them, or the one for
     /// `photoID`. Returns how many were requeued.
     @discardableResult
-    public func retryDeadLetters(photoID: String? = nil, now: Date = Date()) async throws -> Int {
+    package func retryDeadLetters(photoID: String? = nil, now: Date = Date()) async throws -> Int {
         try await database.write { db in
             let time = now.timeIntervalSince1970
             if let photoID {
@@ -284,7 +284,7 @@ public final class SignalOutbox: Sendable {
     }
 
     /// Counts by state and the age of the oldest pending signal.
-    public func counts(now: Date = Date()) async throws -> OutboxCounts {
+    package func counts(now: Date = Date()) async throws -> OutboxCounts {
         try await database.read { db in
             var counts = OutboxCounts(pending: 0, delivered: 0, dead: 0, oldestPendingAgeSeconds: nil)
             for row in try Row.fetchAll(db, sql: "SELECT state, COUNT(*) AS count FROM signal GROUP BY state") {
@@ -304,28 +304,28 @@ public final class SignalOutbox: Sendable {
     }
 
     /// The most recent dead letters, newest first.
-    public func deadLetters(limit: Int = 20) async throws -> [OutboxEntry] {
+    package func deadLetters(limit: Int = 20) async throws -> [OutboxEntry] {
         try await database.read { db in
             try OutboxEntry.fetchAll(db, sql: "SELECT * FROM signal WHERE state = 'dead' ORDER BY finished_at DESC, id DESC LIMIT ?", arguments: [limit])
         }
     }
 
     /// The entry for `photoID`, or nil.
-    public func entry(photoID: String) async throws -> OutboxEntry? {
+    package func entry(photoID: String) async throws -> OutboxEntry? {
         try await database.read { db in
             try OutboxEntry.fetchOne(db, sql: "SELECT * FROM signal WHERE photo_id = ?", arguments: [photoID])
         }
     }
 
     /// Deletes delivered signals finished before `cutoff`.
-    public func pruneDelivered(before cutoff: Date) async throws {
+    package func pruneDelivered(before cutoff: Date) async throws {
         _ = try await database.write { db in
             try db.execute(sql: "DELETE FROM signal WHERE state = 'delivered' AND finished_at < ?", arguments: [cutoff.timeIntervalSince1970])
         }
     }
 
     /// Forgets idempotency keys stored before `cutoff`.
-    public func pruneIdempotentUploads(before cutoff: Date) async throws {
+    package func pruneIdempotentUploads(before cutoff: Date) async throws {
         _ = try await database.write { db in
             try db.execute(sql: "DELETE FROM idempotent_upload WHERE created_at < ?", arguments: [cutoff.timeIntervalSince1970])
         }
@@ -333,7 +333,7 @@ public final class SignalOutbox: Sendable {
 
     /// Throws unless the volume keeps its free-space reserve and a write transaction can be
     /// taken right now (for readiness).
-    public func checkWritable() async throws(OutboxError) {
+    package func checkWritable() async throws(OutboxError) {
         try checkFreeSpace()
         do {
             try await database.write { db in

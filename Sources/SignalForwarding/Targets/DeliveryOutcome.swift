@@ -1,5 +1,5 @@
 /// What one delivery attempt came to.
-public enum DeliveryOutcome: Sendable, Equatable {
+package enum DeliveryOutcome: Sendable, Equatable {
     /// The target accepted the signal.
     case delivered
     /// A passing failure (network, 5xx, 429): try again later.

@@ -2,12 +2,12 @@ import Foundation
 
 /// A URL as it may appear in logs, errors and admin views: user-info and query values, where
 /// tokens live, replaced by `<redacted>`; the fragment dropped.
-public struct RedactedURL: Sendable, Equatable, CustomStringConvertible {
+package struct RedactedURL: Sendable, Equatable, CustomStringConvertible {
     /// The URL without its secrets.
-    public let description: String
+    package let description: String
 
     /// Redacts `url`; text that does not parse as a URL is withheld whole.
-    public init(_ url: String) {
+    package init(_ url: String) {
         guard var components = URLComponents(string: url), components.host != nil else {
             description = "<redacted URL>"
             return

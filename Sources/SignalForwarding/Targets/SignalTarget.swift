@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 
 /// Where promised signals go.
-public protocol SignalTarget: Sendable {
+package protocol SignalTarget: Sendable {
     /// A short name for logs and metrics, such as `temporal`.
     var name: String { get }
     /// Makes one delivery attempt through `client` (owned by the caller: the delivery service

@@ -6,21 +6,21 @@ import NIOHTTP1
 /// Signals a Temporal workflow through the frontend's HTTP API:
 /// `POST {base}/api/v1/namespaces/{namespace}/workflows/{workflow_id}/signal/{signal_name}` with
 /// `{"input": [PhotoData], "identity": ..., "requestId": photo_id}`.
-public struct TemporalSignalTarget: SignalTarget {
+package struct TemporalSignalTarget: SignalTarget {
     /// `temporal`.
-    public let name = "temporal"
+    package let name = "temporal"
     /// The HTTP API base URL, such as `http://127.0.0.1:7243`.
-    public let baseURL: String
+    package let baseURL: String
     /// The namespace.
-    public let namespace: String
+    package let namespace: String
     /// Sent as `Authorization: Bearer <key>` (Temporal Cloud API keys), when set.
-    public let apiKey: String?
+    package let apiKey: String?
     /// Who is signalling, as shown in the workflow history.
-    public let identity: String
+    package let identity: String
     private let timeout: TimeAmount
 
     /// A target on `baseURL`.
-    public init(baseURL: String, namespace: String, apiKey: String?, identity: String, timeout: Duration = .seconds(10)) {
+    package init(baseURL: String, namespace: String, apiKey: String?, identity: String, timeout: Duration = .seconds(10)) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.namespace = namespace
         self.apiKey = apiKey
@@ -36,7 +36,7 @@ public struct TemporalSignalTarget: SignalTarget {
     }
 
     /// Makes one attempt through `client`.
-    public func deliver(_ entry: OutboxEntry, using client: HTTPClient) async -> DeliveryOutcome {
+    package func deliver(_ entry: OutboxEntry, using client: HTTPClient) async -> DeliveryOutcome {
         let url = "\(baseURL)/api/v1/namespaces/\(Self.escape(namespace))/workflows/\(Self.escape(entry.workflowID))/signal/\(Self.escape(entry.signalName))"
         var request = HTTPClientRequest(url: url)
         request.method = .POST

@@ -8,16 +8,16 @@ import NIOCore
 /// Headers: `X-Photo-Validator-Timestamp` (Unix seconds), `X-Photo-Validator-Signature`
 /// (`v1=` and the hex HMAC-SHA256, keyed by the shared secret, of `<timestamp>.<body>`), and
 /// `X-Photo-Validator-Delivery` (the photo id, the same on every retry).
-public struct WebhookSignalTarget: SignalTarget {
+package struct WebhookSignalTarget: SignalTarget {
     /// `webhook`.
-    public let name = "webhook"
+    package let name = "webhook"
     /// Where events are posted.
-    public let url: String
+    package let url: String
     private let secret: String
     private let clock: @Sendable () -> Date
 
     /// A target posting to `url`, signing with `secret`.
-    public init(url: String, secret: String, clock: @escaping @Sendable () -> Date = Date.init) {
+    package init(url: String, secret: String, clock: @escaping @Sendable () -> Date = Date.init) {
         self.url = url
         self.secret = secret
         self.clock = clock
@@ -41,14 +41,14 @@ public struct WebhookSignalTarget: SignalTarget {
     }
 
     /// The signature header value for `body` sent at `timestamp`.
-    public static func signature(body: Data, timestamp: Int, secret: String) -> String {
+    package static func signature(body: Data, timestamp: Int, secret: String) -> String {
         let message = Data("\(timestamp).".utf8) + body
         let code = HMAC<SHA256>.authenticationCode(for: message, using: SymmetricKey(data: Data(secret.utf8)))
         return "v1=" + code.map { String(format: "%02x", $0) }.joined()
     }
 
     /// Makes one attempt through `client`.
-    public func deliver(_ entry: OutboxEntry, using client: HTTPClient) async -> DeliveryOutcome {
+    package func deliver(_ entry: OutboxEntry, using client: HTTPClient) async -> DeliveryOutcome {
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]

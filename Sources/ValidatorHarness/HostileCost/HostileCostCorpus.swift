@@ -4,23 +4,23 @@ import TestFixtures
 /// The attack files of `photo-validator-harness hostile-cost`, made in Swift from the photos of
 /// testdata/ (no Python): for each format the worst file per decode cost cap, and the upload
 /// bodies that attack the HTTP layer.
-public enum HostileCostCorpus {
+package enum HostileCostCorpus {
     /// One attack upload.
-    public struct Attack: Sendable {
+    package struct Attack: Sendable {
         /// What it is.
-        public let name: String
+        package let name: String
         /// The request's Content-Type.
-        public let contentType: String
+        package let contentType: String
         /// The request body.
-        public let body: [UInt8]
+        package let body: [UInt8]
         /// The status it must get: 200 (an `invalid_image` answer) or a 4xx.
-        public let expectedStatus: Int
+        package let expectedStatus: Int
         /// The `details.error` its answer must carry when the status is 200.
-        public let expectedError: String?
+        package let expectedError: String?
     }
 
     /// Every attack, each built once.
-    public static func attacks() throws -> [Attack] {
+    package static func attacks() throws -> [Attack] {
         func load(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: Fixtures.testdataFile(path))) }
         let jpeg = try load("photos/cups.jpg")
         let png = try load("photos/small-coffee.png")

@@ -8,37 +8,37 @@ import TestFixtures
 /// `photo-validator-harness hostile-cost`: each attack of `HostileCostCorpus` once against a
 /// built daemon (its answer and time), then the sustained mode: attackers re-sending them for a
 /// while, each as its own client, while a good photo is timed every two seconds.
-public struct HostileCostRun: Sendable {
+package struct HostileCostRun: Sendable {
     /// The daemon binary.
-    public let binary: URL
+    package let binary: URL
     /// The good photo timed during the attack.
-    public let goodPhoto: URL
+    package let goodPhoto: URL
     /// Attacker clients in the sustained mode.
-    public let attackers: Int
+    package let attackers: Int
     /// Seconds of sustained attack (0: none).
-    public let seconds: Int
+    package let seconds: Int
     /// The longest a good photo's answer may take during the attack.
-    public let goodLimit: Duration
+    package let goodLimit: Duration
     /// The longest one attack's answer may take.
-    public let attackLimit: Duration
+    package let attackLimit: Duration
     /// Extra `serve` arguments (none: the defaults).
-    public let daemonArguments: [String]
+    package let daemonArguments: [String]
 
     /// A run.
-    public init(binary: URL, goodPhoto: URL, attackers: Int, seconds: Int, goodLimit: Duration, attackLimit: Duration, daemonArguments: [String] = []) {
+    package init(binary: URL, goodPhoto: URL, attackers: Int, seconds: Int, goodLimit: Duration, attackLimit: Duration, daemonArguments: [String] = []) {
         (self.binary, self.goodPhoto, self.attackers, self.seconds, self.goodLimit, self.attackLimit) = (binary, goodPhoto, attackers, seconds, goodLimit, attackLimit)
         self.daemonArguments = daemonArguments
     }
 
     /// A broken expectation.
-    public struct Failure: Error, CustomStringConvertible {
+    package struct Failure: Error, CustomStringConvertible {
         /// What broke.
-        public let description: String
+        package let description: String
     }
 
     /// Runs it, reporting lines to `report`; throws when an attack got the wrong answer or took
     /// too long, or a good photo was answered late or not at all.
-    public func run(report: @escaping @Sendable (String) -> Void) async throws {
+    package func run(report: @escaping @Sendable (String) -> Void) async throws {
         let attacks = try HostileCostCorpus.attacks()
         let good = Array(try Data(contentsOf: goodPhoto))
         let (problems, exit) = try await DaemonProcess.run(["--port", "0"] + daemonArguments, executable: binary.path) { daemon -> [String] in

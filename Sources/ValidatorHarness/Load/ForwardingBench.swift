@@ -4,23 +4,23 @@ import TestFixtures
 /// Uploads with signal forwarding on, against a real Temporal dev server: a photo posted to the
 /// gateway upload endpoint with wrk, then, once the outbox has delivered everything, uploads/s
 /// and the promise-to-delivery latency from the outbox's own timestamps.
-public struct ForwardingBench: Sendable {
+package struct ForwardingBench: Sendable {
     /// The photo uploaded.
-    public let photo: URL
+    package let photo: URL
     /// Seconds of load.
-    public let seconds: Int
+    package let seconds: Int
     /// Uploads in flight.
-    public let concurrency: Int
+    package let concurrency: Int
     /// The `photo-validator` binary.
-    public let binary: URL
+    package let binary: URL
 
     /// A bench of `binary` with `photo`.
-    public init(photo: URL, seconds: Int = 15, concurrency: Int = 4, binary: URL) {
+    package init(photo: URL, seconds: Int = 15, concurrency: Int = 4, binary: URL) {
         (self.photo, self.seconds, self.concurrency, self.binary) = (photo, seconds, concurrency, binary)
     }
 
     /// Runs it and prints the figures through `report`.
-    public func run(report: @escaping @Sendable (String) -> Void) async throws {
+    package func run(report: @escaping @Sendable (String) -> Void) async throws {
         let temporal = try TemporalDevServer()
         try await temporal.start()
         defer { Task { await temporal.stop() } }

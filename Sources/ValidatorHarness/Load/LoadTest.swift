@@ -9,31 +9,31 @@ import TestFixtures
 /// scaling of validations/s (8 vs 1, 32 vs 8). With `contentStandIn` the content check is on,
 /// against a loopback OpenAI-compatible `ProviderStandIn` that answers every photo
 /// `interior_room` at once, so the figures include the preview's cost.
-public struct LoadTest: Sendable {
+package struct LoadTest: Sendable {
     /// The photo posted.
-    public let photo: URL
+    package let photo: URL
     /// Seconds per level.
-    public let seconds: Int
+    package let seconds: Int
     /// The concurrency levels, in order.
-    public let levels: [Int]
+    package let levels: [Int]
     /// The `photo-validator` binary.
-    public let binary: URL
+    package let binary: URL
     /// Whether the content check runs against a loopback stand-in.
-    public let contentStandIn: Bool
+    package let contentStandIn: Bool
 
     /// A load test of `binary` with `photo`.
-    public init(photo: URL, seconds: Int = 20, levels: [Int] = [1, 2, 8, 32], binary: URL, contentStandIn: Bool = false) {
+    package init(photo: URL, seconds: Int = 20, levels: [Int] = [1, 2, 8, 32], binary: URL, contentStandIn: Bool = false) {
         (self.photo, self.seconds, self.levels, self.binary, self.contentStandIn) = (photo, seconds, levels, binary, contentStandIn)
     }
 
     /// A set-up failure: no wrk, no photo, a daemon that would not start.
-    public struct Failure: Error, CustomStringConvertible {
+    package struct Failure: Error, CustomStringConvertible {
         /// What went wrong and what to do.
-        public let description: String
+        package let description: String
     }
 
     /// Runs every level and prints the table through `report`.
-    public func run(report: @escaping @Sendable (String) -> Void) async throws {
+    package func run(report: @escaping @Sendable (String) -> Void) async throws {
         _ = try Wrk.executable()
         guard FileManager.default.fileExists(atPath: photo.path) else { throw Failure(description: "no such photo: \(photo.path)") }
         guard contentStandIn else {

@@ -3,15 +3,15 @@ import TestFixtures
 
 /// The wrk load generator (Debian's `wrk`): found, and run with a Lua script that ends with one
 /// `RESULT name=value ...` line of figures.
-public enum Wrk {
+package enum Wrk {
     /// wrk is not installed, or gave no figures.
-    public struct Failure: Error, CustomStringConvertible {
+    package struct Failure: Error, CustomStringConvertible {
         /// What went wrong and what to do.
-        public let description: String
+        package let description: String
     }
 
     /// The installed `wrk`.
-    public static func executable() throws -> URL {
+    package static func executable() throws -> URL {
         guard let path = ["/usr/bin/wrk", "/usr/local/bin/wrk"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
             throw Failure(description: "wrk is not installed: apt-get install wrk (scripts/setup --test installs it)")
         }
@@ -20,7 +20,7 @@ public enum Wrk {
 
     /// Runs wrk against `url` for `seconds` with `connections` (on one thread, or two from two
     /// connections up), the Lua `script` and `environment`, and returns its RESULT figures.
-    public static func run(url: String, connections: Int, seconds: Int, script: String, environment: [String: String]) async throws -> [String: Double] {
+    package static func run(url: String, connections: Int, seconds: Int, script: String, environment: [String: String]) async throws -> [String: Double] {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("pv-wrk-\(UUID().uuidString).lua")
         try Data(script.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }

@@ -6,41 +6,41 @@ import TestFixtures
 /// each binary, sorted into refused (`invalid_image`), passed with changed pixels (damage that got
 /// through: a different Laplacian variance), unchanged (a bit the picture does not use) and
 /// judged otherwise.
-public struct HEICBitFlips: Sendable {
+package struct HEICBitFlips: Sendable {
     /// One binary's counts.
-    public struct Counts: Sendable, CustomStringConvertible {
+    package struct Counts: Sendable, CustomStringConvertible {
         /// The binary.
-        public let binary: String
+        package let binary: String
         /// Copies validated.
-        public let flips: Int
+        package let flips: Int
         /// `invalid_image`.
-        public let refused: Int
+        package let refused: Int
         /// Passed with pixels that differ from the original's.
-        public let changed: Int
+        package let changed: Int
         /// Same Laplacian variance as the original.
-        public let unchanged: Int
+        package let unchanged: Int
         /// Any other verdict.
-        public let other: Int
+        package let other: Int
         /// One line of figures.
-        public var description: String {
+        package var description: String {
             "\(binary): \(flips) flips: \(refused) refused, \(changed) passed with changed pixels, \(unchanged) unchanged, \(other) judged otherwise"
         }
     }
 
     /// The photo.
-    public let photo: URL
+    package let photo: URL
     /// Copies to make.
-    public let count: Int
+    package let count: Int
     /// The flips' seed.
-    public let seed: UInt64
+    package let seed: UInt64
 
     /// Flips of `photo`.
-    public init(photo: URL, count: Int = 50, seed: UInt64 = 50) {
+    package init(photo: URL, count: Int = 50, seed: UInt64 = 50) {
         (self.photo, self.count, self.seed) = (photo, count, seed)
     }
 
     /// Writes the copies and validates them with each of `binaries`.
-    public func run(binaries: [URL]) async throws -> [Counts] {
+    package func run(binaries: [URL]) async throws -> [Counts] {
         let data = [UInt8](try Data(contentsOf: photo))
         guard let mdat = data.firstRange(of: Array("mdat".utf8))?.lowerBound, mdat + 4 + 1024 < data.count else {
             throw MutationSet.Failure(description: "\(photo.path) has no mdat box with more than a kilobyte of coded data")

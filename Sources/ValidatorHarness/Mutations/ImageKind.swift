@@ -1,5 +1,5 @@
 /// The container a photo's first bytes name, as the mutations tell them apart.
-public enum ImageKind: String, Sendable, CaseIterable {
+package enum ImageKind: String, Sendable, CaseIterable {
     /// JPEG (`FF D8 FF`).
     case jpeg
     /// PNG (its 8-byte signature).
@@ -10,7 +10,7 @@ public enum ImageKind: String, Sendable, CaseIterable {
     case heic
 
     /// The kind `bytes` start with, or nil.
-    public init?(sniffing bytes: [UInt8]) {
+    package init?(sniffing bytes: [UInt8]) {
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
             self = .jpeg
         } else if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
@@ -25,5 +25,5 @@ public enum ImageKind: String, Sendable, CaseIterable {
     }
 
     /// The file name extension a file of this kind is written with.
-    public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
+    package var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
 }

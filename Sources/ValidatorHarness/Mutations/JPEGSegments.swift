@@ -1,10 +1,10 @@
 /// The marker segments of a JPEG file, with the entropy-coded data after each start of scan as
 /// a segment of its own.
-public struct JPEGSegments: Sendable {
+package struct JPEGSegments: Sendable {
     /// One segment: a marker's bytes (`FF xx` and its payload) or a scan's entropy-coded data.
-    public struct Segment: Sendable, Equatable {
+    package struct Segment: Sendable, Equatable {
         /// What the segment is.
-        public enum Kind: Sendable, Equatable {
+        package enum Kind: Sendable, Equatable {
             /// A marker segment, by its second byte.
             case marker(UInt8)
             /// Entropy-coded data of a first-pass scan.
@@ -14,19 +14,19 @@ public struct JPEGSegments: Sendable {
         }
 
         /// The segment's kind.
-        public let kind: Kind
+        package let kind: Kind
         /// Its byte range in the file.
-        public let range: Range<Int>
+        package let range: Range<Int>
     }
 
     /// The start-of-frame markers (baseline, extended, progressive, lossless, arithmetic).
-    public static let startOfFrameMarkers: Set<UInt8> = [0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF]
+    package static let startOfFrameMarkers: Set<UInt8> = [0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF]
 
     /// The segments in file order, up to the end-of-image marker or the first byte that is not one.
-    public let segments: [Segment]
+    package let segments: [Segment]
 
     /// Walks the segments of `data`.
-    public init(_ data: [UInt8]) {
+    package init(_ data: [UInt8]) {
         var out: [Segment] = []
         var i = 2
         while i + 4 <= data.count, data[i] == 0xFF {
@@ -62,12 +62,12 @@ public struct JPEGSegments: Sendable {
 
     /// The largest first-pass scan: refinement scans carry raw correction bits, where overwritten
     /// bytes can be as valid as the originals.
-    public var largestScan: Range<Int>? {
+    package var largestScan: Range<Int>? {
         segments.filter { $0.kind == .scan }.max { $0.range.count < $1.range.count }?.range
     }
 
     /// The offset of the start-of-frame marker.
-    public var startOfFrame: Int? {
+    package var startOfFrame: Int? {
         segments.first { if case .marker(let m) = $0.kind { Self.startOfFrameMarkers.contains(m) } else { false } }?.range.lowerBound
     }
 }

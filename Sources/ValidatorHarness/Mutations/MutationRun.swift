@@ -8,9 +8,9 @@ import TestFixtures
 /// answered within the time limit, `invalid_image` for the known-corrupt classes, and peak
 /// resident memory within the decode budget plus a fixed overhead; through `validate` (the batch
 /// command) and through the daemon's `POST /v1/validate`, or both.
-public struct MutationRun: Sendable {
+package struct MutationRun: Sendable {
     /// Which interfaces to run the files through.
-    public enum Mode: String, Sendable, CaseIterable {
+    package enum Mode: String, Sendable, CaseIterable {
         /// `photo-validator validate` over the folder.
         case validate
         /// `photo-validator serve`, one upload per file.
@@ -20,7 +20,7 @@ public struct MutationRun: Sendable {
     }
 
     /// The photos the mutations are made from (relative to the repository).
-    public static let seedPhotos = [
+    package static let seedPhotos = [
         "testdata/variants/same-room.jpg", "testdata/photos/cups.jpg", "testdata/photos/indoor-ceiling-lamps.jpg",
         "testdata/photos/small-indoor-lab.jpg", "testdata/variants/same-room.png", "testdata/photos/small-coffee.png",
         "testdata/variants/same-room.webp", "testdata/variants/same-small.webp", "testdata/variants/same-room.heic",
@@ -28,24 +28,24 @@ public struct MutationRun: Sendable {
     ]
 
     /// Random mutations in all (the known and declared-huge ones come on top).
-    public let files: Int
+    package let files: Int
     /// The mutations' seed.
-    public let seed: UInt64
+    package let seed: UInt64
     /// Which interfaces to run.
-    public let mode: Mode
+    package let mode: Mode
     /// Uploads in flight against the daemon.
-    public let concurrency: Int
+    package let concurrency: Int
     /// The decode memory budget given to the validator, in MiB.
-    public let decodeMemoryMiB: Int
+    package let decodeMemoryMiB: Int
     /// The resident memory allowed on top of the decode budget, in MiB.
-    public let overheadMiB: Int
+    package let overheadMiB: Int
     /// The longest a file may take, in seconds (the daemon gets one more for the round trip).
-    public let maxSeconds: Double
+    package let maxSeconds: Double
     /// The `photo-validator` binary.
-    public let binary: URL
+    package let binary: URL
 
     /// A run of `binary`; the defaults are the long run's.
-    public init(binary: URL, files: Int = 3000, seed: UInt64 = 1, mode: Mode = .both, concurrency: Int = 8,
+    package init(binary: URL, files: Int = 3000, seed: UInt64 = 1, mode: Mode = .both, concurrency: Int = 8,
                 decodeMemoryMiB: Int = 128, overheadMiB: Int = 160, maxSeconds: Double = 2) {
         (self.binary, self.files, self.seed, self.mode, self.concurrency) = (binary, files, seed, mode, concurrency)
         (self.decodeMemoryMiB, self.overheadMiB, self.maxSeconds) = (decodeMemoryMiB, overheadMiB, maxSeconds)
@@ -60,7 +60,7 @@ public struct MutationRun: Sendable {
 
     /// Writes the mutations into a temporary folder, runs them, prints a summary line per mode
     /// through `report` and returns the problems found (none when the validator held).
-    public func run(report: @Sendable (String) -> Void) async throws -> [String] {
+    package func run(report: @Sendable (String) -> Void) async throws -> [String] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pv-mutation-run-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let set = try MutationSet.write(photos: Self.seedPhotos.map { Fixtures.repositoryRoot.appendingPathComponent($0) },

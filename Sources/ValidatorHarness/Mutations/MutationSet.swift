@@ -2,9 +2,9 @@ import Foundation
 
 /// A folder of mutated photos with its `manifest.csv` (file, class, source, expect): what
 /// `photo-validator-harness mutate` writes and the hostile-input checks read.
-public struct MutationSet: Sendable {
+package struct MutationSet: Sendable {
     /// Which mutation classes to write.
-    public enum Classes: String, Sendable, CaseIterable {
+    package enum Classes: String, Sendable, CaseIterable {
         /// The known-corrupt classes (certain `invalid_image`).
         case known
         /// Random damage.
@@ -16,32 +16,32 @@ public struct MutationSet: Sendable {
     }
 
     /// One written file.
-    public struct Entry: Sendable {
+    package struct Entry: Sendable {
         /// The file, in `folder`.
-        public let file: String
+        package let file: String
         /// The mutation class.
-        public let mutationClass: String
+        package let mutationClass: String
         /// The source photo's file name.
-        public let source: String
+        package let source: String
         /// What the validator must answer.
-        public let expectation: PhotoMutation.Expectation
+        package let expectation: PhotoMutation.Expectation
     }
 
     /// A source photo that is not a JPEG, PNG, WebP or HEIC, or none was usable.
-    public struct Failure: Error, CustomStringConvertible {
+    package struct Failure: Error, CustomStringConvertible {
         /// What went wrong.
-        public let description: String
+        package let description: String
     }
 
     /// The folder the files are in.
-    public let folder: URL
+    package let folder: URL
     /// The files, in the order written.
-    public let entries: [Entry]
+    package let entries: [Entry]
 
     /// Writes the `classes` mutations of `photos` into `folder` (created if missing), `count`
     /// random ones in all, round-robin over the photos, and the manifest; deterministic for `seed`.
     /// Photos that are not JPEG, PNG, WebP or HEIC are skipped, and named in `skipped`.
-    public static func write(photos: [URL], to folder: URL, classes: Classes, count: Int, seed: UInt64,
+    package static func write(photos: [URL], to folder: URL, classes: Classes, count: Int, seed: UInt64,
                              skipped: (URL) -> Void = { _ in }) throws -> MutationSet {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var sources: [(url: URL, kind: ImageKind, bytes: [UInt8])] = []

@@ -1,7 +1,7 @@
 /// One mutated copy of a photo and what the validator must answer for it.
-public struct PhotoMutation: Sendable {
+package struct PhotoMutation: Sendable {
     /// What a mutation class must get.
-    public enum Expectation: String, Sendable {
+    package enum Expectation: String, Sendable {
         /// `invalid_image`: the damage is certain to be seen.
         case invalid
         /// An answer within the decode memory budget (declared-huge headers).
@@ -11,9 +11,9 @@ public struct PhotoMutation: Sendable {
     }
 
     /// The class, such as `jpeg-cut-eoi-40` or `bitflip`.
-    public let name: String
+    package let name: String
     /// The mutated bytes.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
     /// What the validator must answer.
-    public let expectation: Expectation
+    package let expectation: Expectation
 }

@@ -9,16 +9,16 @@ import TestFixtures
 /// (512 random bytes in the middle of the largest first-pass scan), `jpeg-zeros-mid-scan` (4 KiB
 /// of zeros there), `png-idat-crc` (one IDAT byte changed), `png-idat-truncated` (the last IDAT
 /// cut, IEND appended), `webp-cut` and `heic-cut` (cut at 60% and 70%).
-public struct PhotoMutator: Sendable {
+package struct PhotoMutator: Sendable {
     private var random: SplitMix64
 
     /// A mutator whose random choices follow `seed`.
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         random = SplitMix64(state: seed)
     }
 
     /// The known-corrupt mutations of `data`, a photo of `kind`.
-    public mutating func known(_ data: [UInt8], kind: ImageKind) -> [PhotoMutation] {
+    package mutating func known(_ data: [UInt8], kind: ImageKind) -> [PhotoMutation] {
         var out: [(String, [UInt8]?)] = []
         switch kind {
         case .jpeg:
@@ -40,7 +40,7 @@ public struct PhotoMutator: Sendable {
     }
 
     /// Headers of `data`, a photo of `kind`, declaring close to the pixel limit over its little data.
-    public func huge(_ data: [UInt8], kind: ImageKind) -> [PhotoMutation] {
+    package func huge(_ data: [UInt8], kind: ImageKind) -> [PhotoMutation] {
         let out: [(String, [UInt8]?)] = switch kind {
         case .jpeg:
             [("jpeg-declared-65500x1000", Self.jpegSettingSize(data, width: 65500, height: 1000)),
@@ -55,7 +55,7 @@ public struct PhotoMutator: Sendable {
     /// One random mutation of `data` (bit flips, a truncation, an overwrite, a duplicated segment
     /// or chunk, a mangled size, random bytes past the headers or a run of bytes cut out), or nil
     /// when the chosen one does not apply to this file.
-    public mutating func randomMutation(_ data: [UInt8], kind: ImageKind) -> PhotoMutation? {
+    package mutating func randomMutation(_ data: [UInt8], kind: ImageKind) -> PhotoMutation? {
         let (name, bytes): (String, [UInt8]?)
         switch below(7) {
         case 0:

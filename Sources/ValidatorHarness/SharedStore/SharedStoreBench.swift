@@ -9,18 +9,18 @@ import TestFixtures
 /// remembers itself with its answer and its signal in one transaction (`remember` under the
 /// project's lock, with `SharedOutbox.recording`), as the daemon does with `store.url` set. Prints the median and p90 of each and of both, per
 /// upload, one at a time and with uploads in flight, over loopback TCP and the Unix socket.
-public struct SharedStoreBench: Sendable {
+package struct SharedStoreBench: Sendable {
     /// Uploads timed per case.
-    public let uploads: Int
+    package let uploads: Int
     /// Bytes of each stored fingerprint (an ordinary photo's encoded fingerprint is tens of KB).
-    public let fingerprintBytes: Int
+    package let fingerprintBytes: Int
     /// Photos already kept in the project each upload goes to (the duplicate check keeps 64).
-    public let photosPerProject: Int
+    package let photosPerProject: Int
     /// Uploads in flight in the concurrent case.
-    public let concurrency: Int
+    package let concurrency: Int
 
     /// A bench from its parts.
-    public init(uploads: Int, fingerprintBytes: Int, photosPerProject: Int, concurrency: Int) {
+    package init(uploads: Int, fingerprintBytes: Int, photosPerProject: Int, concurrency: Int) {
         self.uploads = uploads
         self.fingerprintBytes = fingerprintBytes
         self.photosPerProject = photosPerProject
@@ -28,7 +28,7 @@ public struct SharedStoreBench: Sendable {
     }
 
     /// Runs every case, printing a line for each.
-    public func run(print: @Sendable (String) -> Void) async throws {
+    package func run(print: @Sendable (String) -> Void) async throws {
         print("shared store bench: \(uploads) uploads a case, fingerprints of \(fingerprintBytes) bytes, projects holding \(photosPerProject) photos, fsync on")
         for tcp in [true, false] {
             let cluster = try PostgresCluster(tcpPort: tcp ? try TemporalDevServer.freePort() : nil, durable: true)

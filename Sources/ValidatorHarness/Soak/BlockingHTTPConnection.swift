@@ -7,37 +7,37 @@ import TestFixtures
 /// A keep-alive HTTP/1.1 client connection to 127.0.0.1 whose calls block, for load generators
 /// that run on threads of their own (the soak's clients): whole requests, or a head and then the
 /// body in pieces at the caller's pace, and one response read by its framing.
-public final class BlockingHTTPConnection {
+package final class BlockingHTTPConnection {
     /// A response: status, lowercased header names, and the body.
-    public struct Response: Sendable {
+    package struct Response: Sendable {
         /// The status code.
-        public let status: Int
+        package let status: Int
         /// Header fields by lowercased name.
-        public let headers: [String: String]
+        package let headers: [String: String]
         /// The body bytes (de-chunked).
-        public let body: [UInt8]
+        package let body: [UInt8]
 
         /// The body as a JSON object, or nil.
-        public var json: [String: Any]? {
+        package var json: [String: Any]? {
             body.first == UInt8(ascii: "{") ? (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] : nil
         }
     }
 
     /// The socket failed or the server closed it before a whole response.
-    public struct Failure: Error, CustomStringConvertible {
+    package struct Failure: Error, CustomStringConvertible {
         /// Short name of what happened (`ConnectionRefused`, `ConnectionClosed`, `Timeout`...).
-        public let name: String
+        package let name: String
         /// What happened.
-        public var description: String { name }
+        package var description: String { name }
     }
 
     private let socket: Int32
     private var buffer: [UInt8] = []
     /// True once the server said `Connection: close` or closed the socket.
-    public private(set) var closed = false
+    package private(set) var closed = false
 
     /// Connects to 127.0.0.1:`port`, each later read waiting at most `timeout` seconds.
-    public init(port: Int, timeout: TimeInterval) throws {
+    package init(port: Int, timeout: TimeInterval) throws {
         do {
             socket = try RawHTTP.blockingConnect(port: port, timeout: timeout)
         } catch {
@@ -50,7 +50,7 @@ public final class BlockingHTTPConnection {
     deinit { Glibc.close(socket) }
 
     /// Sends `bytes` whole.
-    public func send(_ bytes: [UInt8]) throws {
+    package func send(_ bytes: [UInt8]) throws {
         do {
             try RawHTTP.blockingWrite(socket, bytes)
         } catch {
@@ -60,20 +60,20 @@ public final class BlockingHTTPConnection {
     }
 
     /// Sends a request head: `headers` as `Name: value` lines, plus `Host`.
-    public func sendHead(method: String, path: String, headers: [String]) throws {
+    package func sendHead(method: String, path: String, headers: [String]) throws {
         let lines = ["\(method) \(path) HTTP/1.1", "Host: 127.0.0.1"] + headers
         try send(Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8))
     }
 
     /// Sends a whole request with its `Content-Length` (keep-alive) and reads the response.
-    public func request(method: String, path: String, headers: [String], body: [UInt8]) throws -> Response {
+    package func request(method: String, path: String, headers: [String], body: [UInt8]) throws -> Response {
         try sendHead(method: method, path: path, headers: headers + (method == "GET" && body.isEmpty ? [] : ["Content-Length: \(body.count)"]))
         if !body.isEmpty { try send(body) }
         return try readResponse()
     }
 
     /// Reads one response (skipping interim 1xx ones), framed by Content-Length, chunks, or close.
-    public func readResponse() throws -> Response {
+    package func readResponse() throws -> Response {
         while true {
             let head = try readHead()
             let lines = head.split(separator: "\r\n")

@@ -7,9 +7,9 @@ import TestFixtures
 
 /// A fault-injecting proxy in front of Temporal's HTTP API: it passes every request on, answers
 /// each with 500, or delays each (a quarter of them past the daemon's signal timeout).
-public final class FaultProxy: Sendable {
+package final class FaultProxy: Sendable {
     /// What the proxy does with a request.
-    public enum Mode: String, Sendable {
+    package enum Mode: String, Sendable {
         /// Forward it.
         case pass
         /// Answer 500 as Temporal does on an internal error.
@@ -25,28 +25,28 @@ public final class FaultProxy: Sendable {
 
     /// A proxy to Temporal's HTTP API on `upstreamPort`; `slow` waits `slowDelay`, a quarter of
     /// the requests `pastTimeoutDelay`.
-    public init(upstreamPort: Int, slowDelay: Duration, pastTimeoutDelay: Duration) {
+    package init(upstreamPort: Int, slowDelay: Duration, pastTimeoutDelay: Duration) {
         self.upstreamPort = upstreamPort
         self.slowDelay = slowDelay
         self.pastTimeoutDelay = pastTimeoutDelay
     }
 
     /// The current mode.
-    public var mode: Mode {
+    package var mode: Mode {
         get { state.withLock { $0.mode } }
         set { state.withLock { $0.mode = newValue } }
     }
 
     /// How many requests met each fate (`forwarded_200`, `injected_500`, `delayed`...).
-    public var counts: [String: Int] { state.withLock { $0.counts } }
+    package var counts: [String: Int] { state.withLock { $0.counts } }
 
     /// Seconds from a request's arrival to Temporal's answer, in pass mode.
-    public var timings: [Double] { state.withLock { $0.timings } }
+    package var timings: [Double] { state.withLock { $0.timings } }
 
     private func count(_ key: String) { state.withLock { $0.counts[key, default: 0] += 1 } }
 
     /// The application to run; `onListening` gets its port.
-    public func application(onListening: @escaping @Sendable (Int) -> Void) -> some ApplicationProtocol {
+    package func application(onListening: @escaping @Sendable (Int) -> Void) -> some ApplicationProtocol {
         let router = Router()
         router.add(middleware: Forwarding(proxy: self))
         var quiet = Logger(label: "soak-fault-proxy")

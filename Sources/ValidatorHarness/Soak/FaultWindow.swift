@@ -2,30 +2,30 @@ import Synchronization
 
 /// One fault's time window in a soak run, in seconds since the run began; the times it really
 /// began and ended and what happened are filled in as it runs.
-public final class FaultWindow: Sendable {
+package final class FaultWindow: Sendable {
     /// The fault: daemon-kill, temporal-kill, temporal-500, temporal-slow or disk-full.
-    public let name: String
+    package let name: String
     /// What it does.
-    public let what: String
+    package let what: String
     private let state: Mutex<(start: Double, end: Double, actualStart: Double?, actualEnd: Double?, notes: [String])>
 
     /// A window from `start` to `end`.
-    public init(_ name: String, start: Double, end: Double, what: String) {
+    package init(_ name: String, start: Double, end: Double, what: String) {
         self.name = name
         self.what = what
         state = Mutex((start, end, nil, nil, []))
     }
 
     /// The planned start (or the actual one once it began).
-    public var start: Double { state.withLock { $0.actualStart ?? $0.start } }
+    package var start: Double { state.withLock { $0.actualStart ?? $0.start } }
     /// The planned end (or the actual one once it ended).
-    public var end: Double { state.withLock { $0.actualEnd ?? $0.end } }
+    package var end: Double { state.withLock { $0.actualEnd ?? $0.end } }
     /// The planned start only.
     var plannedStart: Double { state.withLock { $0.start } }
     /// The planned end only.
     var plannedEnd: Double { state.withLock { $0.end } }
     /// Notes on what happened.
-    public var notes: [String] { state.withLock { $0.notes } }
+    package var notes: [String] { state.withLock { $0.notes } }
 
     /// Moves the planned times by `offset` seconds.
     func shift(by offset: Double) { state.withLock { $0.start += offset; $0.end += offset } }
@@ -37,7 +37,7 @@ public final class FaultWindow: Sendable {
     func note(_ text: String) { state.withLock { $0.notes.append(text) } }
 
     /// True when `t` falls in the window (half a second early, `grace` late).
-    public func contains(_ t: Double, grace: Double = 0) -> Bool { start - 0.5 <= t && t <= end + grace }
+    package func contains(_ t: Double, grace: Double = 0) -> Bool { start - 0.5 <= t && t <= end + grace }
 
     /// The windows of a run of `duration` seconds, as fractions of it, so a longer run keeps the same shape.
     static func schedule(duration d: Double) -> [FaultWindow] {

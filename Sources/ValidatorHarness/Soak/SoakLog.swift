@@ -3,32 +3,32 @@ import Synchronization
 
 /// The soak's clock and its log: every line stamped with the wall time and the seconds since
 /// the run began, printed whole even when threads log at once.
-public final class SoakLog: Sendable {
+package final class SoakLog: Sendable {
     private let start = ContinuousClock.now
     private let lock = Mutex(())
 
     /// A log whose clock starts now.
-    public init() {}
+    package init() {}
 
     /// Seconds since the run began.
-    public var now: Double { (ContinuousClock.now - start).seconds }
+    package var now: Double { (ContinuousClock.now - start).seconds }
 
     /// The wall clock as HH:MM:SS.
-    public static func wallClock() -> String {
+    package static func wallClock() -> String {
         let formatter = DateFormatter()
         formatter.dateFormat = "HH:mm:ss"
         return formatter.string(from: Date())
     }
 
     /// Prints `message` with its stamps.
-    public func callAsFunction(_ message: String) {
+    package func callAsFunction(_ message: String) {
         let line = "[\(Self.wallClock()) +\(String(format: "%7.1f", now))s] \(message)"
         lock.withLock { _ in Self.write(line) }
     }
 
     /// Writes `text` and a newline to standard output at once (unbuffered, so lines from
     /// several threads and a killed run are never lost or interleaved).
-    public static func write(_ text: String) {
+    package static func write(_ text: String) {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 }

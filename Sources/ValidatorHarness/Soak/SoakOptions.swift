@@ -2,54 +2,54 @@ import Foundation
 import TestFixtures
 
 /// What a soak run does: its length, load, the daemon's limits, and where it keeps its files.
-public struct SoakOptions: Sendable {
+package struct SoakOptions: Sendable {
     /// The `photo-validator` binary.
-    public var binary: URL
+    package var binary: URL
     /// The `temporal` CLI.
-    public var temporal: URL = Fixtures.peerTool("temporal", overriddenBy: "PHOTO_VALIDATOR_TEMPORAL")
+    package var temporal: URL = Fixtures.peerTool("temporal", overriddenBy: "PHOTO_VALIDATOR_TEMPORAL")
     /// Minutes of load (ignored with `smoke`).
-    public var minutes = 10.0
+    package var minutes = 10.0
     /// About 60 s in all, every fault shortened (CI).
-    public var smoke = false
+    package var smoke = false
     /// Client connections.
-    public var concurrency = 16
+    package var concurrency = 16
     /// Projects (one workflow each) uploads go to.
-    public var projects = 8
+    package var projects = 8
     /// Seconds before resource figures are taken (default min(60, 10% of the run)).
-    public var warmup: Double?
+    package var warmup: Double?
     /// Seconds between resource samples (default 5, smoke 2).
-    public var sampleSeconds: Double?
+    package var sampleSeconds: Double?
     /// Seconds between progress lines (default 30, smoke 10).
-    public var progressSeconds: Double?
+    package var progressSeconds: Double?
     /// The daemon's body limit, MiB.
-    public var bodyLimitMiB = 20
+    package var bodyLimitMiB = 20
     /// The daemon's request timeout, seconds (stalled bodies wait for it).
-    public var requestTimeout = 10
+    package var requestTimeout = 10
     /// The daemon's `outbox.retry_max_seconds` (default 30, smoke 3).
-    public var outboxRetryMax: Double?
+    package var outboxRetryMax: Double?
     /// Size of the outbox's tmpfs, MiB.
-    public var outboxFileSystemMiB = 32
+    package var outboxFileSystemMiB = 32
     /// Keep the outbox in the work directory (no disk-full fault).
-    public var noTmpfs = false
+    package var noTmpfs = false
     /// Seconds a trickled body takes (default 6, smoke 3).
-    public var slowSeconds: Double?
+    package var slowSeconds: Double?
     /// Delay of the temporal-slow proxy, seconds.
-    public var slowDelay = 2.0
+    package var slowDelay = 2.0
     /// Client socket timeout, seconds.
-    public var clientTimeout = 60.0
+    package var clientTimeout = 60.0
     /// Retries of one request after a 503.
-    public var maxRetries = 8
+    package var maxRetries = 8
     /// Longest wait for the outbox to drain (default 300, smoke 60).
-    public var drainTimeout: Double?
+    package var drainTimeout: Double?
     /// Where logs, samples and the outbox are kept (default a new /tmp/pv-soak-* folder).
-    public var workDirectory: URL?
+    package var workDirectory: URL?
     /// Exit 1 when any WARNING line is printed.
-    public var failOnWarnings = false
+    package var failOnWarnings = false
     /// Random seed.
-    public var seed: UInt64 = 1
+    package var seed: UInt64 = 1
 
     /// Options for `binary` with the long run's defaults.
-    public init(binary: URL) {
+    package init(binary: URL) {
         self.binary = binary
     }
 
@@ -69,7 +69,7 @@ public struct SoakOptions: Sendable {
     var drainSeconds: Double { drainTimeout ?? (smoke ? 60 : 300) }
 
     /// The first problem with these options, or nil.
-    public var problem: String? {
+    package var problem: String? {
         if !FileManager.default.isExecutableFile(atPath: binary.path) {
             return "no binary at \(binary.path) (build one: scripts/build-release, or pass --binary)"
         }

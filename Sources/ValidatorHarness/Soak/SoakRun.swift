@@ -11,11 +11,11 @@ import TestFixtures
 /// the daemon is SIGKILLed and restarted, Temporal is killed, answers 500 or slowly (through
 /// `FaultProxy`), and the outbox's file system fills; then every promised signal is looked for in
 /// the workflows' histories. `run()` returns the exit status: 0 passed, 1 a breach, 2 set-up.
-public final class SoakRun: @unchecked Sendable {
+package final class SoakRun: @unchecked Sendable {
     /// A set-up step failed.
-    public struct SetupError: Error, CustomStringConvertible {
+    package struct SetupError: Error, CustomStringConvertible {
         /// What failed.
-        public let description: String
+        package let description: String
     }
 
     /// One sample of the daemon's resources and probes.
@@ -63,7 +63,7 @@ public final class SoakRun: @unchecked Sendable {
         (0, false, [], [], [], []))
 
     /// A run with `options`.
-    public init(options: SoakOptions) throws {
+    package init(options: SoakOptions) throws {
         self.options = options
         let runID = UUID().uuidString.lowercased().prefix(8)
         projects = (0..<options.projects).map { "soak-\(runID)-\($0)" }
@@ -87,7 +87,7 @@ public final class SoakRun: @unchecked Sendable {
     var daemonLog: URL { workDirectory.appendingPathComponent("daemon.log") }
 
     /// Runs the soak and returns the exit status (set-up failures: 2).
-    public func run() async -> Int32 {
+    package func run() async -> Int32 {
         do {
             let status = try await runChecked()
             await tearDown()

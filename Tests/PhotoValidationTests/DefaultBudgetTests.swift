@@ -1,4 +1,3 @@
-@testable import DecodeSandbox
 import PhotoFormat
 import PhotoStructure
 import PhotoValidation
@@ -18,7 +17,7 @@ struct DefaultBudgetTests {
         for width in [1, 16, 400, 1000, 2156, 6000, 6103, 8000, 10000, 11158, 16383, 30000, 65535] where width <= largestSide {
             let height = min(largestSide, settings.pixelLimit / width)
             for size in [DeclaredSize(format: format, width: width, height: height), DeclaredSize(format: format, width: height, height: width)] {
-                let need = SandboxedDecoding.leastMemory(size, scale: settings.analysisScale)
+                let need = DecodeMemory.least(size, scale: settings.analysisScale)
                 #expect(need <= settings.decodeMemoryBudget, "\(size.width)x\(size.height) \(format): \(need >> 20) MiB of \(settings.decodeMemoryBudget >> 20)")
                 checked += 1
             }
@@ -33,6 +32,6 @@ struct DefaultBudgetTests {
         #expect(ValidationSettings.defaultDecodeMemoryBudget(pixelLimit: 12_000_000) == 128 << 20)
         #expect(ValidationSettings.defaultDecodeMemoryBudget(pixelLimit: 200_000_000) == 1717 << 20)
         // 48 MP, the 8000x6000 WebP refused at 128 MiB before, needs 144 MB for libwebp's RGB canvas alone.
-        #expect(SandboxedDecoding.leastMemory(DeclaredSize(format: .webp, width: 8000, height: 6000), scale: ValidationSettings().analysisScale) > 128 << 20)
+        #expect(DecodeMemory.least(DeclaredSize(format: .webp, width: 8000, height: 6000), scale: ValidationSettings().analysisScale) > 128 << 20)
     }
 }

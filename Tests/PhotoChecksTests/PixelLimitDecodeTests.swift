@@ -1,5 +1,5 @@
 import Foundation
-import PhotoChecks
+@testable import PhotoChecks
 import PhotoFormat
 import TestFixtures
 import Testing
@@ -81,8 +81,7 @@ struct PixelLimitDecodeTests {
         let data = try Data(contentsOf: file)
         let image = try data.withUnsafeBytes { try ImageDecoder().open($0) }
         let header = image.header
-        let estimate = image.plan(targetShortSide: settings.analysisScale.targetShortestSide).estimatedBytes
-            + BlurMeasurement.estimatedBytes(width: header.storedWidth, height: header.storedHeight, scale: settings.analysisScale)
+        let estimate = InProcessChecks.memoryNeed(image.plan(targetShortSide: settings.analysisScale.targetShortestSide), header: header, scale: settings.analysisScale)
         let small = folder.appendingPathComponent("small-" + file.lastPathComponent)
         let shrink = """
             import sys
