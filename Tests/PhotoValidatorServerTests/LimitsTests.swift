@@ -331,6 +331,8 @@ extension LimitsTests {
             configuration.workers = 1
             configuration.spareWorkers = 0
             configuration.queueLimit = 3
+            // The held job must not go overdue (30 s by default) on a loaded machine: its stand-in would run the queue.
+            configuration.validationTimeout = .seconds(600)
             switch kind {
             case .namedToken: configuration.callerTokens = [CallerToken(name: "mallory", token: "tok-m"), CallerToken(name: "alice", token: "tok-a")]
             case .clientHeader: configuration.clientHeader = "X-User-Id"
