@@ -65,7 +65,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", .upToNextMinor(from: "1.33.2")),
     ],
     targets: [
-        // The C API of libvips; imported only by VipsDecoder.
+        // The C API of libvips; imported only by ImageCodecs.
         .systemLibrary(
             name: "CVips",
             pkgConfig: "vips",
@@ -86,7 +86,7 @@ let package = Package(
         // pixel loops (the HEIC plane's rotation) are optimised in debug builds as the decoder's are.
         .target(name: "PhotoStructure", dependencies: ["PhotoFormat"], swiftSettings: decoderSettings),
         // The one module that owns libvips, libjpeg, libavcodec, libwebp and every C pointer.
-        .target(name: "VipsDecoder", dependencies: ["PhotoFormat", "PhotoStructure", "CVips", "CLibJPEG", "CLibAVCodec", "CLibWebP"], swiftSettings: decoderSettings),
+        .target(name: "ImageCodecs", dependencies: ["PhotoFormat", "PhotoStructure", "CVips", "CLibJPEG", "CLibAVCodec", "CLibWebP"], swiftSettings: decoderSettings),
         // The blur kernel: pure Swift, no C, no I/O.
         .target(name: "BlurMetrics", swiftSettings: kernelSettings),
         // Exposure figures and the duplicate fingerprint of the analysis plane: pure Swift, no C, no I/O.
@@ -99,7 +99,7 @@ let package = Package(
         .target(name: "PhotoValidation", dependencies: ["Admission", "PhotoFormat", "PhotoStructure", "BlurMetrics", "LumaAnalysis"]),
         // The checks run in this process: decode, measure, judge, preview. The worker's side of the
         // wall: what a decode worker runs, `PhotoValidator(settings:)` and `decode_isolation = none`.
-        .target(name: "PhotoChecks", dependencies: ["Admission", "PhotoFormat", "PhotoValidation", "VipsDecoder", "BlurMetrics", "LumaAnalysis"]),
+        .target(name: "PhotoChecks", dependencies: ["Admission", "PhotoFormat", "PhotoValidation", "ImageCodecs", "BlurMetrics", "LumaAnalysis"]),
         // Process isolation for decoders: spawning workers, rlimits, seccomp (libseccomp); imported
         // only by DecodeSandbox.
         .target(name: "CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
@@ -111,7 +111,7 @@ let package = Package(
         // The worker threads that run decodes: deadlines that hold while C code runs (handed to
         // each job as a parameter), stand-ins for stuck threads, bounded admission; its decisions
         // are a pure state machine tested without threads.
-        .target(name: "ValidationWorkers"),
+        .target(name: "ValidationThreads"),
         // How settings are read: flags over environment over file over defaults, with an audit.
         .target(
             name: "ValidatorConfiguration",
@@ -185,7 +185,7 @@ let package = Package(
                 "Admission",
                 "PhotoValidation",
                 "LumaAnalysis",
-                "ValidationWorkers",
+                "ValidationThreads",
                 "ValidatorConfiguration",
                 "SignalForwarding",
                 "SharedStore",
@@ -218,7 +218,7 @@ let package = Package(
                 "PhotoFormat",
                 "PhotoStructure",
                 "PhotoValidation",
-                "ValidationWorkers",
+                "ValidationThreads",
                 "ValidatorConfiguration",
                 "BlurTuning",
                 "BlurMetrics",
@@ -241,7 +241,7 @@ let package = Package(
         // replay files, so the corpus and every finding run as plain regression inputs too.
         .target(name: "FuzzDriver", path: "Fuzz/Driver"),
         .executableTarget(name: "fuzz-decode", dependencies: ["FuzzDriver", "PhotoChecks", "PhotoValidation"], path: "Fuzz/Decode"),
-        .executableTarget(name: "fuzz-heif", dependencies: ["FuzzDriver", "PhotoStructure", "VipsDecoder"], path: "Fuzz/HEIF"),
+        .executableTarget(name: "fuzz-heif", dependencies: ["FuzzDriver", "PhotoStructure", "ImageCodecs"], path: "Fuzz/HEIF"),
         .executableTarget(
             name: "fuzz-multipart",
             dependencies: ["FuzzDriver", "MultipartUpload", .product(name: "NIOCore", package: "swift-nio")],
@@ -288,7 +288,7 @@ let package = Package(
         .testTarget(name: "PhotoFormatTests", dependencies: ["PhotoFormat"]),
         // PhotoStructure's pure readers, tested without linking a decoder.
         .testTarget(name: "PhotoStructureTests", dependencies: ["PhotoFormat", "PhotoStructure", "TestFixtures"]),
-        .testTarget(name: "VipsDecoderTests", dependencies: ["PhotoFormat", "PhotoStructure", "VipsDecoder", "TestFixtures"]),
+        .testTarget(name: "ImageCodecsTests", dependencies: ["PhotoFormat", "PhotoStructure", "ImageCodecs", "TestFixtures"]),
         .testTarget(name: "BlurMetricsTests", dependencies: ["BlurMetrics", "TestFixtures"]),
         .testTarget(name: "LumaAnalysisTests", dependencies: ["LumaAnalysis", "BlurMetrics", "TestFixtures"]),
         .testTarget(
@@ -300,11 +300,11 @@ let package = Package(
         // The checks run in this process: decode paths, previews, threads, the decode memory they reserve.
         .testTarget(
             name: "PhotoChecksTests",
-            dependencies: ["Admission", "PhotoChecks", "PhotoFormat", "PhotoStructure", "PhotoValidation", "VipsDecoder", "ValidationWorkers", "TestFixtures"]
+            dependencies: ["Admission", "PhotoChecks", "PhotoFormat", "PhotoStructure", "PhotoValidation", "ImageCodecs", "ValidationThreads", "TestFixtures"]
         ),
-        .testTarget(name: "DecodeSandboxTests", dependencies: ["CSandbox", "DecodeSandbox", "PhotoChecks", "PhotoFormat", "PhotoStructure", "PhotoValidation", "ValidationWorkers", "TestFixtures"]),
+        .testTarget(name: "DecodeSandboxTests", dependencies: ["CSandbox", "DecodeSandbox", "PhotoChecks", "PhotoFormat", "PhotoStructure", "PhotoValidation", "ValidationThreads", "TestFixtures"]),
         .testTarget(name: "DecodeWorkerTests", dependencies: ["DecodeWorker", "PhotoChecks", "PhotoFormat", "PhotoStructure", "PhotoValidation"]),
-        .testTarget(name: "ValidationWorkersTests", dependencies: ["ValidationWorkers", "TestFixtures"]),
+        .testTarget(name: "ValidationThreadsTests", dependencies: ["ValidationThreads", "TestFixtures"]),
         .testTarget(
             name: "ValidatorConfigurationTests",
             dependencies: ["ValidatorConfiguration", "PhotoValidation", "BlurMetrics", .product(name: "Configuration", package: "swift-configuration")]
@@ -335,7 +335,7 @@ let package = Package(
                 "PhotoValidation",
                 "ValidatorConfiguration",
                 "PhotoFormat",
-                "VipsDecoder",
+                "ImageCodecs",
                 "TestFixtures",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -381,7 +381,7 @@ let package = Package(
                 "ContentCheck",
                 "PhotoChecks",
                 "PhotoValidation",
-                "ValidationWorkers",
+                "ValidationThreads",
                 "ValidatorConfiguration",
                 "SignalForwarding",
                 "SharedStore",

@@ -1,6 +1,6 @@
 import FuzzDriver
+import ImageCodecs
 import PhotoStructure
-import VipsDecoder
 
 /// The HEIC path alone: the Swift HEIF reader and FFmpeg's HEVC decoder, with the preview planes
 /// kept, so mutations of the seed lies and photos spend their time in HEIF structure.

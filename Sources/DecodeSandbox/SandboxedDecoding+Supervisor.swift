@@ -7,7 +7,7 @@ extension SandboxedDecoding {
     /// method that returns what `SandboxedDecoding` must do; it holds one under its lock and
     /// carries the actions out. Pure, generic over what stands for a worker and with the time a
     /// parameter, so its tests run without processes, threads or sleeps, as AsyncHTTPClient tests
-    /// `HTTPConnectionPool.StateMachine` (and `ValidationWorkerPool.StateMachine` is tested).
+    /// `HTTPConnectionPool.StateMachine` (and `ValidationThreadPool.StateMachine` is tested).
     struct Supervisor<Worker> {
         /// Where a photo's request goes (`checkOut(deadline:now:)`).
         enum CheckOut {

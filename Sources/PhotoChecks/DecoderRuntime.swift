@@ -1,6 +1,6 @@
 import Foundation
+import ImageCodecs
 import PhotoFormat
-import VipsDecoder
 
 /// The C decoders of this process as the commands see them, without importing them: their
 /// versions, whether they were ever set up, and the one trusted rendering (`tune`'s chart).

@@ -1,5 +1,5 @@
+import ImageCodecs
 import PhotoFormat
-import VipsDecoder
 
 extension InProcessChecks {
     /// Decodes only the luma of a JPEG at DCT scale `scaleNumerator`/8 and discards the rows: at the

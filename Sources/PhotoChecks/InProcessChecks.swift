@@ -1,7 +1,7 @@
 import Admission
+import ImageCodecs
 import PhotoFormat
 import PhotoValidation
-import VipsDecoder
 
 /// The checks of the contract run in this process: decode, resolution, blur and exposure, in
 /// that order, with the decoder (libvips, libjpeg, FFmpeg) started when this is made. What a
@@ -135,7 +135,7 @@ public struct InProcessChecks: PhotoDecoding {
         // The strips handed to the second thread (none for a HEIC, whose tile threads build the
         // plane themselves), as wide as the decode makes them: a JPEG's at its DCT scale.
         let decodedWidth = (header.storedWidth * plan.scaleNumerator + 7) / 8
-        let pipelineBytes = image.spreadsOverThreads ? 0 : BlurMeasurement.pipelineBytes(width: decodedWidth)
+        let pipelineBytes = image.spreadsOverThreads ? 0 : PlaneMeasurement.pipelineBytes(width: decodedWidth)
         var threads = threads
         // Extra threads are a convenience: a decode they would push over the budget runs on one.
         if threads > 1, Self.memoryNeed(plan, header: header, scale: settings.analysisScale) + pipelineBytes > budget.capacity {
@@ -155,9 +155,9 @@ public struct InProcessChecks: PhotoDecoding {
         defer { reservation?.release() }
         let blurOptions = (strongestShare: settings.blurStrongestShare(for: photoType), coarseWeight: settings.blurCoarseWeight(for: photoType),
                            crossingCorrected: settings.blurCrossingCorrected(for: photoType))
-        let first: BlurMeasurement
+        let first: PlaneMeasurement
         do {
-            first = try BlurMeasurement.measure(
+            first = try PlaneMeasurement.measure(
                 image, plan: plan, scale: settings.analysisScale, strongestShare: blurOptions.strongestShare,
                 coarseWeight: blurOptions.coarseWeight, finerBelow: threshold,
                 crossingCorrected: blurOptions.crossingCorrected, threads: threads, fingerprinting: fingerprinting
@@ -165,7 +165,7 @@ public struct InProcessChecks: PhotoDecoding {
         } catch {
             return invalid(error)
         }
-        measurements.first = BlurFigures(first, measuredBelow: threshold)
+        measurements.first = PlaneFigures(first, measuredBelow: threshold)
         var timed = first
         var secondImage: EncodedImage?
         // A JPEG decoded at a DCT scale down to the analysis size may have lost a pattern of a few
@@ -189,13 +189,13 @@ public struct InProcessChecks: PhotoDecoding {
                     reservation = nil
                     if let permit = try? budget.acquireBlocking(neededAgain) {
                         reservation = permit
-                        if let second = try? BlurMeasurement.measure(
+                        if let second = try? PlaneMeasurement.measure(
                             again, plan: finerPlan, scale: settings.analysisScale, strongestShare: blurOptions.strongestShare,
                             coarseWeight: blurOptions.coarseWeight, finerBelow: threshold,
                             crossingCorrected: blurOptions.crossingCorrected, threads: secondThreads,
                             fingerprinting: fingerprinting, fingerprint: first.fingerprint
                         ) {
-                            measurements.second = BlurFigures(second, measuredBelow: threshold)
+                            measurements.second = PlaneFigures(second, measuredBelow: threshold)
                             timed = second.addingTime(of: first)
                             secondImage = again
                         }

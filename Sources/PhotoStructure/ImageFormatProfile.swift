@@ -5,7 +5,7 @@ import PhotoFormat
 /// of it may take, its file extensions and how its preview is made. The daemon (each photo's
 /// deadline and memory share, before a worker sees it) and the worker (the sniff, the caps) read
 /// the same profile, so the two sides cannot disagree about a format. Adding a format is adding a
-/// profile here (docs/adding-an-image-format.md); only the decoder's C calls stay in VipsDecoder.
+/// profile here (docs/adding-an-image-format.md); only the decoder's C calls stay in ImageCodecs.
 public struct ImageFormatProfile: Sendable {
     /// How a preview of the format is made.
     public enum PreviewPath: Sendable, Equatable {

@@ -3,12 +3,12 @@ import ContentCheck
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import ImageCodecs
 import PhotoFormat
 import PhotoValidation
 import Synchronization
 import TestFixtures
 import Testing
-import VipsDecoder
 
 /// A configuration with short deadlines and backoffs, so resilience tests take milliseconds.
 func fastConfiguration(_ provider: ContentProviderKind, baseURL: String, policy: ContentCheckPolicy = .failOpen) -> ContentCheckConfiguration {

@@ -6,7 +6,7 @@ import PhotoFormat
 import PhotoValidation
 import TestFixtures
 import Testing
-import ValidationWorkers
+import ValidationThreads
 
 /// Real worker processes, started from the built `photo-validator`, with the test requests on.
 private func makeDecoding(_ configure: (inout SandboxOptions) -> Void = { _ in }) throws -> SandboxedDecoding {
@@ -259,7 +259,7 @@ struct SandboxedDecodingTests {
     func poolDeadlineEndsWork() async throws {
         let decoding = try makeDecoding()
         defer { decoding.shutdown() }
-        let pool = ValidationWorkerPool(threadCount: 1, queueLimit: 1, defaultTimeout: .seconds(1))
+        let pool = ValidationThreadPool(threadCount: 1, queueLimit: 1, defaultTimeout: .seconds(1))
         pool.start()
         let start = ContinuousClock.now
         // The job's deadline, handed to the work, ends the worker before the pool would.

@@ -1,11 +1,11 @@
 import Foundation
+import ImageCodecs
 @testable import PhotoChecks
 import PhotoFormat
 import PhotoStructure
 import PhotoValidation
 import TestFixtures
 import Testing
-import VipsDecoder
 
 private let python = Fixtures.peerTool("python", overriddenBy: "PHOTO_VALIDATOR_PYTHON").path
 private let pythonPresent = FileManager.default.isExecutableFile(atPath: python)

@@ -4,7 +4,7 @@ import PhotoChecks
 @testable import PhotoValidation
 import TestFixtures
 import Testing
-import ValidationWorkers
+import ValidationThreads
 
 /// The validator's decode memory budget (the semaphore itself is tested in AdmissionTests).
 @Suite("Decode memory budget", .timeLimit(.minutes(10)))
@@ -16,7 +16,7 @@ struct DecodeMemoryBudgetTests {
         // Leave less than the HEIC needs, so its decode must wait for this reservation.
         let hog = try #require(budget.tryAcquire(budget.capacity - (1 << 20)))
         let data = try Data(contentsOf: Fixtures.testdataFile("variants/same-room.heic"))
-        let pool = ValidationWorkerPool(threadCount: 1, queueLimit: 0, threadExit: validator.releaseThreadResources)
+        let pool = ValidationThreadPool(threadCount: 1, queueLimit: 0, threadExit: validator.releaseThreadResources)
         pool.start()
         async let output = pool.run { data.withUnsafeBytes { validator.validate($0, as: .room) } }
         // No deadline: other suites' synchronous work can hold the cooperative threads for a while.

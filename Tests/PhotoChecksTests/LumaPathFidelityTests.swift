@@ -1,10 +1,10 @@
 import Foundation
+import ImageCodecs
 import PhotoChecks
 import PhotoFormat
 import PhotoValidation
 import TestFixtures
 import Testing
-import VipsDecoder
 
 /// The luma paths (libjpeg luma at DCT scale, FFmpeg luma for HEIC) against the RGB decode of the
 /// same photo (libjpeg RGB at the same scale; for HEIC, libheif's own decode through pillow-heif,
@@ -24,9 +24,9 @@ struct LumaPathFidelityTests {
         let name: String
         let format: ImageFormat
         let photoType: PhotoType
-        let luma: BlurMeasurement
+        let luma: PlaneMeasurement
         /// The RGB measurement, or why it failed.
-        let rgb: Result<BlurMeasurement, DecodeFailure>
+        let rgb: Result<PlaneMeasurement, DecodeFailure>
     }
 
     private static func photos() -> [URL] {
@@ -53,13 +53,13 @@ struct LumaPathFidelityTests {
             let reference = try references[url.path].map { try Data(contentsOf: $0) }
             // A HEIC has no RGB decode of its own: without pillow-heif there is nothing to compare.
             if url.pathExtension.lowercased() == "heic" && reference == nil { continue }
-            func measure(lumaPaths: Bool, as photoType: PhotoType) -> Result<BlurMeasurement, DecodeFailure>? {
+            func measure(lumaPaths: Bool, as photoType: PhotoType) -> Result<PlaneMeasurement, DecodeFailure>? {
                 let source = lumaPaths ? data : reference ?? data
                 guard let image = try? source.withUnsafeBytes({ try decoder.open($0) }) else { return nil }
                 let plan = image.plan(targetShortSide: settings.analysisScale.targetShortestSide, lumaPaths: lumaPaths)
                 guard lumaPaths == plan.luma else { return nil }
                 return Result { () throws(DecodeFailure) in
-                    try BlurMeasurement.measure(image, plan: plan, scale: settings.analysisScale, strongestShare: settings.blurStrongestShare(for: photoType))
+                    try PlaneMeasurement.measure(image, plan: plan, scale: settings.analysisScale, strongestShare: settings.blurStrongestShare(for: photoType))
                 }
             }
             for photoType in [PhotoType.room, .inspiration] {

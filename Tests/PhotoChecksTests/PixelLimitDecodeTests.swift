@@ -1,10 +1,10 @@
 import Foundation
+import ImageCodecs
 @testable import PhotoChecks
 import PhotoFormat
+@testable import PhotoValidation
 import TestFixtures
 import Testing
-import VipsDecoder
-@testable import PhotoValidation
 
 private let python = Fixtures.peerTool("python", overriddenBy: "PHOTO_VALIDATOR_PYTHON").path
 private let pythonPresent = FileManager.default.isExecutableFile(atPath: python)

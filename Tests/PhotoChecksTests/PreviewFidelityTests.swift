@@ -1,10 +1,10 @@
 import Foundation
+import ImageCodecs
 import PhotoChecks
 import PhotoFormat
 import PhotoValidation
 import TestFixtures
 import Testing
-import VipsDecoder
 
 /// The content check's preview made from the blur check's own decode (JPEG at its DCT scale, HEIC
 /// through FFmpeg, PNG and WebP box-reduced from their libvips decode) against libvips' preview of

@@ -4,7 +4,7 @@ import TestFixtures
 import Testing
 
 /// The Swift HEIF container reader alone, on real and mutated HEICs: no decoder is linked (the
-/// decode, FFmpeg's, is tested in VipsDecoderTests' HEIFReaderTests).
+/// decode, FFmpeg's, is tested in ImageCodecsTests' HEIFReaderTests).
 @Suite("HEIF container reader", .timeLimit(.minutes(10)))
 struct HEIFContainerTests {
     private func bytes(_ url: URL) throws -> [UInt8] {

@@ -7,10 +7,10 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+@testable import PhotoValidatorServer
 import TestFixtures
 import Testing
-import ValidationWorkers
-@testable import PhotoValidatorServer
+import ValidationThreads
 
 @Suite("Limits, authentication and back-pressure", .timeLimit(.minutes(10)))
 struct LimitsTests {
@@ -377,7 +377,7 @@ extension LimitsTests {
             let served = order.names.withLock { $0 }
             // The flooder's newest upload gave way and the good caller's was served (a queue per
             // project refused it 503). The order of service is checked where it is exact, in
-            // FairAdmissionTests and ValidationWorkerPoolTests: here answers are recorded as the
+            // FairAdmissionTests and ValidationThreadPoolTests: here answers are recorded as the
             // client tasks get to them, which on a loaded machine can lag a small photo's decode.
             #expect(served.first == "flood-3 503", "\(served)")
             #expect(served.sorted() == ["flood-1 200", "flood-2 200", "flood-3 503", "home 200"], "\(served)")

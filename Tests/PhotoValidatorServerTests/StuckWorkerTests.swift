@@ -2,10 +2,10 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import PhotoValidation
+@testable import PhotoValidatorServer
 import TestFixtures
 import Testing
-import ValidationWorkers
-@testable import PhotoValidatorServer
+import ValidationThreads
 
 @Suite("Deadlines and stuck workers", .timeLimit(.minutes(2)))
 struct StuckWorkerTests {
@@ -29,7 +29,7 @@ struct StuckWorkerTests {
             let gate = Gate()
             let pool = app.service.pool
             // What a decoder caught in an endless loop looks like to the pool.
-            await #expect(throws: WorkerPoolError.self) {
+            await #expect(throws: ThreadPoolError.self) {
                 try await pool.run(runLimit: .milliseconds(20)) { gate.wait() }
             }
             let upload = try await client.execute(uri: "/v1/validate?photo_type=room", method: .post, body: try testdataBytes("photos/cups.jpg"))
@@ -55,7 +55,7 @@ struct StuckWorkerTests {
             let gate = Gate()
             let pool = app.service.pool
             for _ in 0...pool.maximumReplacements {
-                await #expect(throws: WorkerPoolError.self) {
+                await #expect(throws: ThreadPoolError.self) {
                     try await pool.run(runLimit: .milliseconds(20)) { gate.wait() }
                 }
             }

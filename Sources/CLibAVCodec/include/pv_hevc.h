@@ -9,7 +9,7 @@
  * copied out (and the chroma planes when a preview is wanted), and picture buffers that start with
  * zero chroma so that a slice cut short shows. It decodes the tiles of one HEIC image one after another; the caller parses
  * the HEIF container (in Swift) and hands over the decoder configuration (the `hvcC` box's payload)
- * and each tile's length-prefixed NAL units. Imported only by VipsDecoder. */
+ * and each tile's length-prefixed NAL units. Imported only by ImageCodecs. */
 
 /* Why a decode stopped. */
 typedef enum {

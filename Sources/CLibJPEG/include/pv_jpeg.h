@@ -5,7 +5,7 @@
 
 /* A JPEG decoder over libjpeg-turbo for photo-validator: luma-only or RGB output at DCT scale M/8,
  * with every libjpeg error caught by setjmp (which Swift cannot do), corrupt-data warnings turned
- * into failures, a memory cap and a cap on progressive scans. Imported only by VipsDecoder. */
+ * into failures, a memory cap and a cap on progressive scans. Imported only by ImageCodecs. */
 
 /* Why a decoder stopped. */
 typedef enum {

@@ -5,7 +5,7 @@
 
 /* A JPEG encoder over libjpeg-turbo for the content check's preview: planes the caller has
  * already reduced go in as raw data (no colour conversion, no downsampling in the library), and
- * a baseline JFIF file with no other marker comes out. Imported only by VipsDecoder. */
+ * a baseline JFIF file with no other marker comes out. Imported only by ImageCodecs. */
 
 /* Encodes `width` x `height` pixels from a Y plane and, when `cb` and `cr` are not NULL, Cb and
  * Cr planes at half the resolution both ways (4:2:0, JPEG's full-range BT.601 YCbCr); with no

@@ -5,7 +5,7 @@
 
 /* A still WebP decoder over libwebp for photo-validator: the picture is decoded once, by libwebp
  * itself, into one buffer the caller owns (RGB or RGBA, as libvips' loader decodes it), so no
- * other copy of the canvas is made. Imported only by VipsDecoder, and only for bytes already
+ * other copy of the canvas is made. Imported only by ImageCodecs, and only for bytes already
  * sniffed as WebP. */
 
 /* What a WebP's headers declare. */

@@ -2,7 +2,7 @@ import BlurMetrics
 import PhotoStructure
 
 /// The memory one photo's decode and measurement hold at once, in bytes: what the decoder holds
-/// plus what the analysis holds (`BlurMeasurement.estimatedBytes`). Both sides of the worker wall
+/// plus what the analysis holds (`PlaneMeasurement.estimatedBytes`). Both sides of the worker wall
 /// count with it: the daemon reserves `least(_:scale:)` from the header's declared size before a
 /// worker takes the photo (the format's least decoder memory, `ImageFormatProfile.leastDecoderBytes`),
 /// the worker `need(decoderBytes:width:height:scale:)` once its decoder has planned the decode
@@ -25,6 +25,6 @@ public enum DecodeMemory {
 
     /// What the measurement of a photo stored `width` x `height` at `scale` holds beside the decoder.
     public static func analysisBytes(width: Int, height: Int, scale: AnalysisScale) -> Int {
-        BlurMeasurement.estimatedBytes(width: width, height: height, scale: scale)
+        PlaneMeasurement.estimatedBytes(width: width, height: height, scale: scale)
     }
 }

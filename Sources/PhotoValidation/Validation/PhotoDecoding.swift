@@ -28,7 +28,7 @@ public protocol PhotoDecoding: Sendable {
     ) -> (output: ValidatePhotoOutput, measurements: PhotoMeasurements?)
 
     /// Frees the decoder's per-thread state on a thread the decoder did not create (a worker
-    /// pool's, as it ends): hand it to `ValidationWorkerPool(threadExit:)`.
+    /// pool's, as it ends): hand it to `ValidationThreadPool(threadExit:)`.
     func releaseThreadResources()
 
     /// The one decode memory budget each photo's need is reserved from, shared by every thread

@@ -20,9 +20,9 @@ public struct PhotoMeasurements: Sendable, Codable, Equatable {
     /// The explanation of `error`.
     public var errorDetail: String?
     /// The first decode's figures.
-    public var first: BlurFigures?
+    public var first: PlaneFigures?
     /// The figures of the second decode at twice the analysis size, when one was made and measured.
-    public var second: BlurFigures?
+    public var second: PlaneFigures?
     /// True when the second decode's outcome is known: the first score was under the threshold
     /// measured with, so it was made, tried or found impossible.
     public var secondSettled = false

@@ -5,7 +5,7 @@ import PhotoFormat
 /// order, wherever `decoding` runs them (sandboxed worker processes, or this process).
 ///
 /// `validate` is synchronous and blocks while the photo is checked: call it on a long-lived
-/// worker thread (see `ValidationWorkerPool`), never on a cooperative thread pool.
+/// worker thread (see `ValidationThreadPool`), never on a cooperative thread pool.
 public struct PhotoValidator: Sendable {
     /// The thresholds and limits in force.
     public let settings: ValidationSettings

@@ -2,7 +2,7 @@ import ContentCheck
 import Foundation
 import PhotoFormat
 import PhotoValidation
-import ValidationWorkers
+import ValidationThreads
 
 /// Reads and validates one photo file on the worker pool, within the pool's default timeout, then
 /// (with a classifier) runs the content check from the calling task: what `validate` and `tune`
@@ -33,7 +33,7 @@ struct PhotoFileCheck: Sendable {
     /// The content check, or nil when it is off.
     let classifier: ContentClassifier?
     /// The workers that run the decodes.
-    let pool: ValidationWorkerPool
+    let pool: ValidationThreadPool
     /// Measurements kept from earlier runs, or nil. Not read with the content check, which needs
     /// each passed photo's pixels for its preview.
     var scoresCache: ScoresCache? = nil
@@ -85,7 +85,7 @@ struct PhotoFileCheck: Sendable {
                 guard let classifier else { return .validated(photo.output) }
                 return .validated(await classifier.finish(photo).output)
             }
-        } catch WorkerPoolError.timedOut {
+        } catch ThreadPoolError.timedOut {
             return .validated(validator.timedOut(as: photoType, after: pool.defaultTimeout))
         } catch {
             return .unreadable("not validated: \(error)")

@@ -5,7 +5,7 @@ import LumaAnalysis
 import PhotoValidation
 
 extension ScoresCache {
-    /// The longest base64 text of a fingerprint (`BlurFigures.fingerprint`): the longest any
+    /// The longest base64 text of a fingerprint (`PlaneFigures.fingerprint`): the longest any
     /// photo's fingerprint can be (`PhotoFingerprint.maximumEncodedBytes`, both sides of its
     /// thumbnail and its keypoints bounded).
     static let maximumFingerprintCharacters = PhotoFingerprint.maximumEncodedBytes

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import PhotoChecks
 import PhotoValidation
-import ValidationWorkers
+import ValidationThreads
 import ValidatorConfiguration
 
 /// `photo-validator label --report DIR PHOTOS…`: writes a page for labelling photos by eye, whose
@@ -53,7 +53,7 @@ struct LabelCommand: AsyncParsableCommand, SettingsCommand {
         let collected = PhotoCollector().collect(paths)
         for problem in collected.problems { StandardStreams.error("photo-validator: \(problem)") }
         var page = try LabellingPage(path: report)
-        let pool = ValidationWorkerPool(threadCount: jobs, queueLimit: jobs, defaultTimeout: .seconds(60), threadExit: validator.releaseThreadResources)
+        let pool = ValidationThreadPool(threadCount: jobs, queueLimit: jobs, defaultTimeout: .seconds(60), threadExit: validator.releaseThreadResources)
         pool.start()
         let small = PhotoFileCheck(validator: validator, classifier: nil, pool: pool, thumbnails: ReportFolder.thumbnailBounds)
         let large = PhotoFileCheck(validator: validator, classifier: nil, pool: pool, thumbnails: LabellingPage.largeBounds)

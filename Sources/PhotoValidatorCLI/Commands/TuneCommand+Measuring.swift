@@ -1,14 +1,14 @@
 import Foundation
 import PhotoChecks
 import PhotoValidation
-import ValidationWorkers
+import ValidationThreads
 
 extension TuneCommand {
     /// Validates each of `files` as `types[i]` on a worker pool of `jobs` threads, with the progress
     /// bar: what every `--check` measures its photos with, each within `deadline`
     /// (`limits.validation_timeout_seconds`). Outcomes are in the order of `files`.
     func outcomes(of files: [String], as types: [PhotoType], validator: PhotoValidator, deadline: Duration) async -> [PhotoFileCheck.Outcome] {
-        let pool = ValidationWorkerPool(threadCount: jobs, queueLimit: jobs, defaultTimeout: deadline, threadExit: validator.releaseThreadResources)
+        let pool = ValidationThreadPool(threadCount: jobs, queueLimit: jobs, defaultTimeout: deadline, threadExit: validator.releaseThreadResources)
         pool.start()
         var progress = ProgressBar(total: files.count, enabled: !noProgress)
         var outcomes = [PhotoFileCheck.Outcome?](repeating: nil, count: files.count)

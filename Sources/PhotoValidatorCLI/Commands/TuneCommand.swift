@@ -1,11 +1,11 @@
 import ArgumentParser
-import DecodeSandbox
 import BlurTuning
+import DecodeSandbox
 import Foundation
 import PhotoChecks
 import PhotoValidation
+import ValidationThreads
 import ValidatorConfiguration
-import ValidationWorkers
 
 /// `photo-validator tune`: scores labelled photos and recommends blur thresholds.
 struct TuneCommand: AsyncParsableCommand, SettingsCommand {

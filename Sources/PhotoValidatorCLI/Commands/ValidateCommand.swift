@@ -6,7 +6,7 @@ import Logging
 import PhotoChecks
 import PhotoFormat
 import PhotoValidation
-import ValidationWorkers
+import ValidationThreads
 import ValidatorConfiguration
 
 /// `photo-validator validate`: checks files and folders in parallel and prints one record each.
@@ -137,7 +137,7 @@ struct ValidateCommand: AsyncParsableCommand, SettingsCommand {
             pageReport?.addUnreadable(path: "", reason: problem)
         }
 
-        let pool = ValidationWorkerPool(threadCount: jobs, queueLimit: jobs, defaultTimeout: deadline, threadExit: validator.releaseThreadResources)
+        let pool = ValidationThreadPool(threadCount: jobs, queueLimit: jobs, defaultTimeout: deadline, threadExit: validator.releaseThreadResources)
         pool.start()
         let contentClient = contentConfiguration.map { _ in ContentClientService(logger: .init(label: "photo-validator")) }
         let classifier = contentConfiguration.flatMap { configuration in

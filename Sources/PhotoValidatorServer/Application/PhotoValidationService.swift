@@ -7,14 +7,14 @@ import PhotoValidation
 import SharedStore
 import SignalForwarding
 import Synchronization
-import ValidationWorkers
+import ValidationThreads
 
 /// Validates request bodies on the worker pool, with the daemon's limits, timeouts and metrics.
 package struct PhotoValidationService: Sendable {
     /// The checks.
     package let validator: PhotoValidator
     /// The long-lived threads photos are decoded on.
-    package let pool: ValidationWorkerPool
+    package let pool: ValidationThreadPool
     /// Where outcomes are counted.
     package let metrics: ServiceMetrics
     /// The limits and timeouts in force.
@@ -129,11 +129,11 @@ package struct PhotoValidationService: Sendable {
     /// `ticket` is the place promised to the request before its body was read (`FairAdmissionMiddleware`).
     ///
     /// - Throws: `APIError` 503 when the pool is full or stopping, or what `operation` throws.
-    func admitted<Result>(record: RequestRecord, ticket: ValidationWorkerPool.Ticket? = nil, client: FairKey,
-                          _ operation: (ValidationWorkerPool.Slot) async throws -> Result) async throws -> Result {
+    func admitted<Result>(record: RequestRecord, ticket: ValidationThreadPool.Ticket? = nil, client: FairKey,
+                          _ operation: (ValidationThreadPool.Slot) async throws -> Result) async throws -> Result {
         do {
             return try await pool.withSlot(for: client, ticket: ticket, operation)
-        } catch let error as WorkerPoolError {
+        } catch let error as ThreadPoolError {
             switch error {
             case .overloaded:
                 metrics.recordRejection(reason: "overloaded")
@@ -154,7 +154,7 @@ package struct PhotoValidationService: Sendable {
     /// `duplicate_photo`, and the content check is not asked; the comparisons run in the worker
     /// with the decode, under the same deadline. The fingerprint is made only when the duplicate
     /// check or the caller (`answersFingerprint`) reads it; the answer carries it only for the caller.
-    func validate(_ body: ByteBuffer, as photoType: PhotoType, in slot: ValidationWorkerPool.Slot, record: RequestRecord,
+    func validate(_ body: ByteBuffer, as photoType: PhotoType, in slot: ValidationThreadPool.Slot, record: RequestRecord,
                   digest: String? = nil, project: (id: String, photoID: String?)? = nil,
                   answersFingerprint: Bool = false) async throws(APIError) -> CheckedPhoto {
         let validator = validator
@@ -214,7 +214,7 @@ package struct PhotoValidationService: Sendable {
     /// job takes its turn in the fair queue, so a project of large fingerprints delays another
     /// client's photo by one such job at most, not by all its comparisons.
     private func earliestMatch(of fingerprint: PhotoFingerprint, among photos: [PhotoFingerprintStore.Photo], by duplicates: DuplicateCheck,
-                               in slot: ValidationWorkerPool.Slot, until deadline: ContinuousClock.Instant, record: RequestRecord) async throws(APIError) -> String? {
+                               in slot: ValidationThreadPool.Slot, until deadline: ContinuousClock.Instant, record: RequestRecord) async throws(APIError) -> String? {
         guard !photos.isEmpty else { return nil }
         // The screen is made once, in the first job, and screens every batch.
         var screen: DuplicateScreen?
@@ -240,7 +240,7 @@ package struct PhotoValidationService: Sendable {
     /// - Throws: `APIError` 409 when the project remembers another photo as `photoID`, 503
     ///   `store_unavailable` when the shared store fails (nothing is remembered then), the pool's
     ///   503s, or `SharedOutbox.EarlierAnswer` from `alongside` (nothing committed).
-    func remember(_ photo: CheckedPhoto, photoID: String, in projectID: String, slot: ValidationWorkerPool.Slot,
+    func remember(_ photo: CheckedPhoto, photoID: String, in projectID: String, slot: ValidationThreadPool.Slot,
                   record: RequestRecord, alongside: SharedStatement? = nil) async throws -> (output: ValidatePhotoOutput, row: FingerprintRow?) {
         guard photo.output.passed, let duplicates, let fingerprint = photo.fingerprint else {
             return (photo.output, nil)
@@ -283,18 +283,18 @@ package struct PhotoValidationService: Sendable {
 
     /// Runs `body` on a worker thread in `slot` until `deadline`, answering the pool's refusals
     /// and time-outs as the API's 503s.
-    private func run<Result: Sendable>(in slot: ValidationWorkerPool.Slot, until deadline: ContinuousClock.Instant, record: RequestRecord,
+    private func run<Result: Sendable>(in slot: ValidationThreadPool.Slot, until deadline: ContinuousClock.Instant, record: RequestRecord,
                                        _ body: @escaping @Sendable () throws -> Result) async throws(APIError) -> Result {
         do {
             return try await slot.run(deadline: deadline, body)
-        } catch WorkerPoolError.notRunning {
+        } catch ThreadPoolError.notRunning {
             metrics.recordRejection(reason: "shutting_down")
             throw .shuttingDown(retryAfter: configuration.retryAfterSeconds)
-        } catch let error as WorkerPoolError where error.isOverloaded {
+        } catch let error as ThreadPoolError where error.isOverloaded {
             // Waiting, it gave its place to a client holding fewer (the pool was full).
             metrics.recordRejection(reason: "overloaded")
             throw .overloaded(retryAfter: configuration.retryAfterSeconds, detail: error.description)
-        } catch WorkerPoolError.timedOut {
+        } catch ThreadPoolError.timedOut {
             metrics.recordRejection(reason: "timeout")
             record.errorCause = "validation_timeout: the decode was still running at the deadline; its worker stays busy until the decoder returns"
             throw .validationTimeout(retryAfter: configuration.retryAfterSeconds, limit: configuration.validationTimeout)

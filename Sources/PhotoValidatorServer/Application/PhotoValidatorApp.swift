@@ -10,7 +10,7 @@ import PhotoValidation
 import ServiceLifecycle
 import SharedStore
 import SignalForwarding
-import ValidationWorkers
+import ValidationThreads
 
 /// The daemon's parts, built from a resolved configuration by `buildApplication(configuration:validator:logger:)`
 /// for `serve` and for the tests alike; its long-lived resources start when it runs.
@@ -36,14 +36,14 @@ package struct PhotoValidatorApp: Sendable {
     /// Builds the daemon around `validator` (decode workers, or with `decode_isolation = none`
     /// libvips in this process, made by the caller): metrics, the outbox, the content check, the
     /// worker pool and the router. Nothing else is started: the pool's threads start in
-    /// `WorkerPoolService.run`, so a failure here (the outbox cannot be opened) leaves nothing running.
+    /// `ThreadPoolService.run`, so a failure here (the outbox cannot be opened) leaves nothing running.
     ///
     /// - Throws: `OutboxError` when the outbox cannot be opened, `SharedStoreError` when
     ///   `store.url` names no usable database.
     package init(configuration: ServiceConfiguration, validator: PhotoValidator, logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger
-        let pool = ValidationWorkerPool(
+        let pool = ValidationThreadPool(
             threadCount: configuration.workers, spareThreads: configuration.spareWorkers, queueLimit: configuration.queueLimit, defaultTimeout: configuration.validationTimeout,
             threadExit: validator.releaseThreadResources
         )
@@ -133,7 +133,7 @@ package struct PhotoValidatorApp: Sendable {
         if let sharedStore {
             services.append(sharedStore)
         }
-        services.append(WorkerPoolService(pool: service.pool, logger: logger))
+        services.append(ThreadPoolService(pool: service.pool, logger: logger))
         if let contentClient {
             services.append(contentClient)
         }

@@ -1,8 +1,8 @@
-import ValidationWorkers
 import Hummingbird
+import ValidationThreads
 
 /// Holds a validation, body unread, while its caller already has photos waiting and the full
-/// worker pool would refuse it whatever the project (`ValidationWorkerPool.ticket(for:waitingAtMost:poll:)`),
+/// worker pool would refuse it whatever the project (`ValidationThreadPool.ticket(for:waitingAtMost:poll:)`),
 /// for at most `limits.admission_wait_seconds`, then answers 503 `overloaded` still unread. A
 /// request let through carries a place promised to it (`ValidationRequestContext.admissionTicket`),
 /// so one held request goes on for each place that frees.
@@ -23,7 +23,7 @@ struct FairAdmissionMiddleware: RouterMiddleware {
             service.metrics.recordRejection(reason: "overloaded")
             let capacity = pool.threadCount + pool.queueLimit
             throw APIError.overloaded(retryAfter: service.configuration.retryAfterSeconds,
-                                      detail: WorkerPoolError.overloaded(inFlight: capacity, capacity: capacity).description)
+                                      detail: ThreadPoolError.overloaded(inFlight: capacity, capacity: capacity).description)
         }
         defer { pool.settle(ticket) }
         var context = context

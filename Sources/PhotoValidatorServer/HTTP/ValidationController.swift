@@ -7,7 +7,7 @@ import PhotoValidation
 import SharedStore
 import SignalForwarding
 import Synchronization
-import ValidationWorkers
+import ValidationThreads
 
 /// The validation endpoints: `POST /v1/validate` and the gateway-compatible upload.
 struct ValidationController {

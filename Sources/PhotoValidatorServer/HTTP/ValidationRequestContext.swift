@@ -1,7 +1,7 @@
 import Hummingbird
 import Logging
 import NIOCore
-import ValidationWorkers
+import ValidationThreads
 
 /// The per-request context: Hummingbird's core storage, the request id, and the record that the
 /// request log line and metrics are written from.
@@ -15,7 +15,7 @@ package struct ValidationRequestContext: RequestContext {
     package var authenticatedCaller: String?
     /// The place in the worker pool promised to a validation before its body is read; set by
     /// `FairAdmissionMiddleware`, ended when the request asks for its slot or ends.
-    package var admissionTicket: ValidationWorkerPool.Ticket?
+    package var admissionTicket: ValidationThreadPool.Ticket?
     private let channel: any Channel
 
     /// Creates a context for a new request.

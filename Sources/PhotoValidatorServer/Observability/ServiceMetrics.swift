@@ -3,13 +3,13 @@ import PhotoValidation
 import Prometheus
 import SignalForwarding
 import Synchronization
-import ValidationWorkers
+import ValidationThreads
 
 /// The daemon's Prometheus metrics, registered in one registry that `/metrics` renders.
 package final class ServiceMetrics: Sendable {
     /// The registry `/metrics` emits.
     package let registry = PrometheusCollectorRegistry()
-    private let pool: ValidationWorkerPool
+    private let pool: ValidationThreadPool
     private let inFlight: Gauge
     private let queued: Gauge
     private let budgetReserved: Gauge
@@ -30,7 +30,7 @@ package final class ServiceMetrics: Sendable {
     private static let requestBuckets: [Duration] = stageBuckets + [.seconds(10), .seconds(30)]
 
     /// Metrics for a daemon whose work runs on `pool` under `budget`, its bodies under `uploads`.
-    init(pool: ValidationWorkerPool, budget: WeightedSemaphore, uploads: WeightedSemaphore, isolation: (any PhotoDecodeIsolation)? = nil) {
+    init(pool: ValidationThreadPool, budget: WeightedSemaphore, uploads: WeightedSemaphore, isolation: (any PhotoDecodeIsolation)? = nil) {
         self.pool = pool
         self.isolation = isolation
         self.budget = budget

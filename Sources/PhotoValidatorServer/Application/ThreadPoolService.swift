@@ -1,13 +1,13 @@
 import Logging
 import PhotoValidation
 import ServiceLifecycle
-import ValidationWorkers
+import ValidationThreads
 
 /// Runs the worker pool as a service: starts its threads (validations submitted earlier wait in
 /// its queue), and on graceful shutdown finishes queued validations, then stops the threads
 /// (threads stuck past their deadline are not waited for).
-struct WorkerPoolService: Service {
-    let pool: ValidationWorkerPool
+struct ThreadPoolService: Service {
+    let pool: ValidationThreadPool
     let logger: Logger
 
     func run() async throws {

@@ -1,9 +1,9 @@
 import Foundation
+@testable import ImageCodecs
 import PhotoFormat
 @testable import PhotoStructure
 import TestFixtures
 import Testing
-@testable import VipsDecoder
 
 /// The bytes of `url`.
 private func bytes(_ url: URL) throws -> [UInt8] { Array(try Data(contentsOf: url)) }

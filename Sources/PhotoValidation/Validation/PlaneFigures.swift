@@ -7,7 +7,7 @@ import LumaAnalysis
 /// One threshold shapes them: a score at or above the blur threshold measured with is never
 /// compared with the finer plane (`ScaleAwareBlurScore`), so `judged(below:)` answers nil for a
 /// higher threshold that would have asked for that comparison.
-public struct BlurFigures: Sendable, Codable, Equatable {
+public struct PlaneFigures: Sendable, Codable, Equatable {
     /// The variance of the Laplacian of the analysis plane.
     public var laplacianVariance: Double
     /// The analysis plane's score.
@@ -31,7 +31,7 @@ public struct BlurFigures: Sendable, Codable, Equatable {
     public var fingerprint: String?
 
     /// The figures of `measurement`, taken with `measuredBelow` as the blur threshold.
-    public init(_ measurement: BlurMeasurement, measuredBelow: Double) {
+    public init(_ measurement: PlaneMeasurement, measuredBelow: Double) {
         laplacianVariance = measurement.laplacianVariance
         analysisScore = measurement.scales.analysisScore
         finerScore = measurement.scales.finerScore
@@ -49,7 +49,7 @@ public struct BlurFigures: Sendable, Codable, Equatable {
 
     /// These figures as a measurement with `threshold` would have found them, or nil when they
     /// cannot tell: the analysis score is under `threshold` but was never compared with the finer plane.
-    public func judged(below threshold: Double) -> BlurFigures? {
+    public func judged(below threshold: Double) -> PlaneFigures? {
         guard analysisScore >= threshold else { return compared ? self : nil }
         var figures = self
         figures.finerScore = nil

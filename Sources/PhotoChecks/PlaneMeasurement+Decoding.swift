@@ -1,10 +1,10 @@
 import BlurMetrics
+import ImageCodecs
 import LumaAnalysis
 import PhotoFormat
 import PhotoValidation
-import VipsDecoder
 
-extension BlurMeasurement {
+extension PlaneMeasurement {
     /// Decodes `image` strip by strip as `plan` says into the analysis plane at `scale` and
     /// measures its blur, judging the `strongestShare` of tiles with most detail, and at half scale
     /// too with `coarseWeight` > 0. When the analysis-plane score is under `finerBelow` (the
@@ -28,7 +28,7 @@ extension BlurMeasurement {
     /// - Throws: `DecodeFailure` when the pixels are truncated or corrupt.
     public static func measure(_ image: EncodedImage, plan: DecodePlan, scale: AnalysisScale, strongestShare: Double, coarseWeight: Double = 0,
                                finerBelow: Double = .infinity, crossingCorrected: Bool = false, threads: Int = 1,
-                               fingerprinting: Bool = true, fingerprint known: PhotoFingerprint? = nil) throws(DecodeFailure) -> BlurMeasurement {
+                               fingerprinting: Bool = true, fingerprint known: PhotoFingerprint? = nil) throws(DecodeFailure) -> PlaneMeasurement {
         let clock = ContinuousClock()
         let target = scale.analysisSize(width: image.header.storedWidth, height: image.header.storedHeight)
         // Issue 48's label is what a person sees with the photo shown at 1024 px on its long side:
@@ -163,7 +163,7 @@ extension BlurMeasurement {
         let blurTime = (early?.time ?? .zero) + first.time + second.bandTime + (clock.now - scoringStart)
         let statistics = first.statistics
         let (exposure, fingerprint, exposureTime, fingerprintTime) = (second.exposure, second.fingerprint, second.exposureTime, second.fingerprintTime)
-        return BlurMeasurement(
+        return PlaneMeasurement(
             statistics: statistics,
             blurScore: scales.score,
             scales: scales,

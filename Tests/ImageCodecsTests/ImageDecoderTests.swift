@@ -1,9 +1,9 @@
 import Foundation
+@testable import ImageCodecs
 import PhotoFormat
 import Synchronization
 import TestFixtures
 import Testing
-@testable import VipsDecoder
 
 /// Opens `url` with a default decoder.
 func open(_ url: URL, pixelLimit: Int = ImageDecoder.defaultPixelLimit) throws -> EncodedImage {

@@ -7,7 +7,7 @@ import Synchronization
 /// libvips keeps per-thread state, so its work must not run on threads that come and go; and a
 /// server must refuse work it cannot start soon rather than queue it without bound. At most
 /// `threadCount` jobs run and at most `queueLimit` more wait; further jobs fail at once with
-/// `WorkerPoolError.overloaded`.
+/// `ThreadPoolError.overloaded`.
 ///
 /// Jobs are queued per caller (an authenticated user or token, an address: the caller names it)
 /// and, within a caller, per project, and served in turn (`FairQueue`), so a caller sending many
@@ -17,14 +17,14 @@ import Synchronization
 /// one caller, its busiest project gives way to its quiet one the same way (`AdmissionLedger`).
 ///
 /// A job stuck in C code cannot be stopped from inside the process. When its deadline passes the
-/// caller is answered `WorkerPoolError.timedOut` at once; the thread stays with the job and counts
+/// caller is answered `ThreadPoolError.timedOut` at once; the thread stays with the job and counts
 /// as *overdue*, and a replacement thread is started (up to `maximumReplacements` at a time) so
 /// that the pool keeps its capacity. Shutdown does not wait for overdue jobs. `health` reports how
 /// long the oldest one has been overdue, so a supervisor can restart a process that collects them.
 ///
 /// Written by hand because NIO's `NIOThreadPool` can neither time out a running job nor replace
 /// a thread that never comes back.
-package final class ValidationWorkerPool: Sendable {
+package final class ValidationThreadPool: Sendable {
     /// Jobs that run at once.
     package let threadCount: Int
     /// Threads beyond `threadCount` that, while every thread is busy, run only a job of a caller with
@@ -37,7 +37,7 @@ package final class ValidationWorkerPool: Sendable {
     /// The deadline of a job run without one.
     package let defaultTimeout: Duration
     private let condition = NSCondition()
-    /// The pool's decisions (`ValidationWorkerPool+StateMachine.swift`), guarded by `condition`.
+    /// The pool's decisions (`ValidationThreadPool+StateMachine.swift`), guarded by `condition`.
     nonisolated(unsafe) private var state: StateMachine
     private let running = Atomic<Bool>(false)
     /// Set by `shutdown()`: from then on no job is admitted (before `start()` jobs are queued).
@@ -152,18 +152,18 @@ package final class ValidationWorkerPool: Sendable {
     }
 
     /// Overdue jobs, their threads, and how long the oldest has been overdue.
-    package var health: WorkerPoolHealth {
+    package var health: ThreadPoolHealth {
         condition.withLock { state.health(now: .now) }
     }
 
     /// A place in the pool, held from admission until the work is done.
     package struct Slot: Sendable {
-        let pool: ValidationWorkerPool
+        let pool: ValidationThreadPool
         /// Whose job runs in it: jobs queue per caller and project and are served in turn.
         let key: FairKey
 
         /// Runs `body` on a worker thread and returns its result, or throws
-        /// `WorkerPoolError.timedOut` as soon as `deadline` passes, whether the job is still
+        /// `ThreadPoolError.timedOut` as soon as `deadline` passes, whether the job is still
         /// waiting or already running.
         package func run<Result: Sendable>(deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () throws -> Result) async throws -> Result {
             try await pool.submit(deadline: deadline, runLimit: nil, key: key) { _ in try body() }
@@ -172,7 +172,7 @@ package final class ValidationWorkerPool: Sendable {
         /// Runs `body` on a worker thread with the job's deadline (the earlier of `deadline` and
         /// `runLimit` after it starts, the pool's default timeout when both are nil), for work that
         /// can end itself before it (a decode in a worker process, which is killed), and returns
-        /// its result, or throws `WorkerPoolError.timedOut` as soon as that deadline passes.
+        /// its result, or throws `ThreadPoolError.timedOut` as soon as that deadline passes.
         package func run<Result: Sendable>(
             deadline: ContinuousClock.Instant? = nil, runLimit: Duration? = nil, _ body: @escaping @Sendable (_ deadline: ContinuousClock.Instant) throws -> Result
         ) async throws -> Result {
@@ -180,7 +180,7 @@ package final class ValidationWorkerPool: Sendable {
         }
 
         /// Runs `body` on a worker thread and returns its result, or throws
-        /// `WorkerPoolError.timedOut` once it has run for `runLimit` (the pool's default timeout
+        /// `ThreadPoolError.timedOut` once it has run for `runLimit` (the pool's default timeout
         /// when nil); time spent waiting for a thread does not count.
         package func run<Result: Sendable>(runLimit: Duration? = nil, _ body: @escaping @Sendable () throws -> Result) async throws -> Result {
             try await pool.submit(deadline: nil, runLimit: runLimit ?? pool.defaultTimeout, key: key) { _ in try body() }
@@ -190,21 +190,21 @@ package final class ValidationWorkerPool: Sendable {
     /// Takes a slot for `key`, runs `operation` with it, and gives the slot back; `ticket`, the
     /// place promised to the request before its body was read, ends here either way.
     ///
-    /// - Throws: `WorkerPoolError.overloaded` at once when `threadCount + queueLimit` slots are
+    /// - Throws: `ThreadPoolError.overloaded` at once when `threadCount + queueLimit` slots are
     ///   taken and no other caller (nor, within `key`'s caller, another project) holds two places
-    ///   more than `key`'s with a job still waiting, `WorkerPoolError.notRunning` when the pool is
+    ///   more than `key`'s with a job still waiting, `ThreadPoolError.notRunning` when the pool is
     ///   stopped, or what `operation` throws.
     package func withSlot<Result>(for key: FairKey = FairKey(caller: ""), ticket: Ticket? = nil, _ operation: (Slot) async throws -> Result) async throws -> Result {
         guard !stopped.load(ordering: .acquiring) else {
             if let ticket { settle(ticket) }
-            throw WorkerPoolError.notRunning
+            throw ThreadPoolError.notRunning
         }
         let capacity = threadCount + queueLimit
         switch condition.withLock({ state.admit(key, ticket: ticket?.id) }) {
         case .refused:
-            throw WorkerPoolError.overloaded(inFlight: capacity, capacity: capacity)
+            throw ThreadPoolError.overloaded(inFlight: capacity, capacity: capacity)
         case .admitted(let evicted):
-            evicted?.refuse(WorkerPoolError.overloaded(inFlight: capacity, capacity: capacity))
+            evicted?.refuse(ThreadPoolError.overloaded(inFlight: capacity, capacity: capacity))
         }
         defer {
             condition.withLock { state.release(key) }
@@ -214,8 +214,8 @@ package final class ValidationWorkerPool: Sendable {
 
     /// Runs `body` on a worker thread in a slot of its own and returns its result.
     ///
-    /// - Throws: `WorkerPoolError.overloaded` at once when the queue is full,
-    ///   `WorkerPoolError.notRunning` when the pool is stopped, `WorkerPoolError.timedOut` once
+    /// - Throws: `ThreadPoolError.overloaded` at once when the queue is full,
+    ///   `ThreadPoolError.notRunning` when the pool is stopped, `ThreadPoolError.timedOut` once
     ///   it has run for `runLimit` (the default timeout when nil), or what `body` throws.
     package func run<Result: Sendable>(runLimit: Duration? = nil, _ body: @escaping @Sendable () throws -> Result) async throws -> Result {
         try await withSlot { try await $0.run(runLimit: runLimit, body) }
@@ -265,7 +265,7 @@ package final class ValidationWorkerPool: Sendable {
                     deadline: deadline,
                     runLimit: runLimit,
                     work: { deadline in completion.resume(with: Swift.Result { try body(deadline) }) },
-                    expire: { completion.resume(with: .failure(WorkerPoolError.timedOut(after: ContinuousClock.now - started))) },
+                    expire: { completion.resume(with: .failure(ThreadPoolError.timedOut(after: ContinuousClock.now - started))) },
                     refuse: { completion.resume(with: .failure($0)) }
                 )
                 let accepted = condition.withLock {
@@ -274,7 +274,7 @@ package final class ValidationWorkerPool: Sendable {
                     return true
                 }
                 if !accepted {
-                    completion.resume(with: .failure(WorkerPoolError.notRunning))
+                    completion.resume(with: .failure(ThreadPoolError.notRunning))
                 }
             }
         } onCancel: {

@@ -1,5 +1,5 @@
+@testable import ImageCodecs
 import Testing
-@testable import VipsDecoder
 
 /// The PNG and WebP preview's box reduction against the plain definition: each reduced sample is
 /// the rounded mean of its block, partial blocks at the right and bottom edges included.

@@ -1,5 +1,5 @@
 /// Why the worker pool did not run a job, or did not finish it in time.
-package enum WorkerPoolError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ThreadPoolError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Every worker is busy and the queue is full; try again later.
     case overloaded(inFlight: Int, capacity: Int)
     /// The pool is shutting down or has not started.

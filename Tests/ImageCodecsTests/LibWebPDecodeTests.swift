@@ -1,8 +1,8 @@
 import Foundation
+@testable import ImageCodecs
 import PhotoFormat
 import TestFixtures
 import Testing
-@testable import VipsDecoder
 
 private let python = Fixtures.peerTool("python", overriddenBy: "PHOTO_VALIDATOR_PYTHON").path
 private let pythonPresent = FileManager.default.isExecutableFile(atPath: python)

@@ -1,6 +1,6 @@
+@testable import ImageCodecs
 import PhotoFormat
 import Testing
-@testable import VipsDecoder
 
 /// What the decoder does with bytes the sniffer refuses (the sniffer itself: PhotoStructureTests).
 @Suite("Refused bytes never reach libvips", .timeLimit(.minutes(10)))

@@ -1,5 +1,5 @@
 /// What the worker pool knows about jobs that outlived their deadline.
-package struct WorkerPoolHealth: Sendable, Equatable {
+package struct ThreadPoolHealth: Sendable, Equatable {
     /// Jobs running past their deadline now, each holding a thread.
     package let overdueJobs: Int
     /// How long the oldest of them has been past its deadline, or nil when none is.

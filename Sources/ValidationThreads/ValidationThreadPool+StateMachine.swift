@@ -1,4 +1,4 @@
-extension ValidationWorkerPool {
+extension ValidationThreadPool {
     /// The pool's decisions apart from its threads, its lock and its clock: which job is admitted
     /// or gives way, which a free thread runs and until when, which expire, when a stand-in thread
     /// starts and when a thread ends. Each event is a method that returns what the pool must do
@@ -101,7 +101,7 @@ extension ValidationWorkerPool {
             return threadCount + spareThreads
         }
 
-        /// A place asked for `key`; see `ValidationWorkerPool.withSlot(for:_:)` for who gives way.
+        /// A place asked for `key`; see `ValidationThreadPool.withSlot(for:_:)` for who gives way.
         /// The place promised to the request as `ticket` (`promise(_:to:)`), if any, becomes this
         /// place, or ends with the refusal.
         mutating func admit(_ key: FairKey, ticket: Int? = nil) -> Admission {
@@ -125,7 +125,7 @@ extension ValidationWorkerPool {
         }
 
         /// True when a job of `caller`, which already has jobs waiting, would be refused now
-        /// whatever its project (`ValidationWorkerPool.refusesNow(caller:)`).
+        /// whatever its project (`ValidationThreadPool.refusesNow(caller:)`).
         func refusesNow(caller: String) -> Bool {
             admitted.holdsBack(caller, capacity: capacity, queue: queue)
         }
@@ -246,9 +246,9 @@ extension ValidationWorkerPool {
         }
 
         /// Overdue jobs, threads, and how long the oldest has been overdue at `now`.
-        func health(now: ContinuousClock.Instant) -> WorkerPoolHealth {
+        func health(now: ContinuousClock.Instant) -> ThreadPoolHealth {
             let overdue = running.values.filter(\.overdue)
-            return WorkerPoolHealth(
+            return ThreadPoolHealth(
                 overdueJobs: overdue.count,
                 longestOverdue: overdue.map { now - $0.deadline }.max(),
                 threads: threads,

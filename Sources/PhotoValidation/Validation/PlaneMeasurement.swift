@@ -1,8 +1,9 @@
 import BlurMetrics
 import LumaAnalysis
 
-/// The blur figures of one photo and the time each stage took.
-public struct BlurMeasurement: Sendable, Equatable {
+/// What one decode's analysis plane measured: the blur score, the exposure figures and the
+/// duplicate fingerprint, with the time each stage took.
+public struct PlaneMeasurement: Sendable, Equatable {
     /// Exact Laplacian sums over the analysis plane.
     public let statistics: LaplacianStatistics
     /// The decision score: edge sharpness along the weakest orientation (`OrientedDetail.score`),
@@ -58,8 +59,8 @@ public struct BlurMeasurement: Sendable, Equatable {
 
     /// This measurement with the decode, luma and blur time of `other` added: the figures of a
     /// photo measured twice, once at each decode scale.
-    public func addingTime(of other: BlurMeasurement) -> BlurMeasurement {
-        BlurMeasurement(
+    public func addingTime(of other: PlaneMeasurement) -> PlaneMeasurement {
+        PlaneMeasurement(
             statistics: statistics, blurScore: blurScore, scales: scales, analysisWidth: analysisWidth, analysisHeight: analysisHeight,
             decodeScale: decodeScale, decodeSeconds: decodeSeconds + other.decodeSeconds, lumaSeconds: lumaSeconds + other.lumaSeconds,
             blurSeconds: blurSeconds + other.blurSeconds, exposure: exposure, fingerprint: fingerprint,

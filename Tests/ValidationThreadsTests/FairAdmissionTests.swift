@@ -1,5 +1,5 @@
 import Testing
-@testable import ValidationWorkers
+@testable import ValidationThreads
 
 @Suite("Fair queue and admission ledger (pure)")
 struct FairAdmissionTests {

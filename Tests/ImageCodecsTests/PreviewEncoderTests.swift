@@ -1,8 +1,8 @@
 import Foundation
+@testable import ImageCodecs
 import PhotoFormat
 import TestFixtures
 import Testing
-@testable import VipsDecoder
 
 /// The preview of the file at `url` as the validator makes it (from the blur check's decode for
 /// JPEG and HEIC, decoded again for PNG and WebP), and its header.

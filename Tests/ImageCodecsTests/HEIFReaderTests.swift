@@ -1,9 +1,9 @@
 import Foundation
+@testable import ImageCodecs
 import PhotoFormat
 @testable import PhotoStructure
 import TestFixtures
 import Testing
-@testable import VipsDecoder
 
 @Suite("HEIC: the Swift HEIF reader and FFmpeg's HEVC decoder, with no HEIC reaching libheif", .integration, .timeLimit(.minutes(10)))
 struct HEIFReaderTests {

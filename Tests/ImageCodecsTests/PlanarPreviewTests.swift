@@ -1,8 +1,8 @@
 import Foundation
+@testable import ImageCodecs
 import PhotoFormat
 import TestFixtures
 import Testing
-@testable import VipsDecoder
 
 /// The JPEG preview made without libvips (the decode's Y, Cb and Cr planes area-reduced and
 /// written by libjpeg-turbo as they are) against libvips: the same size, orientation and nearly

@@ -1,12 +1,12 @@
 import Testing
-@testable import ValidationWorkers
+@testable import ValidationThreads
 
 /// The pool's decisions without threads, sleeps or a clock: each event in, the actions out, as
 /// AsyncHTTPClient tests `HTTPConnectionPool.StateMachine`.
 @Suite("Worker pool state machine")
-struct ValidationWorkerPoolStateMachineTests {
-    typealias StateMachine = ValidationWorkerPool.StateMachine
-    typealias Job = ValidationWorkerPool.Job
+struct ValidationThreadPoolStateMachineTests {
+    typealias StateMachine = ValidationThreadPool.StateMachine
+    typealias Job = ValidationThreadPool.Job
 
     let t0 = ContinuousClock.now
 
