@@ -49,11 +49,13 @@ final class LibJPEGDecoder {
     /// `keepsPreviewColour`), the decode keeps its Y, Cb and Cr planes (libjpeg's raw data; grey,
     /// or interleaved YCbCr for sampling that planes do not suit) and returns them for the
     /// preview, shown as EXIF `orientation` says; `body` still receives luma alone, exactly a
-    /// luma-only decode's.
+    /// luma-only decode's. Planes' chroma is decoded no finer than `minimumChroma` needs
+    /// (`pv_jpeg_start_planes`; (0, 0): as the library decodes it).
     func decode(
         luma: Bool,
         scaleNumerator: Int,
         keepingPreview: Bool = false,
+        minimumChroma: (width: Int, height: Int) = (0, 0),
         orientation: Int = 1,
         fullSize: (width: Int, height: Int)? = nil,
         rowsPerStrip: Int,
@@ -62,7 +64,7 @@ final class LibJPEGDecoder {
     ) throws -> PreviewPixels? {
         let keeping = keepingPreview && luma && keepsPreviewColour
         if keeping && pv_jpeg_color_space(decoder) == PV_JPEG_SPACE_YCC {
-            switch pv_jpeg_start_planes(decoder, Int32(scaleNumerator)) {
+            switch pv_jpeg_start_planes(decoder, Int32(scaleNumerator), Int32(clamping: minimumChroma.width), Int32(clamping: minimumChroma.height)) {
             case 0:
                 return try decodePlanes(orientation: orientation, fullSize: fullSize, rowsPerStrip: rowsPerStrip, begin: begin, body: body)
             case 1:
