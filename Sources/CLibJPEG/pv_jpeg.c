@@ -375,11 +375,12 @@ int pv_jpeg_start_planes(pv_jpeg *decoder, int scale_num, int min_chroma_width, 
     int reduced = pv_reduced_chroma_size(cinfo, decoder->chroma_size, min_chroma_width, min_chroma_height);
     struct pv_inverse_dct *idct = (struct pv_inverse_dct *) cinfo->idct;
     pv_idct_method library = pv_idct_of_size(decoder->chroma_size), smaller = pv_idct_of_size(reduced);
-    /* The method table is only written once it holds what the library chose: its own exported
-     * function for the size, or at 8 x 8 the same (possibly SIMD, unexported) one for both chroma
-     * components. */
+    /* The method table is only written once it holds what the library chose for both chroma
+     * components: its own exported function for the size, or at 2, 4 and 8, which libjpeg-turbo
+     * may decode with SIMD functions it does not export, the same one for both. */
+    int simd_size = decoder->chroma_size == 2 || decoder->chroma_size == 4 || decoder->chroma_size == DCTSIZE;
     int recognised = idct->inverse_DCT[1] == idct->inverse_DCT[2] && idct->inverse_DCT[1] != NULL &&
-        (idct->inverse_DCT[1] == library || (decoder->chroma_size == DCTSIZE && idct->start_pass != NULL));
+        (idct->inverse_DCT[1] == library || simd_size);
     if (reduced < decoder->chroma_size && smaller != NULL && recognised) {
         decoder->chroma_idct = smaller;
         idct->inverse_DCT[1] = pv_idct_reduced_chroma;
