@@ -291,7 +291,7 @@ struct PlanarPreviewTests {
         }
     }
 
-    @Test("a report's 256 px thumbnail decodes chroma only as finely as it needs and is still the picture libvips shows: in colour, turned, no metadata",
+    @Test("a report's 256 px thumbnail keeps chroma and luma only as fine as it needs and is still the picture libvips shows: in colour, turned, no metadata",
           // 4:2:0 at 8/8 (turned three ways), 4:2:2 at 6/8, 4:4:4 at 6/8 and 4/8. (room-living-wine.jpg,
           // 4:2:2 at 4/8, is left out: at 256 px its preview and libvips' differ by a pixel in
           // height, which shifts every row the pixel-by-pixel comparison reads.)
@@ -321,10 +321,15 @@ struct PlanarPreviewTests {
             return
         }
         // Fewer chroma samples than libjpeg decodes on its own, and still at least as many as the
-        // thumbnail's own 4:2:0 chroma.
-        #expect(shiftX + shiftY > libraryX + libraryY, "\(file) at \(plan.scaleNumerator)/8: chroma kept at shifts \(shiftX), \(shiftY), libjpeg's \(libraryX), \(libraryY)")
+        // thumbnail's own 4:2:0 chroma; Y box-reduced on the way, still at least the thumbnail's size.
         let chroma = PreviewPixels.chromaSize(width: kept.crop.width, height: kept.crop.height, shiftX: shiftX, shiftY: shiftY)
+        let libraryChroma = PreviewPixels.chromaSize(width: library.crop.width, height: library.crop.height, shiftX: libraryX, shiftY: libraryY)
+        #expect(chroma.width * chroma.height < libraryChroma.width * libraryChroma.height,
+                "\(file) at \(plan.scaleNumerator)/8: chroma \(chroma), libjpeg's \(libraryChroma)")
         #expect(chroma.width >= plan.previewChromaWidth - 2 && chroma.height >= plan.previewChromaHeight - 2, "\(file): chroma \(chroma)")
+        #expect(kept.crop.width < library.crop.width && kept.crop.width >= 2 * (plan.previewChromaWidth - 2)
+                    && kept.crop.height >= 2 * (plan.previewChromaHeight - 2),
+                "\(file): luma kept \(kept.crop.width)x\(kept.crop.height) of \(library.crop.width)x\(library.crop.height)")
         #expect(Set(UnsafeBufferPointer(start: cb, count: chroma.width * chroma.height)).count > 8, "\(file): the kept Cb is flat")
 
         let ours = try encoder.preview(from: kept)
@@ -346,7 +351,7 @@ struct PlanarPreviewTests {
             return Double(sum) / Double(decoded.rgb.count / 3)
         }
         let colour = (ours: try colourfulness(ours), theirs: try colourfulness(theirs))
-        print("\(file): thumbnail \(ours.width)x\(ours.height) from chroma shifted \(shiftX), \(shiftY); mean |difference| from libvips' \(String(format: "%.2f", difference)); colourfulness \(String(format: "%.1f", colour.ours)) against \(String(format: "%.1f", colour.theirs))")
+        print("\(file): thumbnail \(ours.width)x\(ours.height) from luma \(kept.crop.width)x\(kept.crop.height) and chroma \(chroma); mean |difference| from libvips' \(String(format: "%.2f", difference)); colourfulness \(String(format: "%.1f", colour.ours)) against \(String(format: "%.1f", colour.theirs))")
         #expect(difference < 4, "\(file): mean |difference| \(difference)")
         #expect(colour.theirs > 5 && abs(colour.ours - colour.theirs) < 0.15 * colour.theirs, "\(file): colourfulness \(colour)")
     }
