@@ -9,17 +9,35 @@ struct ReportFolder: Sendable {
 
     /// The folder.
     let url: URL
+    /// An earlier report's thumbnails left in `thumbs/` (relative URLs), when kept at the start.
+    let earlier: [String]
 
-    /// Creates the folder and its `thumbs/` (emptied of an earlier report's thumbnails).
-    init(path: String) throws {
+    /// Creates the folder and its `thumbs/`, emptied of an earlier report's thumbnails, or with
+    /// `keepingEarlier` left as they are until `removeEarlier(except:)`: a thumbnail written over
+    /// one of the same name reuses its file, where removing them all first made the file system
+    /// look for fresh inodes past the ones just freed (a tenth of what the report adds to a run).
+    init(path: String, keepingEarlier: Bool = false) throws {
         url = URL(fileURLWithPath: path, isDirectory: true)
         let thumbs = url.appendingPathComponent("thumbs", isDirectory: true)
+        var earlier: [String] = []
         if FileManager.default.fileExists(atPath: thumbs.path) {
             for name in try FileManager.default.contentsOfDirectory(atPath: thumbs.path) where name.hasSuffix(".jpg") {
-                try FileManager.default.removeItem(at: thumbs.appendingPathComponent(name))
+                if keepingEarlier {
+                    earlier.append("thumbs/" + name)
+                } else {
+                    try FileManager.default.removeItem(at: thumbs.appendingPathComponent(name))
+                }
             }
         }
+        self.earlier = earlier
         try FileManager.default.createDirectory(at: thumbs, withIntermediateDirectories: true)
+    }
+
+    /// Removes the earlier report's thumbnails that this one did not write over.
+    func removeEarlier(except written: Set<String>) {
+        for name in earlier where !written.contains(name) {
+            remove(name)
+        }
     }
 
     /// The page's relative URL of thumbnail `number` (`thumbs/000042.jpg`).
