@@ -19,6 +19,9 @@
 /* The most rows of one component an iMCU row holds: 4 blocks of up to 16 scaled rows. */
 #define PV_MAX_IMCU_ROWS 64
 
+/* The most luma samples a side one chroma sample of the planes may cover. */
+#define PV_MAX_CHROMA_RATIO 16
+
 struct pv_jpeg {
     struct jpeg_decompress_struct cinfo;
     struct jpeg_error_mgr errors;
@@ -35,6 +38,8 @@ struct pv_jpeg {
      * for the scaled rows of chroma blocks that the halved inverse DCT leaves unwritten. */
     int planes;
     int chroma_size;
+    /* The smaller inverse DCT chroma is decoded with, or NULL for the library's own. */
+    void (*chroma_idct)(j_decompress_ptr, jpeg_component_info *, JCOEFPTR, JSAMPARRAY, JDIMENSION);
     unsigned char *scratch;
 };
 
@@ -46,18 +51,60 @@ struct pv_inverse_dct {
     pv_idct_method inverse_DCT[MAX_COMPONENTS];
 };
 
-/* libjpeg-turbo's scaled inverse DCTs: exported, though not in jpeglib.h. Weak, so a libjpeg
- * without them still loads (and decodes chroma the library's own way). */
+/* libjpeg's scaled inverse DCTs (jidctint.c, jidctred.c): exported, though not in jpeglib.h. Weak,
+ * so a libjpeg without them still loads (and decodes chroma the library's own way). Each takes
+ * the dequantisation table the library builds for JDCT_ISLOW, which is what it builds for every
+ * component when dct_method is JDCT_ISLOW. */
+extern void jpeg_idct_1x1(j_decompress_ptr, jpeg_component_info *, JCOEFPTR, JSAMPARRAY, JDIMENSION) __attribute__((weak));
+extern void jpeg_idct_2x2(j_decompress_ptr, jpeg_component_info *, JCOEFPTR, JSAMPARRAY, JDIMENSION) __attribute__((weak));
 extern void jpeg_idct_3x3(j_decompress_ptr, jpeg_component_info *, JCOEFPTR, JSAMPARRAY, JDIMENSION) __attribute__((weak));
+extern void jpeg_idct_4x4(j_decompress_ptr, jpeg_component_info *, JCOEFPTR, JSAMPARRAY, JDIMENSION) __attribute__((weak));
+extern void jpeg_idct_5x5(j_decompress_ptr, jpeg_component_info *, JCOEFPTR, JSAMPARRAY, JDIMENSION) __attribute__((weak));
 extern void jpeg_idct_6x6(j_decompress_ptr, jpeg_component_info *, JCOEFPTR, JSAMPARRAY, JDIMENSION) __attribute__((weak));
+extern void jpeg_idct_7x7(j_decompress_ptr, jpeg_component_info *, JCOEFPTR, JSAMPARRAY, JDIMENSION) __attribute__((weak));
+extern void jpeg_idct_islow(j_decompress_ptr, jpeg_component_info *, JCOEFPTR, JSAMPARRAY, JDIMENSION) __attribute__((weak));
+extern void jpeg_idct_9x9(j_decompress_ptr, jpeg_component_info *, JCOEFPTR, JSAMPARRAY, JDIMENSION) __attribute__((weak));
+extern void jpeg_idct_10x10(j_decompress_ptr, jpeg_component_info *, JCOEFPTR, JSAMPARRAY, JDIMENSION) __attribute__((weak));
+extern void jpeg_idct_11x11(j_decompress_ptr, jpeg_component_info *, JCOEFPTR, JSAMPARRAY, JDIMENSION) __attribute__((weak));
+extern void jpeg_idct_12x12(j_decompress_ptr, jpeg_component_info *, JCOEFPTR, JSAMPARRAY, JDIMENSION) __attribute__((weak));
+extern void jpeg_idct_13x13(j_decompress_ptr, jpeg_component_info *, JCOEFPTR, JSAMPARRAY, JDIMENSION) __attribute__((weak));
+extern void jpeg_idct_14x14(j_decompress_ptr, jpeg_component_info *, JCOEFPTR, JSAMPARRAY, JDIMENSION) __attribute__((weak));
+extern void jpeg_idct_15x15(j_decompress_ptr, jpeg_component_info *, JCOEFPTR, JSAMPARRAY, JDIMENSION) __attribute__((weak));
+extern void jpeg_idct_16x16(j_decompress_ptr, jpeg_component_info *, JCOEFPTR, JSAMPARRAY, JDIMENSION) __attribute__((weak));
 
-/* At scale 3/8 libjpeg decodes 4:2:0 chroma with a 6x6 inverse DCT, to reach luma's size without
- * upsampling: twice the luma's work for samples the preview halves again. This decodes each
- * chroma block with the 3x3 one instead (the same low frequencies, at half the resolution),
- * writing 3 samples where the library counts 6. */
-static void pv_idct_half_chroma(j_decompress_ptr cinfo, jpeg_component_info *component, JCOEFPTR coefficients,
-                                JSAMPARRAY output, JDIMENSION column) {
-    jpeg_idct_3x3(cinfo, component, coefficients, output, column / 2);
+/* The exported inverse DCT producing `size` x `size` samples a block, or NULL. */
+static pv_idct_method pv_idct_of_size(int size) {
+    switch (size) {
+    case 1: return jpeg_idct_1x1;
+    case 2: return jpeg_idct_2x2;
+    case 3: return jpeg_idct_3x3;
+    case 4: return jpeg_idct_4x4;
+    case 5: return jpeg_idct_5x5;
+    case 6: return jpeg_idct_6x6;
+    case 7: return jpeg_idct_7x7;
+    case 8: return jpeg_idct_islow;
+    case 9: return jpeg_idct_9x9;
+    case 10: return jpeg_idct_10x10;
+    case 11: return jpeg_idct_11x11;
+    case 12: return jpeg_idct_12x12;
+    case 13: return jpeg_idct_13x13;
+    case 14: return jpeg_idct_14x14;
+    case 15: return jpeg_idct_15x15;
+    case 16: return jpeg_idct_16x16;
+    default: return NULL;
+    }
+}
+
+/* libjpeg decodes chroma at the size that reaches luma's without upsampling, or at 8 x 8 (4:2:0
+ * at 3/8 with a 6x6 inverse DCT, at 5/8 with a 10x10 one): more samples than a small preview
+ * needs, at up to twice the luma's work. This decodes each chroma block with a smaller inverse DCT
+ * (the same low frequencies at a lower resolution, `chroma_size` samples a side), writing them
+ * where the library counts its own size. */
+static void pv_idct_reduced_chroma(j_decompress_ptr cinfo, jpeg_component_info *component, JCOEFPTR coefficients,
+                                   JSAMPARRAY output, JDIMENSION column) {
+    const pv_jpeg *decoder = (const pv_jpeg *) cinfo->client_data;
+    decoder->chroma_idct(cinfo, component, coefficients, output,
+                         column / (JDIMENSION) PV_SCALED_SIZE(component) * (JDIMENSION) decoder->chroma_size);
 }
 
 /* Extraneous bytes after entropy-coded data beyond this many mean the decoder lost its place in
@@ -255,16 +302,40 @@ static int pv_planes_layout(const struct jpeg_decompress_struct *cinfo, int chro
         return 0;
     }
     int ratio_x = across / chroma_across, ratio_y = down / chroma_down;
-    if ((ratio_x & (ratio_x - 1)) != 0 || (ratio_y & (ratio_y - 1)) != 0 ||
+    if ((ratio_x & (ratio_x - 1)) != 0 || (ratio_y & (ratio_y - 1)) != 0 || ratio_x > PV_MAX_CHROMA_RATIO || ratio_y > PV_MAX_CHROMA_RATIO ||
         y->v_samp_factor * PV_SCALED_SIZE(y) > PV_MAX_IMCU_ROWS || cb->v_samp_factor * PV_SCALED_SIZE(cb) > PV_MAX_IMCU_ROWS) {
         return 0;
     }
-    *shift_x = ratio_x == 1 ? 0 : (ratio_x == 2 ? 1 : (ratio_x == 4 ? 2 : 3));
-    *shift_y = ratio_y == 1 ? 0 : (ratio_y == 2 ? 1 : (ratio_y == 4 ? 2 : 3));
+    *shift_x = 0;
+    *shift_y = 0;
+    while ((1 << *shift_x) < ratio_x) (*shift_x)++;
+    while ((1 << *shift_y) < ratio_y) (*shift_y)++;
     return 1;
 }
 
-int pv_jpeg_start_planes(pv_jpeg *decoder, int scale_num) {
+/* The smallest chroma block size under `library_size` (the library's) whose planes still lay out
+ * (`pv_planes_layout`) and cover the picture with at least `min_width` x `min_height` chroma
+ * samples. When none does, or no minimum is given (0 x 0), a 4:2:0 file at 3/8 still has its
+ * 6 x 6 chroma blocks halved, as the content check's preview has always been made, and others
+ * keep the library's size. */
+static int pv_reduced_chroma_size(const struct jpeg_decompress_struct *cinfo, int library_size, int min_width, int min_height) {
+    int shift_x, shift_y;
+    if (min_width > 0 || min_height > 0) {
+        for (int size = 1; size < library_size; size++) {
+            if (library_size % size != 0 || !pv_planes_layout(cinfo, size, &shift_x, &shift_y)) {
+                continue;
+            }
+            long covered_x = ((long) cinfo->output_width + (1L << shift_x) - 1) >> shift_x;
+            long covered_y = ((long) cinfo->output_height + (1L << shift_y) - 1) >> shift_y;
+            if (covered_x >= min_width && covered_y >= min_height) {
+                return size;
+            }
+        }
+    }
+    return PV_MIN_SCALED_SIZE(cinfo) == 3 && library_size == 6 && pv_planes_layout(cinfo, 3, &shift_x, &shift_y) ? 3 : library_size;
+}
+
+int pv_jpeg_start_planes(pv_jpeg *decoder, int scale_num, int min_chroma_width, int min_chroma_height) {
     if (decoder->status != PV_JPEG_OK) {
         return -1;
     }
@@ -301,13 +372,20 @@ int pv_jpeg_start_planes(pv_jpeg *decoder, int scale_num) {
     decoder->started = 1;
     decoder->planes = 1;
     decoder->chroma_size = PV_SCALED_SIZE(&cinfo->comp_info[1]);
+    int reduced = pv_reduced_chroma_size(cinfo, decoder->chroma_size, min_chroma_width, min_chroma_height);
     struct pv_inverse_dct *idct = (struct pv_inverse_dct *) cinfo->idct;
-    if (jpeg_idct_3x3 != NULL && jpeg_idct_6x6 != NULL && PV_MIN_SCALED_SIZE(cinfo) == 3 && decoder->chroma_size == 6 &&
-        idct->inverse_DCT[1] == jpeg_idct_6x6 && idct->inverse_DCT[2] == jpeg_idct_6x6 &&
-        pv_planes_layout(cinfo, 3, &shift_x, &shift_y)) {
-        idct->inverse_DCT[1] = pv_idct_half_chroma;
-        idct->inverse_DCT[2] = pv_idct_half_chroma;
-        decoder->chroma_size = 3;
+    pv_idct_method library = pv_idct_of_size(decoder->chroma_size), smaller = pv_idct_of_size(reduced);
+    /* The method table is only written once it holds what the library chose for both chroma
+     * components: its own exported function for the size, or at 2, 4 and 8, which libjpeg-turbo
+     * may decode with SIMD functions it does not export, the same one for both. */
+    int simd_size = decoder->chroma_size == 2 || decoder->chroma_size == 4 || decoder->chroma_size == DCTSIZE;
+    int recognised = idct->inverse_DCT[1] == idct->inverse_DCT[2] && idct->inverse_DCT[1] != NULL &&
+        (idct->inverse_DCT[1] == library || simd_size);
+    if (reduced < decoder->chroma_size && smaller != NULL && recognised) {
+        decoder->chroma_idct = smaller;
+        idct->inverse_DCT[1] = pv_idct_reduced_chroma;
+        idct->inverse_DCT[2] = pv_idct_reduced_chroma;
+        decoder->chroma_size = reduced;
     }
     decoder->scratch = malloc((size_t) cinfo->comp_info[1].width_in_blocks * (size_t) PV_SCALED_SIZE(&cinfo->comp_info[1]) + 64);
     if (decoder->scratch == NULL) {

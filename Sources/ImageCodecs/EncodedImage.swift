@@ -136,10 +136,15 @@ public final class EncodedImage {
                     return plain
                 }
                 let kept = ((header.storedWidth * numerator + 7) / 8) * ((header.storedHeight * numerator + 7) / 8) * 3
-                return DecodePlan(
+                var keeping = DecodePlan(
                     decoder: .libjpeg, scaleNumerator: numerator, luma: true,
                     estimatedBytes: jpeg.estimatedMemory(luma: false, scaleNumerator: numerator) + kept, keepsPreview: true
                 )
+                // The preview's chroma is half its size (4:2:0); one more sample each way covers
+                // the rounding of a size fitted to the displayed rather than the stored picture.
+                keeping.previewChromaWidth = wanted.width / 2 + 2
+                keeping.previewChromaHeight = wanted.height / 2 + 2
+                return keeping
             }
             // CMYK and YCCK go through libvips, whose shrink-on-load takes powers of two only.
             let numerator = Self.smallestScaleNumerator(shortestSide: header.shortestSide, target: targetShortSide, powersOfTwo: true)
@@ -197,6 +202,7 @@ public final class EncodedImage {
         if let jpeg {
             previewPixels = try jpeg.decode(
                 luma: plan.luma, scaleNumerator: plan.scaleNumerator, keepingPreview: plan.keepsPreview,
+                minimumChroma: (plan.previewChromaWidth, plan.previewChromaHeight),
                 orientation: header.orientation, fullSize: (header.width, header.height), rowsPerStrip: rowsPerStrip, begin: begin, body: body
             )
             return
@@ -255,6 +261,9 @@ public final class EncodedImage {
             previewPixels = reducer.pixels
         }
     }
+
+    /// True once the decode has kept pixels for the preview (its plan asked, and it decoded).
+    public var keptPreviewPixels: Bool { previewPixels != nil }
 
     /// The preview JPEG for the content check: from the pixels the decode kept when its plan
     /// said so (JPEG, HEIC, PNG, WebP), otherwise decoded again by the format's libvips loader

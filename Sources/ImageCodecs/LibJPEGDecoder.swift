@@ -49,11 +49,14 @@ final class LibJPEGDecoder {
     /// `keepsPreviewColour`), the decode keeps its Y, Cb and Cr planes (libjpeg's raw data; grey,
     /// or interleaved YCbCr for sampling that planes do not suit) and returns them for the
     /// preview, shown as EXIF `orientation` says; `body` still receives luma alone, exactly a
-    /// luma-only decode's.
+    /// luma-only decode's. Planes' chroma is decoded no finer than `minimumChroma` (half the
+    /// preview's size) needs (`pv_jpeg_start_planes`; (0, 0): as the library decodes it), and
+    /// their Y is kept box-reduced where that still leaves the preview its size.
     func decode(
         luma: Bool,
         scaleNumerator: Int,
         keepingPreview: Bool = false,
+        minimumChroma: (width: Int, height: Int) = (0, 0),
         orientation: Int = 1,
         fullSize: (width: Int, height: Int)? = nil,
         rowsPerStrip: Int,
@@ -62,9 +65,10 @@ final class LibJPEGDecoder {
     ) throws -> PreviewPixels? {
         let keeping = keepingPreview && luma && keepsPreviewColour
         if keeping && pv_jpeg_color_space(decoder) == PV_JPEG_SPACE_YCC {
-            switch pv_jpeg_start_planes(decoder, Int32(scaleNumerator)) {
+            switch pv_jpeg_start_planes(decoder, Int32(scaleNumerator), Int32(clamping: minimumChroma.width), Int32(clamping: minimumChroma.height)) {
             case 0:
-                return try decodePlanes(orientation: orientation, fullSize: fullSize, rowsPerStrip: rowsPerStrip, begin: begin, body: body)
+                return try decodePlanes(minimumChroma: minimumChroma, orientation: orientation, fullSize: fullSize, rowsPerStrip: rowsPerStrip,
+                                        begin: begin, body: body)
             case 1:
                 break
             default:
@@ -118,8 +122,12 @@ final class LibJPEGDecoder {
     }
 
     /// The rest of `decode` for a decode started as planes: Y, Cb and Cr each in its own
-    /// buffer, kept whole for the preview, with strips of the Y plane handed to `body`.
+    /// buffer, with strips of the Y plane handed to `body`. Cb and Cr are kept whole for the
+    /// preview; so is Y, unless a preview of `minimumChroma` (half its size) leaves room for
+    /// box-reducing it by a power of two as its strips go by (`lumaReduction`), which keeps only
+    /// that reduced plane and a strip of rows instead of the whole picture.
     private func decodePlanes(
+        minimumChroma: (width: Int, height: Int),
         orientation: Int,
         fullSize: (width: Int, height: Int)?,
         rowsPerStrip: Int,
@@ -138,33 +146,83 @@ final class LibJPEGDecoder {
               rowsPerRead <= rowsPerStrip, height <= lumaHeight, width <= lumaWidth else {
             throw DecodeFailure(.libraryFailure, "libjpeg's planes (\(lumaWidth)x\(lumaHeight), chroma \(chromaWidth)x\(chromaHeight)) do not fit its \(width)x\(height) picture")
         }
-        let kept = PreviewPixels(
-            layout: .planar(chromaShiftX: shiftX, chromaShiftY: shiftY), width: lumaWidth, height: lumaHeight,
-            samples: UnsafeMutablePointer<UInt8>.allocate(capacity: lumaWidth * lumaHeight),
-            cb: UnsafeMutablePointer<UInt8>.allocate(capacity: chromaWidth * chromaHeight),
-            cr: UnsafeMutablePointer<UInt8>.allocate(capacity: chromaWidth * chromaHeight)
-        )
-        kept.crop = (0, 0, width, height)
+        let reduction = Self.lumaReduction(width: width, height: height, shiftX: shiftX, shiftY: shiftY, minimumChroma: minimumChroma)
+        // The whole Y plane, or a strip's rows and one more read's.
+        let lumaRows = reduction == 1 ? lumaHeight : rowsPerStrip + rowsPerRead
+        let luma = UnsafeMutablePointer<UInt8>.allocate(capacity: lumaWidth * lumaRows)
+        let cb = UnsafeMutablePointer<UInt8>.allocate(capacity: chromaWidth * chromaHeight)
+        let cr = UnsafeMutablePointer<UInt8>.allocate(capacity: chromaWidth * chromaHeight)
+        let reducer = reduction == 1 ? nil : PreviewReducer(width: width, height: height, bands: 1, factor: reduction)
+        var decoded = 0, delivered = 0, top = 0
+        do {
+            while decoded < height {
+                let rows = Int(pv_jpeg_read_planes(decoder, luma + (decoded - top) * lumaWidth, lumaWidth,
+                                                   cb + (decoded >> shiftY) * chromaWidth, cr + (decoded >> shiftY) * chromaWidth, chromaWidth))
+                guard rows > 0, decoded + rows <= lumaHeight, decoded - top + rows <= lumaRows else { throw failure() }
+                decoded += rows
+                // Whole strips as the other decodes give them; the rest once the picture is complete.
+                let ready = min(decoded, height)
+                while ready - delivered >= rowsPerStrip || (ready == height && delivered < height) {
+                    let count = min(rowsPerStrip, ready - delivered)
+                    let strip = luma + (delivered - top) * lumaWidth
+                    try body(strip, delivered, count, lumaWidth)
+                    reducer?.append(rows: strip, count: count, rowStride: lumaWidth)
+                    delivered += count
+                }
+                if reducer != nil, delivered > top, decoded < height {
+                    // The rows not handed out yet (fewer than a strip, so not overlapping the
+                    // delivered ones they replace) move to the top for the next read.
+                    let waiting = decoded - delivered
+                    guard waiting <= delivered - top else { throw DecodeFailure(.libraryFailure, "libjpeg's reads outran the strips") }
+                    luma.update(from: luma + (delivered - top) * lumaWidth, count: waiting * lumaWidth)
+                    top = delivered
+                }
+            }
+            guard pv_jpeg_finish(decoder) == 0 else { throw failure() }
+        } catch {
+            luma.deallocate()
+            cb.deallocate()
+            cr.deallocate()
+            throw error
+        }
+        let kept: PreviewPixels
+        if let reducer {
+            // The reduced picture in a plane as many times smaller than the MCU-padded one, so
+            // that chroma's planes keep their size relative to it.
+            luma.deallocate()
+            let shift = reduction.trailingZeroBitCount
+            let reducedWidth = lumaWidth / reduction, reducedHeight = lumaHeight / reduction
+            let samples = UnsafeMutablePointer<UInt8>.allocate(capacity: reducedWidth * reducedHeight)
+            samples.initialize(repeating: 0, count: reducedWidth * reducedHeight)
+            let picture = reducer.pixels
+            for row in 0..<picture.height {
+                (samples + row * reducedWidth).update(from: picture.samples + row * picture.width, count: picture.width)
+            }
+            kept = PreviewPixels(layout: .planar(chromaShiftX: shiftX - shift, chromaShiftY: shiftY - shift),
+                                 width: reducedWidth, height: reducedHeight, samples: samples, cb: cb, cr: cr)
+            kept.crop = (0, 0, picture.width, picture.height)
+        } else {
+            kept = PreviewPixels(layout: .planar(chromaShiftX: shiftX, chromaShiftY: shiftY), width: lumaWidth, height: lumaHeight,
+                                 samples: luma, cb: cb, cr: cr)
+            kept.crop = (0, 0, width, height)
+        }
         kept.orientation = PreviewPixels.orientation(exif: orientation)
         kept.fullSize = fullSize
-        let luma = kept.samples
-        guard let cb = kept.cb, let cr = kept.cr else { throw DecodeFailure(.libraryFailure, "no chroma planes") }
-        var decoded = 0, delivered = 0
-        while decoded < height {
-            let rows = Int(pv_jpeg_read_planes(decoder, luma + decoded * lumaWidth, lumaWidth,
-                                               cb + (decoded >> shiftY) * chromaWidth, cr + (decoded >> shiftY) * chromaWidth, chromaWidth))
-            guard rows > 0, decoded + rows <= lumaHeight else { throw failure() }
-            decoded += rows
-            // Whole strips as the other decodes give them; the rest once the picture is complete.
-            let ready = min(decoded, height)
-            while ready - delivered >= rowsPerStrip || (ready == height && delivered < height) {
-                let count = min(rowsPerStrip, ready - delivered)
-                try body(luma + delivered * lumaWidth, delivered, count, lumaWidth)
-                delivered += count
-            }
-        }
-        guard pv_jpeg_finish(decoder) == 0 else { throw failure() }
         return kept
+    }
+
+    /// The power of two (at most 8, and at most what chroma is subsampled by both ways, so
+    /// chroma stays a whole power of two of the reduced luma) that a `width` x `height` Y plane
+    /// may be box-reduced by and still be at least twice `minimumChroma` (the preview's size);
+    /// 1 without a minimum.
+    static func lumaReduction(width: Int, height: Int, shiftX: Int, shiftY: Int, minimumChroma: (width: Int, height: Int)) -> Int {
+        guard minimumChroma.width > 0, minimumChroma.height > 0 else { return 1 }
+        var factor = 1
+        while factor < 8, factor < 1 << min(shiftX, shiftY),
+              width / (factor * 2) >= 2 * minimumChroma.width, height / (factor * 2) >= 2 * minimumChroma.height {
+            factor *= 2
+        }
+        return factor
     }
 
     /// The failure the C decoder recorded (every C call that returns an error records one).

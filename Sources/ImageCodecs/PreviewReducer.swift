@@ -80,6 +80,9 @@ final class PreviewReducer {
         case (4, 3): Self.emitFullBlocks(sums, into: output, columns: fullColumns, bands: 4, factor: 3, reciprocal: reciprocal, half: half)
         case (4, 4): Self.emitFullBlocks(sums, into: output, columns: fullColumns, bands: 4, factor: 4, reciprocal: reciprocal, half: half)
         case (1, 2): Self.emitFullBlocks(sums, into: output, columns: fullColumns, bands: 1, factor: 2, reciprocal: reciprocal, half: half)
+        // A JPEG's Y plane box-reduced for a thumbnail (`LibJPEGDecoder`).
+        case (1, 4): Self.emitFullBlocks(sums, into: output, columns: fullColumns, bands: 1, factor: 4, reciprocal: reciprocal, half: half)
+        case (1, 8): Self.emitFullBlocks(sums, into: output, columns: fullColumns, bands: 1, factor: 8, reciprocal: reciprocal, half: half)
         default: Self.emitFullBlocks(sums, into: output, columns: fullColumns, bands: bands, factor: factor, reciprocal: reciprocal, half: half)
         }
         if fullColumns < reducedWidth {

@@ -110,6 +110,13 @@ enum PreviewResampler {
                         case (2, 1): sumColumns(sums, low: low, first: hFirst, weights: hWeights, taps: 2, into: line, across: 1)
                         case (3, 1): sumColumns(sums, low: low, first: hFirst, weights: hWeights, taps: 3, into: line, across: 1)
                         case (4, 1): sumColumns(sums, low: low, first: hFirst, weights: hWeights, taps: 4, into: line, across: 1)
+                        // A 256 px thumbnail of a 1024 to 2048 px decode: 6 to 10 taps.
+                        case (6, 1): sumColumns(sums, low: low, first: hFirst, weights: hWeights, taps: 6, into: line, across: 1)
+                        case (7, 1): sumColumns(sums, low: low, first: hFirst, weights: hWeights, taps: 7, into: line, across: 1)
+                        case (8, 1): sumColumns(sums, low: low, first: hFirst, weights: hWeights, taps: 8, into: line, across: 1)
+                        case (6, _): sumColumns(sums, low: low, first: hFirst, weights: hWeights, taps: 6, into: line, across: across)
+                        case (7, _): sumColumns(sums, low: low, first: hFirst, weights: hWeights, taps: 7, into: line, across: across)
+                        case (8, _): sumColumns(sums, low: low, first: hFirst, weights: hWeights, taps: 8, into: line, across: across)
                         case (2, _): sumColumns(sums, low: low, first: hFirst, weights: hWeights, taps: 2, into: line, across: across)
                         case (3, _): sumColumns(sums, low: low, first: hFirst, weights: hWeights, taps: 3, into: line, across: across)
                         case (4, _): sumColumns(sums, low: low, first: hFirst, weights: hWeights, taps: 4, into: line, across: across)

@@ -96,7 +96,11 @@ public struct InProcessChecks: PhotoDecoding {
                 return (settings.answer(for: failure, as: photoType, after: clock.now - start), nil, nil)
             }
             var details = judged.details
-            guard let previews, let chosen = judged.usedSecond ? secondImage : image, judged.failures.isEmpty || evenIfFailed else {
+            // The preview comes from whichever decode kept its colour, the one judged first: the
+            // finer decode keeps none when the first did.
+            let judgedFirst = judged.usedSecond ? [secondImage, image] : [image, secondImage]
+            let preferred = judgedFirst.compactMap { $0 }.first { $0.keptPreviewPixels } ?? (judged.usedSecond ? secondImage : image)
+            guard let previews, let chosen = preferred, judged.failures.isEmpty || evenIfFailed else {
                 return (ValidatePhotoOutput(failures: judged.failures, photoType: photoType, minimumShortSide: minimumShortSide, details: details), nil, kept)
             }
             // Only a photo that passed is shown to the content check.
@@ -176,7 +180,8 @@ public struct InProcessChecks: PhotoDecoding {
         if first.blurScore < threshold {
             measurements.secondSettled = true
             if let finerSide = settings.analysisScale.decodeShortestSide, let again = try? decoder.open(bytes) {
-                let finerPlan = again.plan(targetShortSide: finerSide, preview: keeping)
+                // Colour kept by the first decode serves the preview whichever decode is judged.
+                let finerPlan = again.plan(targetShortSide: finerSide, preview: plan.keepsPreview ? nil : keeping)
                 if finerPlan.scaleNumerator > plan.scaleNumerator {
                     // As for the first decode: threads only where their strips fit beside it, so
                     // that idle cores never cost a photo its second look.

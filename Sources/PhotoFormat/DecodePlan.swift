@@ -25,6 +25,12 @@ public struct DecodePlan: Sendable, Equatable {
     public var keepsPreview = false
     /// The whole factor a libvips decode's kept pixels are box-reduced by (PNG, WebP; 1 otherwise).
     public var previewReduction = 1
+    /// The chroma samples across a kept JPEG decode needs for its preview, stored orientation (0:
+    /// as many as the library decodes): libjpeg decodes chroma no finer than this, and the
+    /// analysis's luma is the same either way.
+    public var previewChromaWidth = 0
+    /// The chroma samples down a kept JPEG decode needs for its preview (see `previewChromaWidth`).
+    public var previewChromaHeight = 0
     /// The threads the decode may use: a HEIC's tiles are split among them (1 for other formats).
     public var threads = 1
 

@@ -258,11 +258,12 @@ struct PlanarPreviewTests {
     func lumaUnchanged(file: String) throws {
         let data = try Data(contentsOf: Self.url(file))
         /// The luma strips of a decode at `scale`/8, and what it kept.
-        func decode(keeping: Bool, scale: Int) throws -> ([UInt8], PreviewPixels?) {
+        func decode(keeping: Bool, scale: Int, minimumChroma: (Int, Int) = (0, 0)) throws -> ([UInt8], PreviewPixels?) {
             try data.withUnsafeBytes { bytes in
                 let decoder = try LibJPEGDecoder(bytes: bytes, memoryLimit: 1 << 30, maximumScans: 1000)
                 var luma: [UInt8] = [], width = 0, next = 0
-                let kept = try decoder.decode(luma: true, scaleNumerator: scale, keepingPreview: keeping, rowsPerStrip: 64, begin: { width = $0.width }) { strip, first, count, stride in
+                let kept = try decoder.decode(luma: true, scaleNumerator: scale, keepingPreview: keeping, minimumChroma: minimumChroma,
+                                              rowsPerStrip: 64, begin: { width = $0.width }) { strip, first, count, stride in
                     #expect(first == next && count <= 64)
                     next = first + count
                     for row in 0..<count { luma += UnsafeBufferPointer(start: strip + row * stride, count: width) }
@@ -275,6 +276,9 @@ struct PlanarPreviewTests {
             let (luma, kept) = try decode(keeping: true, scale: scale)
             #expect(none == nil)
             #expect(plain == luma, "\(file) at \(scale)/8: the luma differs")
+            // Chroma decoded as coarsely as the planes allow leaves the luma as it was too.
+            let (coarse, _) = try decode(keeping: true, scale: scale, minimumChroma: (1, 1))
+            #expect(plain == coarse, "\(file) at \(scale)/8 with the coarsest chroma: the luma differs")
             let pixels = try #require(kept)
             // These are 4:2:0 (cups.jpg and room-living-wine.jpg are 4:2:2, whose chroma libjpeg
             // already decodes with the 3x3 inverse DCT: planar(1, 0)).
@@ -285,5 +289,70 @@ struct PlanarPreviewTests {
                 }
             }
         }
+    }
+
+    @Test("a report's 256 px thumbnail keeps chroma and luma only as fine as it needs and is still the picture libvips shows: in colour, turned, no metadata",
+          // 4:2:0 at 8/8 (turned three ways), 4:2:2 at 6/8, 4:4:4 at 6/8 and 4/8. (room-living-wine.jpg,
+          // 4:2:2 at 4/8, is left out: at 256 px its preview and libvips' differ by a pixel in
+          // height, which shifts every row the pixel-by-pixel comparison reads.)
+          arguments: ["variants/rotated-3.jpg", "variants/rotated-6.jpg", "variants/rotated-8.jpg", "photos/cups.jpg",
+                      "photos/outdoor-path.jpg", "photos/indoor-ceiling-lamps.jpg"])
+    func thumbnailChroma(file: String) async throws {
+        let url = Fixtures.testdataFile(file)
+        let data = try Data(contentsOf: url)
+        let encoder = try PreviewEncoder(maximumLongEdge: 256, maximumPixels: 256 * 256, quality: 80)
+        // As a report's validation plans it: the analysis scale, with a thumbnail kept.
+        let (plan, header) = try data.withUnsafeBytes { bytes in
+            let image = try ImageDecoder().open(bytes)
+            return (image.plan(targetShortSide: 1024, preview: encoder), image.header)
+        }
+        try #require(plan.keepsPreview && plan.previewChromaWidth > 0 && plan.previewChromaHeight > 0, "\(file): \(plan)")
+        /// The pixels a decode as planned keeps, its chroma no finer than `minimumChroma` needs.
+        func decoded(minimumChroma: (Int, Int)) throws -> PreviewPixels {
+            try data.withUnsafeBytes { bytes in
+                try #require(try LibJPEGDecoder(bytes: bytes, memoryLimit: 1 << 30, maximumScans: 1000).decode(
+                    luma: true, scaleNumerator: plan.scaleNumerator, keepingPreview: true, minimumChroma: minimumChroma,
+                    orientation: header.orientation, fullSize: (header.width, header.height), rowsPerStrip: 64, begin: { _ in }) { _, _, _, _ in })
+            }
+        }
+        let kept = try decoded(minimumChroma: (plan.previewChromaWidth, plan.previewChromaHeight)), library = try decoded(minimumChroma: (0, 0))
+        guard case .planar(let shiftX, let shiftY) = kept.layout, case .planar(let libraryX, let libraryY) = library.layout, let cb = kept.cb else {
+            Issue.record("\(file): the decode kept \(kept.layout), not planes")
+            return
+        }
+        // Fewer chroma samples than libjpeg decodes on its own, and still at least as many as the
+        // thumbnail's own 4:2:0 chroma; Y box-reduced on the way, still at least the thumbnail's size.
+        let chroma = PreviewPixels.chromaSize(width: kept.crop.width, height: kept.crop.height, shiftX: shiftX, shiftY: shiftY)
+        let libraryChroma = PreviewPixels.chromaSize(width: library.crop.width, height: library.crop.height, shiftX: libraryX, shiftY: libraryY)
+        #expect(chroma.width * chroma.height < libraryChroma.width * libraryChroma.height,
+                "\(file) at \(plan.scaleNumerator)/8: chroma \(chroma), libjpeg's \(libraryChroma)")
+        #expect(chroma.width >= plan.previewChromaWidth - 2 && chroma.height >= plan.previewChromaHeight - 2, "\(file): chroma \(chroma)")
+        #expect(kept.crop.width < library.crop.width && kept.crop.width >= 2 * (plan.previewChromaWidth - 2)
+                    && kept.crop.height >= 2 * (plan.previewChromaHeight - 2),
+                "\(file): luma kept \(kept.crop.width)x\(kept.crop.height) of \(library.crop.width)x\(library.crop.height)")
+        #expect(Set(UnsafeBufferPointer(start: cb, count: chroma.width * chroma.height)).count > 8, "\(file): the kept Cb is flat")
+
+        let ours = try encoder.preview(from: kept)
+        let theirs = try data.withUnsafeBytes { try encoder.preview(of: $0, format: .jpeg) }
+        #expect(max(ours.width, ours.height) <= 256)
+        #expect((ours.width > ours.height) == (header.width > header.height), "\(file): \(ours.width)x\(ours.height), displayed \(header.width)x\(header.height)")
+        #expect(abs(ours.width - theirs.width) <= 1 && abs(ours.height - theirs.height) <= 1, "\(ours.width)x\(ours.height) against \(theirs.width)x\(theirs.height)")
+        let info = try #require(JPEGInspection(ours.jpeg))
+        #expect(info.hasNoMetadata, "segments: \(info.metadataSegments)")
+        let difference = try Self.overlapDifference(ours, theirs)
+        /// The mean spread between a pixel's largest and smallest RGB sample: 0 for grey.
+        func colourfulness(_ preview: PreviewImage) throws -> Double {
+            let decoded = try Self.rgb(preview.jpeg)
+            var sum = 0
+            for pixel in stride(from: 0, to: decoded.rgb.count, by: 3) {
+                let rgb = decoded.rgb[pixel..<(pixel + 3)]
+                sum += Int(rgb.max()!) - Int(rgb.min()!)
+            }
+            return Double(sum) / Double(decoded.rgb.count / 3)
+        }
+        let colour = (ours: try colourfulness(ours), theirs: try colourfulness(theirs))
+        print("\(file): thumbnail \(ours.width)x\(ours.height) from luma \(kept.crop.width)x\(kept.crop.height) and chroma \(chroma); mean |difference| from libvips' \(String(format: "%.2f", difference)); colourfulness \(String(format: "%.1f", colour.ours)) against \(String(format: "%.1f", colour.theirs))")
+        #expect(difference < 4, "\(file): mean |difference| \(difference)")
+        #expect(colour.theirs > 5 && abs(colour.ours - colour.theirs) < 0.15 * colour.theirs, "\(file): colourfulness \(colour)")
     }
 }

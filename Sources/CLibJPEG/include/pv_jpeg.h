@@ -75,11 +75,14 @@ typedef struct {
 } pv_jpeg_planes;
 
 /* Starts decompression of a YCbCr file at scale `scale_num`/8 as separate Y, Cb and Cr planes
- * (libjpeg's raw data: no upsampling, no colour conversion), Y exactly the luma mode's; at scale
- * 3/8 a 4:2:0 file's chroma comes at half luma's resolution. Returns 0; 1, with nothing started,
- * for a file whose components do not suit planes (pv_jpeg_start then decodes it); or -1 with
- * the status set. */
-int pv_jpeg_start_planes(pv_jpeg *decoder, int scale_num);
+ * (libjpeg's raw data: no upsampling, no colour conversion), Y exactly the luma mode's. Chroma is
+ * decoded with the smallest inverse DCT whose planes still cover the picture with at least
+ * `min_chroma_width` x `min_chroma_height` samples (a preview's own chroma size), each chroma
+ * sample covering at most 16 luma samples a side; without a minimum (0, 0), or when none smaller
+ * covers it, at the library's size, except that at scale 3/8 a 4:2:0 file's chroma comes at half
+ * luma's resolution. Returns 0; 1, with nothing started, for a file whose components do not suit
+ * planes (pv_jpeg_start then decodes it); or -1 with the status set. */
+int pv_jpeg_start_planes(pv_jpeg *decoder, int scale_num, int min_chroma_width, int min_chroma_height);
 
 /* The planes' geometry after pv_jpeg_start_planes returned 0. Returns 0, or -1 in another mode. */
 int pv_jpeg_planes_geometry(const pv_jpeg *decoder, pv_jpeg_planes *geometry);

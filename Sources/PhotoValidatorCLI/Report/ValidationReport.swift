@@ -85,10 +85,12 @@ struct ValidationReport {
     private var unsampled: [String: String] = [:]
     private var sampledThumbs: [String: String] = [:]
     private var referenced: Set<String> = []
+    // Every thumbnail this report wrote, so an earlier report's others can be removed at the end.
+    private var written: Set<String> = []
 
     /// A report into `path` of a run over `total` photos; passed photos sampled unless `allPassed`.
     init(path: String, total: Int, allPassed: Bool, exposure: ExposureRule, passedSample: Int = Self.defaultPassedSample) throws {
-        folder = try ReportFolder(path: path)
+        folder = try ReportFolder(path: path, keepingEarlier: true)
         self.exposure = exposure
         passedStride = allPassed ? 1 : max(1, (total + passedSample - 1) / max(1, passedSample))
     }
@@ -99,7 +101,9 @@ struct ValidationReport {
         var thumb: String?
         if let thumbnail {
             do {
-                thumb = try folder.write(thumbnail, number: number)
+                let name = try folder.write(thumbnail, number: number)
+                written.insert(name)
+                thumb = name
             } catch {
                 StandardStreams.error("photo-validator: report: \(path): thumbnail not written: \(error)")
             }
@@ -141,6 +145,7 @@ struct ValidationReport {
         for (path, thumb) in unsampled where !referenced.contains(path) {
             folder.remove(thumb)
         }
+        folder.removeEarlier(except: written)
         let counts = Counts(
             passed: summary.passed, failed: summary.failed, unreadable: summary.errors, skipped: summary.skipped,
             byCode: Dictionary(uniqueKeysWithValues: summary.failuresByCode.map { ($0.key.rawValue, $0.value) })
