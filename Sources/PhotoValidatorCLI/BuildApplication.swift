@@ -11,7 +11,8 @@ import PhotoValidatorServer
 ///   when no decode worker can be started, and what `buildApplication(configuration:validator:logger:)` throws.
 package func buildApplication(configuration: ServiceConfiguration, logger: Logger) throws -> PhotoValidatorApp {
     let validator = try PhotoValidator.configured(
-        settings: configuration.validation, threads: configuration.workers, photoTimeLimit: configuration.validationTimeout
+        // A decode worker kept for each thread that may validate at once, the spare ones included.
+        settings: configuration.validation, threads: configuration.workers + configuration.spareWorkers, photoTimeLimit: configuration.validationTimeout
     )
     return try buildApplication(configuration: configuration, validator: validator, logger: logger)
 }

@@ -57,19 +57,17 @@ struct FairQueue<Element> {
     /// that caller's turn as well: threads are shared out evenly among the callers with waiting
     /// work. Without `placesHeld`, callers are served in turn.
     ///
-    /// Only the projects `eligible` accepts are served (a spare thread takes only a project with
-    /// nothing running); a caller with none of them is passed over and keeps its turn.
-    mutating func popFirst(placesHeld: (String) -> Int = { _ in 0 }, eligible: (FairKey) -> Bool = { _ in true }) -> Element? {
+    /// Only the jobs `selection` allows are served (a spare thread takes only some); a caller with
+    /// none of them is passed over and keeps its turn. Finding a caller's first allowed project
+    /// takes at most two looks, whatever its number of projects.
+    mutating func popFirst(placesHeld: (String) -> Int = { _ in 0 }, selecting selection: QueueSelection = .any) -> Element? {
         guard !turn.isEmpty else { return nil }
         func underWay(_ caller: String) -> Int { max(0, placesHeld(caller) - callers[caller]!.count) }
-        func firstEligible(of caller: String) -> Int? {
-            callers[caller]!.turn.firstIndex { eligible(FairKey(caller: caller, project: $0)) }
-        }
         var chosen: (index: Int, project: Int, load: Int)?
         for index in turn.indices {
             let load = underWay(turn[index])
             if let best = chosen, best.load <= load { continue }
-            guard let project = firstEligible(of: turn[index]) else { continue }
+            guard let project = firstAllowed(of: turn[index], selection) else { continue }
             chosen = (index, project, load)
             if load == 0 { break }
         }
@@ -91,6 +89,25 @@ struct FairQueue<Element> {
             turn.append(caller)
         }
         return element
+    }
+
+    /// True when some waiting item is one `selection` allows.
+    func contains(_ selection: QueueSelection) -> Bool {
+        turn.contains { firstAllowed(of: $0, selection) != nil }
+    }
+
+    /// The place in `caller`'s project turn of its first project `selection` allows, if any.
+    private func firstAllowed(of caller: String, _ selection: QueueSelection) -> Int? {
+        let projects = callers[caller]!.turn
+        switch selection {
+        case .any:
+            return 0
+        case .callers(let excluded):
+            return excluded.contains(caller) ? nil : 0
+        case .projects(let other):
+            // Each project is in the turn once, so the first or the second is not `other`.
+            return projects.firstIndex { FairKey(caller: caller, project: $0) != other }
+        }
     }
 
     /// Takes `caller`'s newest item, over all its projects, out of the queue, or nil when it has none.

@@ -170,17 +170,9 @@ extension ValidationThreadPool {
             }
             // A free thread goes to the caller with the fewest jobs under way (`FairQueue.popFirst(placesHeld:)`).
             let held = admitted
-            // Overdue jobs have stand-ins, so they no longer count against the threads.
-            let onTime = running.values.filter { !$0.overdue }
-            let popped: Job?
-            if onTime.count < threadCount {
-                popped = queue.popFirst(placesHeld: held.places(of:))
-            } else if onTime.count < threadCount + spareThreads {
-                popped = queue.popFirst(placesHeld: held.places(of:), eligible: Self.sparing(onTime.map(\.job.key)))
-            } else {
-                popped = nil
+            guard let selection = freeThreadSelection, let job = queue.popFirst(placesHeld: held.places(of:), selecting: selection) else {
+                return .wait
             }
-            guard let job = popped else { return .wait }
             if let deadline = job.deadline, now >= deadline {
                 return .expire(job)
             }
@@ -189,15 +181,33 @@ extension ValidationThreadPool {
             return .run(job, deadline: deadline)
         }
 
-        /// Which keys a spare thread may serve while the jobs of `running` hold every thread: a
+        /// Which jobs a free thread may take now, nil when none: any while fewer on-time jobs than
+        /// threads run (overdue ones have stand-ins, so they no longer count), a spare thread's
+        /// choice (`sparing(_:)`) while the spare threads are not all taken.
+        private var freeThreadSelection: QueueSelection? {
+            let onTime = running.values.filter { !$0.overdue }
+            if onTime.count < threadCount { return .any }
+            if onTime.count < threadCount + spareThreads { return Self.sparing(onTime.map(\.job.key)) }
+            return nil
+        }
+
+        /// True when a waiting job could run on a free thread now. Which jobs may run depends on
+        /// which run, so a thread that takes a job (or a job that becomes overdue) can make a job
+        /// runnable that no enqueue will signal: the pool wakes another thread when this is true.
+        var hasWorkForAFreeThread: Bool {
+            guard let selection = freeThreadSelection else { return false }
+            return queue.contains(selection)
+        }
+
+        /// Which jobs a spare thread may take while the jobs of `running` hold every thread: a
         /// caller with no job running, or, when one project holds them all, another project of
         /// its caller. So neither one caller (whatever projects it names) nor one project holds
         /// every thread, and a caller spreading its photos over new projects gets no more threads
         /// by it than it had.
-        static func sparing(_ running: [FairKey]) -> (FairKey) -> Bool {
-            let callers = Set(running.map(\.caller))
+        static func sparing(_ running: [FairKey]) -> QueueSelection {
             let projects = Set(running)
-            return { key in !callers.contains(key.caller) || (projects.count == 1 && !projects.contains(key)) }
+            if projects.count == 1, let only = projects.first { return .projects(otherThan: only) }
+            return .callers(notIn: Set(running.map(\.caller)))
         }
 
         /// The job `id` returned on its thread. A job that had become overdue had been replaced

@@ -306,6 +306,9 @@ package final class ValidationThreadPool: Sendable {
                 job.expire()
                 condition.lock()
             case .run(let job, let deadline):
+                // Taking this job may let a spare thread take another (`hasWorkForAFreeThread`):
+                // only a thread that takes a job wakes the next, so the chain ends by itself.
+                if state.hasWorkForAFreeThread { condition.signal() }
                 condition.unlock()
                 job.work(deadline)
                 condition.lock()
@@ -317,7 +320,12 @@ package final class ValidationThreadPool: Sendable {
     private func watch() {
         while true {
             Thread.sleep(forTimeInterval: tick / .seconds(1))
-            let expiry = condition.withLock { state.tick(now: .now) }
+            let expiry = condition.withLock {
+                let expiry = state.tick(now: .now)
+                // An overdue job no longer holds a thread's place: a sleeping thread may now run a waiting job.
+                if !expiry.overdue.isEmpty, state.hasWorkForAFreeThread { condition.broadcast() }
+                return expiry
+            }
             for _ in 0..<expiry.threadsToStart { startThread() }
             for job in expiry.expired { job.expire() }
             for job in expiry.overdue { job.expire() }

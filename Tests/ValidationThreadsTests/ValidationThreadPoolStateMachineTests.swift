@@ -218,6 +218,45 @@ struct ValidationThreadPoolStateMachineTests {
         #expect(nextRun(&machine, at: t0)?.id == 10)
     }
 
+    @Test("a thread taking a job can make another waiting job the spare's: the machine says so, so the pool wakes a sleeping thread")
+    func takingAJobWakesTheSpare() {
+        var machine = machine(threads: 2, spare: 1, queue: 8)
+        submit(0, FairKey(caller: "a", project: "p1"), into: &machine)
+        submit(1, FairKey(caller: "b", project: "x"), into: &machine)
+        #expect(nextRun(&machine, at: t0)?.id == 0)
+        #expect(nextRun(&machine, at: t0)?.id == 1)
+        submit(2, FairKey(caller: "a", project: "p1"), into: &machine)
+        submit(3, FairKey(caller: "a", project: "p2"), into: &machine)
+        // "a" and "b" hold the threads: neither of a's jobs is the spare's, so it sleeps.
+        #expect(!machine.hasWorkForAFreeThread)
+        guard case .wait = machine.next(now: t0) else {
+            Issue.record("a caller holding a thread beside another caller's must not take the spare")
+            return
+        }
+        // b's job ends; its thread takes a's p1 job. Now p1 holds both threads, so p2's job is the
+        // spare's, and nothing else will signal the sleeping spare thread: the machine must say so.
+        machine.finish(1)
+        #expect(nextRun(&machine, at: t0)?.id == 2)
+        #expect(machine.hasWorkForAFreeThread)
+        #expect(nextRun(&machine, at: t0)?.id == 3)
+        #expect(!machine.hasWorkForAFreeThread)
+    }
+
+    @Test("the spare's choice is decided per caller: a caller holding threads with two projects is passed over whatever its number of waiting projects")
+    func spareSelectionPerCaller() {
+        #expect(StateMachine.sparing([FairKey(caller: "a", project: "p")]) == .projects(otherThan: FairKey(caller: "a", project: "p")))
+        #expect(StateMachine.sparing([FairKey(caller: "a", project: "p"), FairKey(caller: "a", project: "p")]) == .projects(otherThan: FairKey(caller: "a", project: "p")))
+        #expect(StateMachine.sparing([FairKey(caller: "a", project: "p"), FairKey(caller: "a", project: "q")]) == .callers(notIn: ["a"]))
+        var queue = FairQueue<Int>()
+        for index in 0..<1_000 { queue.append(index, for: FairKey(caller: "a", project: "p\(index)")) }
+        queue.append(7_000, for: FairKey(caller: "b"))
+        #expect(queue.contains(.callers(notIn: ["a"])))
+        #expect(queue.popFirst(selecting: .callers(notIn: ["a"])) == 7_000)
+        #expect(!queue.contains(.callers(notIn: ["a"])))
+        #expect(queue.popFirst(selecting: .projects(otherThan: FairKey(caller: "a", project: "p0"))) == 1)
+        #expect(queue.popFirst() == 0, "the project passed over keeps its turn")
+    }
+
     @Test("without spare threads a job of another project waits for a thread as before")
     func noSpareThread() {
         var machine = machine(threads: 2, spare: 0, queue: 8)
