@@ -11,7 +11,8 @@ import PhotoValidatorServer
 ///   when no decode worker can be started, and what `buildApplication(configuration:validator:logger:)` throws.
 package func buildApplication(configuration: ServiceConfiguration, logger: Logger) throws -> PhotoValidatorApp {
     let validator = try PhotoValidator.configured(
-        settings: configuration.validation, threads: configuration.workers, photoTimeLimit: configuration.validationTimeout
+        settings: configuration.validation, threads: configuration.workers + configuration.spareWorkers,
+        photoTimeLimit: configuration.validationTimeout, logger: logger
     )
     return try buildApplication(configuration: configuration, validator: validator, logger: logger)
 }
