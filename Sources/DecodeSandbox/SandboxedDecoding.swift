@@ -210,9 +210,13 @@ package final class SandboxedDecoding: PhotoDecodeIsolation {
 
     /// A worker was stopped: starts its replacement in the background when the supervisor says so.
     private func workerStopped() {
-        guard options.startsReplacements,
-              case .startReplacement(let limit) = supervisor.withLock({ $0.workerStopped(now: .now) }) else { return }
+        guard options.startsReplacements else { return }
+        // Counted before the decision, so that a shutdown deciding after it waits for this start.
         replacements.enter()
+        guard case .startReplacement(let limit) = supervisor.withLock({ $0.workerStopped(now: .now) }) else {
+            replacements.leave()
+            return
+        }
         // Its own short thread waits for the worker to get ready; the fork itself happens on the
         // long-lived `SpawningThread` (in `SandboxedWorker.init`), which the worker's
         // parent-death signal follows, so this thread may end.
