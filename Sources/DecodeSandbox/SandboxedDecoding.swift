@@ -16,8 +16,8 @@ import Synchronization
 /// out of time or hits its address-space limit is killed and reaped, counted by reason, and the
 /// photo is answered `invalid_image` with `decoder_crashed`, `decode_timeout` or
 /// `memory_limit_exceeded`. A stopped worker's replacement is started at once in the background,
-/// so the next photo normally finds it ready rather than paying the start-up (about ten photos'
-/// worth of a small photo's time) within its own deadline. A photo may decode on as many
+/// so the next photo normally finds it ready rather than paying the start-up (the time of a few
+/// small photos on a warm worker) within its own deadline. A photo may decode on as many
 /// threads as there are cores without a photo (a HEIC's tiles); with every core busy, or any
 /// photo waiting for a thread behind it (the caller's `waitingPhotos`), on one.
 package final class SandboxedDecoding: PhotoDecodeIsolation {
@@ -229,7 +229,7 @@ package final class SandboxedDecoding: PhotoDecodeIsolation {
                 let backOff = supervisor.withLock { $0.replacementFailed(now: .now) }
                 options.logger.warning(
                     "a stopped decode worker's replacement could not be started; the next photo without an idle worker starts its own",
-                    metadata: ["error": "\(error)", "retry_after_ms": "\(backOff.wholeMilliseconds)"]
+                    metadata: ["error": "\(error)", "back_off_ms": "\(backOff.wholeMilliseconds)"]
                 )
             }
         }
