@@ -77,9 +77,10 @@ package final class SandboxedDecoding: PhotoDecodeIsolation {
     /// The process ids of the idle workers kept for the next photos (the last is used first).
     package var idleWorkerIDs: [pid_t] { supervisor.withLock { $0.idle.map(\.pid) } }
 
-    /// Replacements started in the background that got ready, and those that could not be started.
-    package var replacementCounts: (started: Int, failed: Int) {
-        supervisor.withLock { ($0.replacementsStarted, $0.replacementFailures) }
+    /// Replacements started in the background that got ready (`started`), and those that could
+    /// not be started (`failed`).
+    package var replacementCounts: [String: Int] {
+        supervisor.withLock { ["started": $0.replacementsStarted, "failed": $0.replacementFailures] }
     }
 
     /// Waits until no replacement is being started in the background (tests and benchmarks).
