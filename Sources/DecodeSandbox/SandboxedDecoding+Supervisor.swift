@@ -18,6 +18,10 @@ extension SandboxedDecoding {
             /// To a new worker, which must get ready within `limit`; if it cannot, the photo ends
             /// as `startFailed(deadline:now:)` says.
             case start(limit: Duration)
+            /// To a replacement being started in the background, not yet ready: ask
+            /// `awaitReplacement(deadline:now:)` until it says otherwise. Starting a second worker
+            /// beside it would only slow both on a busy machine.
+            case awaitReplacement
         }
 
         /// How a worker's exchange ended (`checkIn(_:after:)`).
@@ -72,6 +76,8 @@ extension SandboxedDecoding {
         private(set) var mostBusy = 1
         /// Replacements being started in the background now.
         private(set) var starting = 0
+        /// Photos waiting for a replacement being started (never more than `starting`, when counted).
+        private(set) var awaiting = 0
         /// Replacements started in the background that got ready.
         private(set) var replacementsStarted = 0
         /// Replacements that could not be started.
@@ -127,13 +133,40 @@ extension SandboxedDecoding {
         }
 
         /// A request needs a worker and must be answered by `deadline`: the idle worker returned
-        /// last, else a new one that must get ready within the time left (at least a millisecond,
-        /// at most the start limit), so that a worker that cannot start does not hold the thread longer.
+        /// last, else a replacement being started that no other photo waits for, else a new one
+        /// that must get ready within the time left (at least a millisecond, at most the start
+        /// limit), so that a worker that cannot start does not hold the thread longer.
         mutating func checkOut(deadline: ContinuousClock.Instant, now: ContinuousClock.Instant) -> CheckOut {
             busy += 1
             mostBusy = max(mostBusy, busy)
             if let worker = idle.popLast() { return .reuse(worker) }
+            if starting > awaiting {
+                awaiting += 1
+                return .awaitReplacement
+            }
             return .start(limit: max(.milliseconds(1), min(startLimit, deadline - now)))
+        }
+
+        /// A photo told to await a replacement asks again: an idle worker once there is one (the
+        /// replacement, or any worker checked in meanwhile); a worker of its own when the
+        /// replacements it could wait for failed or were stopped (shutdown); `.awaitReplacement`
+        /// while one is still starting and the photo has time left. A photo whose time ran out
+        /// ends as `startFailed(deadline:now:)` says (`decode_timeout`), as one whose own worker
+        /// did not get ready in time.
+        mutating func awaitReplacement(deadline: ContinuousClock.Instant, now: ContinuousClock.Instant) -> CheckOut? {
+            if let worker = idle.popLast() {
+                awaiting -= 1
+                return .reuse(worker)
+            }
+            if starting < awaiting {
+                awaiting -= 1
+                return .start(limit: max(.milliseconds(1), min(startLimit, deadline - now)))
+            }
+            guard now < deadline else {
+                awaiting -= 1
+                return nil
+            }
+            return .awaitReplacement
         }
 
         /// The idle worker a check-out returned had ended (killed from outside while idle): dropped.

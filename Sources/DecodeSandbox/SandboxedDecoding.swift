@@ -245,8 +245,21 @@ package final class SandboxedDecoding: PhotoDecodeIsolation {
         _ kind: FrameKind, photo: UnsafeRawBufferPointer? = nil, deadline: ContinuousClock.Instant, _ header: (_ sharedCount: Int?) -> Header
     ) -> Result<Frame, WorkerEnd> {
         var worker: SandboxedWorker?
+        var awaiting = false
         while worker == nil {
-            switch supervisor.withLock({ $0.checkOut(deadline: deadline, now: .now) }) {
+            let checkOut = supervisor.withLock { supervisor -> Supervisor<SandboxedWorker>.CheckOut? in
+                awaiting ? supervisor.awaitReplacement(deadline: deadline, now: .now) : supervisor.checkOut(deadline: deadline, now: .now)
+            }
+            awaiting = false
+            switch checkOut {
+            case nil:
+                let reason = supervisor.withLock { $0.startFailed(deadline: deadline, now: .now) }
+                return .failure(WorkerEnd(reason: reason, detail: "no decode worker got ready within the photo's time"))
+            case .awaitReplacement:
+                // The replacement's thread gets it ready within a few hundred milliseconds; a
+                // short poll keeps the supervisor a plain state under a mutex.
+                awaiting = true
+                usleep(2000)
             case .reuse(let idle) where idle.isRunning:
                 worker = idle
             case .reuse:

@@ -249,6 +249,20 @@ struct SandboxedDecodingTests {
         #expect(kill(replacement, 0) == -1 && errno == ESRCH, "the replacement \(replacement) still runs after shutdown")
     }
 
+    @Test("a photo arriving while a killed worker's replacement starts awaits it: no second worker is started for it")
+    func photoAwaitsReplacement() throws {
+        let decoding = try makeDecoding()
+        defer { decoding.shutdown() }
+        _ = try #require(decoding.misbehave(.crash, deadline: .now + .seconds(10)))
+        // At once: the replacement is still starting (its start was decided before misbehave returned).
+        let (output, _) = try photo("photos/cups.jpg").withUnsafeBytes { decoding.validate($0, as: .room, previews: nil) }
+        #expect(output.details.error == nil, "\(output.details.errorDetail ?? "")")
+        decoding.waitForReplacements()
+        // The replacement served the photo and was kept; a worker started for the photo would be kept too.
+        #expect(decoding.idleWorkerIDs.count == 1, "\(decoding.idleWorkerIDs)")
+        #expect(decoding.replacementCounts == ["started": 1, "failed": 0])
+    }
+
     @Test("shutdown right after a kill waits for the replacement being started and stops it: no worker is kept or left to start")
     func shutdownDuringReplacement() throws {
         let decoding = try makeDecoding()
@@ -269,6 +283,7 @@ struct SandboxedDecodingTests {
             defer { decoding.shutdown() }
             var warm: [Duration] = []
             var afterKill: [Duration] = []
+            var immediate: [Duration] = []
             for _ in 0..<8 {
                 let start = ContinuousClock.now
                 let (output, _) = bytes.withUnsafeBytes { decoding.validate($0, as: .room, previews: nil) }
@@ -281,12 +296,19 @@ struct SandboxedDecodingTests {
                 let (next, _) = bytes.withUnsafeBytes { decoding.validate($0, as: .room, previews: nil) }
                 afterKill.append(ContinuousClock.now - killed)
                 #expect(next.details.error == nil, "\(next.details.errorDetail ?? "")")
+                // And a photo arriving at once, while the replacement starts (or, without, starting its own).
+                _ = decoding.misbehave(.crash, deadline: .now + .seconds(10))
+                let atOnce = ContinuousClock.now
+                let (third, _) = bytes.withUnsafeBytes { decoding.validate($0, as: .room, previews: nil) }
+                immediate.append(ContinuousClock.now - atOnce)
+                #expect(third.details.error == nil, "\(third.details.errorDetail ?? "")")
+                decoding.waitForReplacements()
             }
             func figures(_ times: [Duration]) -> String {
                 let ms = times.map { Double($0.components.attoseconds) / 1e15 + Double($0.components.seconds) * 1000 }.sorted()
                 return String(format: "median %.0f ms (%.0f to %.0f)", ms[ms.count / 2], ms.first!, ms.last!)
             }
-            lines.append("replacements \(startsReplacements ? "on " : "off"): photo on a warm worker \(figures(warm)); photo right after a kill \(figures(afterKill))")
+            lines.append("replacements \(startsReplacements ? "on " : "off"): photo on a warm worker \(figures(warm)); photo after a kill \(figures(afterKill)); photo arriving at once after a kill \(figures(immediate))")
         }
         var load = ""
         if let loadavg = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) { load = String(loadavg.prefix(4)) }

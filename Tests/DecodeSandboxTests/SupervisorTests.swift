@@ -165,13 +165,61 @@ struct SupervisorTests {
             // Every worker is back: a further stop starts none.
             #expect(supervisor.workerStopped(now: t0) == .none)
         }
-        // A pool that used one worker at a time gets one back, not one per thread.
+        // A pool that used one worker at a time gets one back each time, not one per thread.
         var single = supervisor(maximumIdle: 4)
         single.firstWorkerReady(0)
         for worker in 0..<3 {
-            #expect(photoEnds(&single, worker: worker, as: .ended(.crashed), at: t0) == (worker == 0 ? .startReplacement(limit: .seconds(20)) : .none))
+            #expect(photoEnds(&single, worker: worker, as: .ended(.crashed), at: t0) == .startReplacement(limit: .seconds(20)))
+            #expect(single.workerStopped(now: t0) == .none)
+            #expect(single.replacementStarted(worker + 1) == .keepIdle)
+            #expect(single.idle == [worker + 1])
         }
-        #expect(single.starting == 1)
+    }
+
+    @Test("a photo that finds no idle worker while a replacement starts awaits it instead of starting a second, one photo per replacement; it starts its own if the replacement fails, and ends as decode_timeout when its time runs out")
+    func awaitingReplacement() {
+        var supervisor = supervisor(maximumIdle: 2)
+        supervisor.firstWorkerReady(1)
+        #expect(photoEnds(&supervisor, worker: 1, as: .ended(.timedOut), at: t0) != .none)
+        let due = t0 + .seconds(2)
+        guard case .awaitReplacement = supervisor.checkOut(deadline: due, now: t0) else {
+            Issue.record("a photo must await the replacement being started")
+            return
+        }
+        // A second photo does not wait for the same replacement: it starts its own.
+        guard case .start = supervisor.checkOut(deadline: due, now: t0) else {
+            Issue.record("one photo awaits each replacement")
+            return
+        }
+        guard case .awaitReplacement? = supervisor.awaitReplacement(deadline: due, now: t0 + .milliseconds(100)) else {
+            Issue.record("the photo keeps waiting while the replacement starts")
+            return
+        }
+        #expect(supervisor.replacementStarted(2) == .keepIdle)
+        guard case .reuse(let worker)? = supervisor.awaitReplacement(deadline: due, now: t0 + .milliseconds(200)) else {
+            Issue.record("the ready replacement must go to the photo awaiting it")
+            return
+        }
+        #expect(worker == 2 && supervisor.awaiting == 0 && supervisor.busy == 2)
+
+        var failing = self.supervisor(maximumIdle: 2)
+        failing.firstWorkerReady(1)
+        _ = photoEnds(&failing, worker: 1, as: .ended(.crashed), at: t0)
+        _ = failing.checkOut(deadline: due, now: t0)
+        failing.replacementFailed(now: t0 + .milliseconds(100))
+        guard case .start(let limit)? = failing.awaitReplacement(deadline: due, now: t0 + .milliseconds(100)) else {
+            Issue.record("with its replacement failed, the photo must start its own")
+            return
+        }
+        #expect(limit == .milliseconds(1900) && failing.awaiting == 0)
+
+        var late = self.supervisor(maximumIdle: 2)
+        late.firstWorkerReady(1)
+        _ = photoEnds(&late, worker: 1, as: .ended(.crashed), at: t0)
+        _ = late.checkOut(deadline: due, now: t0)
+        #expect(late.awaitReplacement(deadline: due, now: due) == nil)
+        #expect(late.startFailed(deadline: due, now: due) == .timedOut)
+        #expect(late.awaiting == 0 && late.busy == 0 && late.starting == 1)
     }
 
     @Test("a replacement that cannot start is counted and backs off, doubling with each failure in a row; none is started meanwhile, and one that gets ready ends the back-off")
@@ -223,10 +271,14 @@ struct SupervisorTests {
         var supervisor = supervisor(maximumIdle: 3)
         supervisor.firstWorkerReady(1)
         #expect(photoEnds(&supervisor, worker: 1, as: .ended(.timedOut), at: t0) != .none)
-        // A photo holds a worker of its own while the replacement starts.
+        // A photo awaits the replacement, which is stopped as it gets ready: the photo starts its own.
         _ = supervisor.checkOut(deadline: t0 + .seconds(30), now: t0)
         #expect(supervisor.shutdown().isEmpty)
         #expect(supervisor.replacementStarted(2) == .stop)
+        guard case .start? = supervisor.awaitReplacement(deadline: t0 + .seconds(30), now: t0) else {
+            Issue.record("with the replacement stopped, the photo must start its own")
+            return
+        }
         #expect(supervisor.checkIn(3, after: .answered) == .stop)
         #expect(supervisor.workerStopped(now: t0) == .none)
         #expect(supervisor.idle.isEmpty && supervisor.starting == 0 && supervisor.busy == 0)
