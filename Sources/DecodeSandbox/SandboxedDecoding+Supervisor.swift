@@ -76,7 +76,8 @@ extension SandboxedDecoding {
         private(set) var mostBusy = 1
         /// Replacements being started in the background now.
         private(set) var starting = 0
-        /// Photos waiting for a replacement being started (never more than `starting`, when counted).
+        /// Photos waiting for a replacement being started: a check-out awaits one only while
+        /// `starting` is more than this, so each replacement has at most one photo waiting for it.
         private(set) var awaiting = 0
         /// Replacements started in the background that got ready.
         private(set) var replacementsStarted = 0
