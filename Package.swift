@@ -105,7 +105,13 @@ let package = Package(
         .target(name: "CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
         // Decoding in sandboxed worker processes, the daemon's side: framing, the worker client and
         // set, each photo's deadline and memory share from its declared size. Links no decoder.
-        .target(name: "DecodeSandbox", dependencies: ["Admission", "CSandbox", "PhotoFormat", "PhotoStructure", "PhotoValidation", "BlurMetrics", "LumaAnalysis"]),
+        .target(
+            name: "DecodeSandbox",
+            dependencies: [
+                "Admission", "CSandbox", "PhotoFormat", "PhotoStructure", "PhotoValidation", "BlurMetrics", "LumaAnalysis",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The worker host: what `decode-worker` runs inside the sandbox, on the worker's side of the wall.
         .target(name: "DecodeWorker", dependencies: ["DecodeSandbox", "PhotoChecks", "PhotoFormat", "PhotoValidation"]),
         // The worker threads that run decodes: deadlines that hold while C code runs (handed to

@@ -1,8 +1,11 @@
+import Logging
+
 /// How decode workers are started and limited.
 package struct SandboxOptions: Sendable {
     /// The executable started as a worker with `decode-worker` (`decode_worker_executable`).
     package var executable: String
-    /// Idle workers kept for reuse: one per thread that validates.
+    /// Idle workers kept for reuse: one per thread that validates, spare threads included; also
+    /// the most replacements of stopped workers are started up to.
     package var maximumIdle: Int
     /// The longest a photo may take when no pool deadline applies (`validation_timeout`).
     package var photoTimeLimit: Duration {
@@ -28,6 +31,11 @@ package struct SandboxOptions: Sendable {
     /// CPU a worker may use in its whole life (RLIMIT_CPU, soft and hard alike): a worker with
     /// less than `cpuRetirement` left is retired after its photo and replaced.
     package var cpuLifetime: Duration = .seconds(1800)
+    /// Whether a stopped worker's replacement is started in the background (off only to measure
+    /// what that saves the next photo).
+    package var startsReplacements = true
+    /// Where a replacement that cannot be started is reported (nowhere unless set).
+    package var logger = Logger(label: "photo-validator.decode-workers", factory: { _ in SwiftLogNoOpLogHandler() })
     /// CPU a worker must have left to take another photo: what the longest photo may use.
     package var cpuRetirement: Duration {
         photoTimeLimit * 2 + .seconds(2)

@@ -3,20 +3,25 @@ extension SandboxedDecoding {
     /// photo goes to (an idle one, or a new one started within the photo's time), until when it may
     /// take, on how many threads it decodes, what becomes of the worker after its answer (kept
     /// idle, stopped because it retires or idle ones are enough, or stopped and counted because it
-    /// crashed, ran out of time or memory), and which workers shutdown stops. Each event is a
-    /// method that returns what `SandboxedDecoding` must do; it holds one under its lock and
-    /// carries the actions out. Pure, generic over what stands for a worker and with the time a
+    /// crashed, ran out of time or memory), when a stopped worker's replacement is started in the
+    /// background so that the next photo finds it ready, and which workers shutdown stops. Each
+    /// event is a method that returns what `SandboxedDecoding` must do; it holds one under its lock
+    /// and carries the actions out. Pure, generic over what stands for a worker and with the time a
     /// parameter, so its tests run without processes, threads or sleeps, as AsyncHTTPClient tests
     /// `HTTPConnectionPool.StateMachine` (and `ValidationThreadPool.StateMachine` is tested).
     struct Supervisor<Worker> {
         /// Where a photo's request goes (`checkOut(deadline:now:)`).
         enum CheckOut {
-            /// To this idle worker; one found ended (killed from outside while idle) is dropped,
-            /// not blamed on the photo: check out again.
+            /// To this idle worker; one found ended (killed from outside while idle) is dropped
+            /// (`idleWorkerEnded()`), not blamed on the photo: check out again.
             case reuse(Worker)
             /// To a new worker, which must get ready within `limit`; if it cannot, the photo ends
             /// as `startFailed(deadline:now:)` says.
             case start(limit: Duration)
+            /// To a replacement being started in the background, not yet ready: ask
+            /// `awaitReplacement(deadline:now:)` until it says otherwise. Starting a second worker
+            /// beside it would only slow both on a busy machine.
+            case awaitReplacement
         }
 
         /// How a worker's exchange ended (`checkIn(_:after:)`).
@@ -29,12 +34,22 @@ extension SandboxedDecoding {
             case ended(WorkerEnd.Reason)
         }
 
-        /// What becomes of a worker after its exchange.
+        /// What becomes of a worker after its exchange, or of a replacement once ready.
         enum Disposal: Equatable {
             /// It waits for the next photo.
             case keepIdle
-            /// It is stopped (killed and reaped, if still running).
+            /// It is stopped (killed and reaped, if still running); then `workerStopped(now:)`.
             case stop
+        }
+
+        /// Whether a worker is started in the background after one stopped (`workerStopped(now:)`).
+        enum Replacement: Equatable {
+            /// Start one, allowed `limit` to get ready, off the photos' threads; then
+            /// `replacementStarted(_:)` or `replacementFailed(now:)`.
+            case startReplacement(limit: Duration)
+            /// Start none: the workers kept, starting and in use are as many as the pool has used
+            /// at once, shutdown has begun, or replacements are backing off after a failure.
+            case none
         }
 
         /// The longest a photo may take.
@@ -54,6 +69,26 @@ extension SandboxedDecoding {
         private(set) var ends: [WorkerEnd.Reason: Int] = [:]
         /// Photos in workers now.
         private(set) var inFlight = 0
+        /// Workers checked out to a request now (or being started for one).
+        private(set) var busy = 0
+        /// The most workers checked out at once so far (the first worker counts as one): how many a
+        /// stopped worker's replacements may bring the workers back up to, at most `maximumIdle`.
+        private(set) var mostBusy = 1
+        /// Replacements being started in the background now.
+        private(set) var starting = 0
+        /// Photos waiting for a replacement being started: a check-out awaits one only while
+        /// `starting` is more than this, so each replacement has at most one photo waiting for it.
+        private(set) var awaiting = 0
+        /// Replacements started in the background that got ready.
+        private(set) var replacementsStarted = 0
+        /// Replacements that could not be started.
+        private(set) var replacementFailures = 0
+        /// Replacements that failed since the last one that got ready: the back-off doubles with each.
+        private(set) var failuresInARow = 0
+        /// Until when no replacement is started, after one failed.
+        private(set) var backingOffUntil: ContinuousClock.Instant?
+        /// True once shutdown has begun: no worker is kept or started any more.
+        private(set) var isShutDown = false
 
         /// A supervisor with the limits of `options`, for photos that share `cores` cores.
         init(options: SandboxOptions, cores: Int) {
@@ -99,27 +134,69 @@ extension SandboxedDecoding {
         }
 
         /// A request needs a worker and must be answered by `deadline`: the idle worker returned
-        /// last, else a new one that must get ready within the time left (at least a millisecond,
-        /// at most the start limit), so that a worker that cannot start does not hold the thread longer.
+        /// last, else a replacement being started that no other photo waits for, else a new one
+        /// that must get ready within the time left (at least a millisecond, at most the start
+        /// limit), so that a worker that cannot start does not hold the thread longer.
         mutating func checkOut(deadline: ContinuousClock.Instant, now: ContinuousClock.Instant) -> CheckOut {
+            busy += 1
+            mostBusy = max(mostBusy, busy)
             if let worker = idle.popLast() { return .reuse(worker) }
+            if starting > awaiting {
+                awaiting += 1
+                return .awaitReplacement
+            }
             return .start(limit: max(.milliseconds(1), min(startLimit, deadline - now)))
+        }
+
+        /// A photo told to await a replacement asks again: an idle worker once there is one (the
+        /// replacement, or any worker checked in meanwhile); a worker of its own when the
+        /// replacements it could wait for failed or were stopped (shutdown); `.awaitReplacement`
+        /// while one is still starting and the photo has time left. A photo whose time ran out
+        /// ends as `startFailed(deadline:now:)` says (`decode_timeout`), as one whose own worker
+        /// did not get ready in time.
+        mutating func awaitReplacement(deadline: ContinuousClock.Instant, now: ContinuousClock.Instant) -> CheckOut? {
+            if let worker = idle.popLast() {
+                awaiting -= 1
+                return .reuse(worker)
+            }
+            if starting < awaiting {
+                awaiting -= 1
+                return .start(limit: max(.milliseconds(1), min(startLimit, deadline - now)))
+            }
+            guard now < deadline else {
+                awaiting -= 1
+                return nil
+            }
+            return .awaitReplacement
+        }
+
+        /// The idle worker a check-out returned had ended (killed from outside while idle): dropped.
+        /// The request checks out again at once, so no replacement is started for it.
+        mutating func idleWorkerEnded() {
+            busy -= 1
         }
 
         /// No worker could be started for a request due at `deadline`: the photo's end is
         /// `decode_timeout` when its time was shorter than the start limit, else `decoder_crashed`.
         /// Not a worker's end: it is not counted among the restarts.
-        func startFailed(deadline: ContinuousClock.Instant, now: ContinuousClock.Instant) -> WorkerEnd.Reason {
-            deadline - now < startLimit ? .timedOut : .crashed
+        mutating func startFailed(deadline: ContinuousClock.Instant, now: ContinuousClock.Instant) -> WorkerEnd.Reason {
+            busy -= 1
+            return deadline - now < startLimit ? .timedOut : .crashed
+        }
+
+        /// The worker started before any photo, to check that workers run: kept for the first photo.
+        mutating func firstWorkerReady(_ worker: Worker) {
+            idle.append(worker)
         }
 
         /// `worker` is done with its request, which ended as `outcome`: what becomes of it. A worker
         /// that ended is counted by reason; one that answered is kept while fewer than
-        /// `maximumIdle` wait.
+        /// `maximumIdle` wait and shutdown has not begun. After a `.stop`, `workerStopped(now:)`.
         mutating func checkIn(_ worker: Worker, after outcome: Outcome) -> Disposal {
+            busy -= 1
             switch outcome {
             case .answered:
-                guard idle.count < maximumIdle else { return .stop }
+                guard !isShutDown, idle.count < maximumIdle else { return .stop }
                 idle.append(worker)
                 return .keepIdle
             case .retiring:
@@ -130,8 +207,51 @@ extension SandboxedDecoding {
             }
         }
 
-        /// The supervisor stops: the idle workers to stop, none kept.
+        /// A worker was stopped (it ended, retired, or was one idle worker too many): whether to
+        /// start its replacement in the background now. One is started while the workers kept,
+        /// starting and in use are fewer than the most the pool has used at once (at most
+        /// `maximumIdle`), unless shutdown has begun or replacements back off after a failure; a
+        /// worker stopped as one too many is never replaced, since the idle ones are enough.
+        mutating func workerStopped(now: ContinuousClock.Instant) -> Replacement {
+            guard !isShutDown else { return .none }
+            if let backingOffUntil, now < backingOffUntil { return .none }
+            guard idle.count + starting + busy < min(mostBusy, maximumIdle) else { return .none }
+            starting += 1
+            return .startReplacement(limit: startLimit)
+        }
+
+        /// A replacement got ready: kept idle for the next photo, unless shutdown has begun or
+        /// `maximumIdle` already wait (photos started their own meanwhile), when it is stopped.
+        mutating func replacementStarted(_ worker: Worker) -> Disposal {
+            starting -= 1
+            replacementsStarted += 1
+            failuresInARow = 0
+            backingOffUntil = nil
+            guard !isShutDown, idle.count < maximumIdle else { return .stop }
+            idle.append(worker)
+            return .keepIdle
+        }
+
+        /// A replacement could not be started: counted, and none is started again until the
+        /// back-off has passed (1 s, doubling with each failure in a row, at most a minute). It is
+        /// not retried on a timer: the next worker to stop after the back-off starts one, and until
+        /// then a photo that finds no idle worker starts its own, as without replacements. Returns
+        /// the back-off.
+        @discardableResult
+        mutating func replacementFailed(now: ContinuousClock.Instant) -> Duration {
+            starting -= 1
+            replacementFailures += 1
+            failuresInARow += 1
+            let backOff = min(.seconds(60), .seconds(1) * (1 << min(failuresInARow - 1, 6)))
+            backingOffUntil = now + backOff
+            return backOff
+        }
+
+        /// The supervisor stops: the idle workers to stop, none kept; replacements still starting
+        /// are stopped when they get ready (`replacementStarted(_:)`), and workers in use when
+        /// their photo is answered (`checkIn(_:after:)`).
         mutating func shutdown() -> [Worker] {
+            isShutDown = true
             defer { idle.removeAll() }
             return idle
         }

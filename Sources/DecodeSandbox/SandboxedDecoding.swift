@@ -2,6 +2,7 @@ import Admission
 import BlurMetrics
 import CSandbox
 import Foundation
+import Logging
 import PhotoFormat
 import PhotoStructure
 import PhotoValidation
@@ -14,7 +15,9 @@ import Synchronization
 /// `photoTimeLimit` and the caller's deadline less `deadlineMargin`. A worker that crashes, runs
 /// out of time or hits its address-space limit is killed and reaped, counted by reason, and the
 /// photo is answered `invalid_image` with `decoder_crashed`, `decode_timeout` or
-/// `memory_limit_exceeded`; the next photo gets a fresh worker. A photo may decode on as many
+/// `memory_limit_exceeded`. A stopped worker's replacement is started at once in the background,
+/// so the next photo normally finds it ready rather than paying the start-up (the time of a few
+/// small photos on a warm worker) within its own deadline. A photo may decode on as many
 /// threads as there are cores without a photo (a HEIC's tiles); with every core busy, or any
 /// photo waiting for a thread behind it (the caller's `waitingPhotos`), on one.
 package final class SandboxedDecoding: PhotoDecodeIsolation {
@@ -35,6 +38,8 @@ package final class SandboxedDecoding: PhotoDecodeIsolation {
     /// Which worker each photo goes to and what becomes of it after (`Supervisor`): the idle
     /// workers, the restarts by reason, the photos in workers now.
     private let supervisor: Mutex<Supervisor<SandboxedWorker>>
+    /// The replacements being started in the background: shutdown waits for them.
+    private let replacements = DispatchGroup()
 
     /// Starts one worker for `settings` to check that workers can run, and keeps it for the first photo.
     ///
@@ -54,7 +59,7 @@ package final class SandboxedDecoding: PhotoDecodeIsolation {
         let worker = try SandboxedWorker(executable: options.executable, setup: setup, startLimit: options.startLimit)
         firstWorker = (worker.ready.seccomp, worker.ready.sandboxError, worker.ready.baselineKiB, worker.ready.addressSpaceLimit)
         var supervisor = Supervisor<SandboxedWorker>(options: options, cores: AvailableCores.count)
-        _ = supervisor.checkIn(worker, after: .answered)
+        supervisor.firstWorkerReady(worker)
         self.supervisor = Mutex(supervisor)
     }
 
@@ -71,6 +76,17 @@ package final class SandboxedDecoding: PhotoDecodeIsolation {
 
     /// The process ids of the idle workers kept for the next photos (the last is used first).
     package var idleWorkerIDs: [pid_t] { supervisor.withLock { $0.idle.map(\.pid) } }
+
+    /// Replacements started in the background that got ready (`started`), and those that could
+    /// not be started (`failed`).
+    package var replacementCounts: [String: Int] {
+        supervisor.withLock { ["started": $0.replacementsStarted, "failed": $0.replacementFailures] }
+    }
+
+    /// Waits until no replacement is being started in the background (tests and benchmarks).
+    package func waitForReplacements() {
+        replacements.wait()
+    }
 
     /// Validates the photo in a worker; see the type's description.
     package func validate(
@@ -186,9 +202,40 @@ package final class SandboxedDecoding: PhotoDecodeIsolation {
         return nil
     }
 
-    /// Stops every idle worker.
+    /// Stops every idle worker, and waits for the replacements being started, which are stopped
+    /// as they get ready; a worker holding a photo now is stopped once the photo is answered.
     package func shutdown() {
         supervisor.withLock { $0.shutdown() }.forEach { $0.stop() }
+        replacements.wait()
+    }
+
+    /// A worker was stopped: starts its replacement in the background when the supervisor says so.
+    private func workerStopped() {
+        guard options.startsReplacements else { return }
+        // Counted before the decision, so that a shutdown deciding after it waits for this start.
+        replacements.enter()
+        guard case .startReplacement(let limit) = supervisor.withLock({ $0.workerStopped(now: .now) }) else {
+            replacements.leave()
+            return
+        }
+        // Its own short thread waits for the worker to get ready; the fork itself happens on the
+        // long-lived `SpawningThread` (in `SandboxedWorker.init`), which the worker's
+        // parent-death signal follows, so this thread may end.
+        let thread = Thread { [self] in
+            defer { replacements.leave() }
+            do {
+                let worker = try SandboxedWorker(executable: options.executable, setup: setup, startLimit: limit)
+                if supervisor.withLock({ $0.replacementStarted(worker) }) == .stop { worker.stop() }
+            } catch {
+                let backOff = supervisor.withLock { $0.replacementFailed(now: .now) }
+                options.logger.warning(
+                    "a stopped decode worker's replacement could not be started; the next photo without an idle worker starts its own",
+                    metadata: ["error": "\(error)", "back_off_ms": "\(backOff.wholeMilliseconds)"]
+                )
+            }
+        }
+        thread.name = "pv-worker-warmer"
+        thread.start()
     }
 
     /// Sends a request to an idle (or new) worker and waits for its reply; `photo` goes through the
@@ -198,12 +245,26 @@ package final class SandboxedDecoding: PhotoDecodeIsolation {
         _ kind: FrameKind, photo: UnsafeRawBufferPointer? = nil, deadline: ContinuousClock.Instant, _ header: (_ sharedCount: Int?) -> Header
     ) -> Result<Frame, WorkerEnd> {
         var worker: SandboxedWorker?
+        var awaiting = false
         while worker == nil {
-            switch supervisor.withLock({ $0.checkOut(deadline: deadline, now: .now) }) {
+            let checkOut = supervisor.withLock { supervisor -> Supervisor<SandboxedWorker>.CheckOut? in
+                awaiting ? supervisor.awaitReplacement(deadline: deadline, now: .now) : supervisor.checkOut(deadline: deadline, now: .now)
+            }
+            awaiting = false
+            switch checkOut {
+            case nil:
+                let reason = supervisor.withLock { $0.startFailed(deadline: deadline, now: .now) }
+                return .failure(WorkerEnd(reason: reason, detail: "no decode worker got ready within the photo's time"))
+            case .awaitReplacement:
+                // The replacement's thread gets it ready within a few hundred milliseconds; a
+                // short poll keeps the supervisor a plain state under a mutex.
+                awaiting = true
+                usleep(2000)
             case .reuse(let idle) where idle.isRunning:
                 worker = idle
             case .reuse:
                 // Ended while idle (killed from outside): dropped, not blamed on this photo.
+                supervisor.withLock { $0.idleWorkerEnded() }
                 continue
             case .start(let limit):
                 do {
@@ -228,6 +289,7 @@ package final class SandboxedDecoding: PhotoDecodeIsolation {
         }
         if supervisor.withLock({ $0.checkIn(worker, after: outcome) }) == .stop {
             worker.stop()
+            workerStopped()
         }
         return result
     }

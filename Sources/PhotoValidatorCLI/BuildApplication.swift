@@ -12,7 +12,8 @@ import PhotoValidatorServer
 package func buildApplication(configuration: ServiceConfiguration, logger: Logger) throws -> PhotoValidatorApp {
     let validator = try PhotoValidator.configured(
         // A decode worker kept for each thread that may validate at once, the spare ones included.
-        settings: configuration.validation, threads: configuration.workers + configuration.spareWorkers, photoTimeLimit: configuration.validationTimeout
+        settings: configuration.validation, threads: configuration.workers + configuration.spareWorkers,
+        photoTimeLimit: configuration.validationTimeout, logger: logger
     )
     return try buildApplication(configuration: configuration, validator: validator, logger: logger)
 }

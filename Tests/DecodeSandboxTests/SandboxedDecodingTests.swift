@@ -227,6 +227,94 @@ struct SandboxedDecodingTests {
         #expect(decoding.restartCounts["decoder_crashed"] == 1)
     }
 
+    @Test("a killed worker's replacement is started in the background: idle before the next photo, which it serves without a worker started for it; shutdown stops it",
+          arguments: [TestMisbehaviour.crash, .spin])
+    func replacementReadyForNextPhoto(misbehaviour: TestMisbehaviour) throws {
+        let decoding = try makeDecoding()
+        defer { decoding.shutdown() }
+        let first = try #require(decoding.idleWorkerIDs.first)
+        let end = try #require(decoding.misbehave(misbehaviour, deadline: .now + .milliseconds(misbehaviour == .spin ? 500 : 10_000)))
+        #expect(end.reason == (misbehaviour == .spin ? .timedOut : .crashed), "\(end)")
+        // Before the next photo arrives (no sleep: the test waits for the background start to end).
+        decoding.waitForReplacements()
+        let replacement = try #require(decoding.idleWorkerIDs.first, "no replacement is idle after the worker was killed")
+        #expect(replacement != first && decoding.idleWorkerIDs.count == 1)
+        #expect(decoding.replacementCounts == ["started": 1, "failed": 0])
+        let (output, _) = try photo("photos/cups.jpg").withUnsafeBytes { decoding.validate($0, as: .room, previews: nil) }
+        #expect(output.details.error == nil, "\(output.details.errorDetail ?? "")")
+        // The replacement took the photo and no worker was started for it (one would be kept idle too).
+        #expect(decoding.idleWorkerIDs == [replacement])
+        decoding.shutdown()
+        #expect(decoding.idleWorkerIDs.isEmpty)
+        #expect(kill(replacement, 0) == -1 && errno == ESRCH, "the replacement \(replacement) still runs after shutdown")
+    }
+
+    @Test("a photo arriving while a killed worker's replacement starts awaits it: no second worker is started for it")
+    func photoAwaitsReplacement() throws {
+        let decoding = try makeDecoding()
+        defer { decoding.shutdown() }
+        _ = try #require(decoding.misbehave(.crash, deadline: .now + .seconds(10)))
+        // At once: the replacement is still starting (its start was decided before misbehave returned).
+        let (output, _) = try photo("photos/cups.jpg").withUnsafeBytes { decoding.validate($0, as: .room, previews: nil) }
+        #expect(output.details.error == nil, "\(output.details.errorDetail ?? "")")
+        decoding.waitForReplacements()
+        // The replacement served the photo and was kept; a worker started for the photo would be kept too.
+        #expect(decoding.idleWorkerIDs.count == 1, "\(decoding.idleWorkerIDs)")
+        #expect(decoding.replacementCounts == ["started": 1, "failed": 0])
+    }
+
+    @Test("shutdown right after a kill waits for the replacement being started and stops it: no worker is kept or left to start")
+    func shutdownDuringReplacement() throws {
+        let decoding = try makeDecoding()
+        _ = try #require(decoding.misbehave(.crash, deadline: .now + .seconds(10)))
+        // The replacement is being started now (it takes a few hundred milliseconds).
+        decoding.shutdown()
+        let counts = decoding.replacementCounts
+        #expect(counts["started", default: 0] + counts["failed", default: 0] == 1, "shutdown returned before the replacement's start ended: \(counts)")
+        #expect(decoding.idleWorkerIDs.isEmpty)
+    }
+
+    @Test("the photo right after a kill, without and with replacements started in the background (figures printed; the photo is served either way)")
+    func photoAfterKillFigures() throws {
+        let bytes = try photo("photos/cups.jpg")
+        var lines: [String] = []
+        for startsReplacements in [false, true] {
+            let decoding = try makeDecoding { $0.startsReplacements = startsReplacements }
+            defer { decoding.shutdown() }
+            var warm: [Duration] = []
+            var afterKill: [Duration] = []
+            var immediate: [Duration] = []
+            for _ in 0..<8 {
+                let start = ContinuousClock.now
+                let (output, _) = bytes.withUnsafeBytes { decoding.validate($0, as: .room, previews: nil) }
+                warm.append(ContinuousClock.now - start)
+                #expect(output.details.error == nil)
+                _ = decoding.misbehave(.crash, deadline: .now + .seconds(10))
+                decoding.waitForReplacements()
+                #expect(decoding.idleWorkerIDs.count == (startsReplacements ? 1 : 0))
+                let killed = ContinuousClock.now
+                let (next, _) = bytes.withUnsafeBytes { decoding.validate($0, as: .room, previews: nil) }
+                afterKill.append(ContinuousClock.now - killed)
+                #expect(next.details.error == nil, "\(next.details.errorDetail ?? "")")
+                // And a photo arriving at once, while the replacement starts (or, without, starting its own).
+                _ = decoding.misbehave(.crash, deadline: .now + .seconds(10))
+                let atOnce = ContinuousClock.now
+                let (third, _) = bytes.withUnsafeBytes { decoding.validate($0, as: .room, previews: nil) }
+                immediate.append(ContinuousClock.now - atOnce)
+                #expect(third.details.error == nil, "\(third.details.errorDetail ?? "")")
+                decoding.waitForReplacements()
+            }
+            func figures(_ times: [Duration]) -> String {
+                let ms = times.map { Double($0.components.attoseconds) / 1e15 + Double($0.components.seconds) * 1000 }.sorted()
+                return String(format: "median %.0f ms (%.0f to %.0f)", ms[ms.count / 2], ms.first!, ms.last!)
+            }
+            lines.append("replacements \(startsReplacements ? "on " : "off"): photo on a warm worker \(figures(warm)); photo after a kill \(figures(afterKill)); photo arriving at once after a kill \(figures(immediate))")
+        }
+        var load = ""
+        if let loadavg = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) { load = String(loadavg.prefix(4)) }
+        print("cups.jpg, 8 kills each, load \(load):\n" + lines.joined(separator: "\n"))
+    }
+
     @Test("a worker killed from outside mid-photo is that photo's decoder_crashed")
     func killedMidPhoto() throws {
         let decoding = try makeDecoding { $0.maximumIdle = 1 }

@@ -8,6 +8,10 @@ public protocol PhotoDecodeIsolation: PhotoDecoding {
     /// Workers that ended while holding a photo, by reason code, every reason listed.
     var restartCounts: [String: Int] { get }
 
+    /// Workers started in the background to replace stopped ones, by outcome (`started`: got
+    /// ready, `failed`: could not be started), both listed.
+    var replacementCounts: [String: Int] { get }
+
     /// A warning to log once when the isolation runs with less than its full sandbox, else nil.
     var sandboxWarning: String? { get }
 

@@ -23,6 +23,7 @@ package final class ServiceMetrics: Sendable {
     private let uploadsWaiting: Gauge
     private let isolation: (any PhotoDecodeIsolation)?
     private let restartsCounted = Mutex<[String: Int]>([:])
+    private let replacementsCounted = Mutex<[String: Int]>([:])
     private static let stageBuckets: [Duration] = [
         .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(20), .milliseconds(50),
         .milliseconds(100), .milliseconds(200), .milliseconds(500), .seconds(1), .seconds(2), .seconds(5),
@@ -125,19 +126,29 @@ package final class ServiceMetrics: Sendable {
             .set(counts.oldestPendingAgeSeconds ?? 0)
     }
 
-    /// Brings `decode_worker_restarts_total` up to the isolation's counts (a counter per reason,
-    /// listed from the start at 0).
+    /// Brings `decode_worker_restarts_total` (a counter per reason) and
+    /// `decode_worker_replacements_total` (per outcome) up to the isolation's counts, every label
+    /// listed from the start at 0.
     private func recordWorkerRestarts() {
-        guard let counts = isolation?.restartCounts else { return }
-        restartsCounted.withLock { counted in
-            for (reason, count) in counts {
-                let counter = registry.makeCounter(
-                    descriptor: Self.name("decode_worker_restarts", unit: "total", help: "Decode worker processes replaced after ending with a photo, by reason"),
-                    labels: [("reason", reason)]
-                )
-                let delta = count - counted[reason, default: 0]
+        guard let isolation else { return }
+        record(
+            isolation.restartCounts, in: restartsCounted, as: "decode_worker_restarts", label: "reason",
+            help: "Decode worker processes replaced after ending with a photo, by reason"
+        )
+        record(
+            isolation.replacementCounts, in: replacementsCounted, as: "decode_worker_replacements", label: "outcome",
+            help: "Decode worker processes started in the background to replace stopped ones, by outcome (started, failed)"
+        )
+    }
+
+    /// Brings the counters `name`_total, one per `label` value, up to `counts`; `tally` holds what they count already.
+    private func record(_ counts: [String: Int], in tally: borrowing Mutex<[String: Int]>, as name: String, label: String, help: String) {
+        tally.withLock { counted in
+            for (value, count) in counts {
+                let counter = registry.makeCounter(descriptor: Self.name(name, unit: "total", help: help), labels: [(label, value)])
+                let delta = count - counted[value, default: 0]
                 if delta > 0 { counter.increment(by: Int64(delta)) }
-                counted[reason] = count
+                counted[value] = count
             }
         }
     }
