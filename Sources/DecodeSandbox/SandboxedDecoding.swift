@@ -267,10 +267,13 @@ package final class SandboxedDecoding: PhotoDecodeIsolation {
                 supervisor.withLock { $0.idleWorkerEnded() }
                 continue
             case .start(let limit):
+                // The photo's time is judged as it was when the start began: a start that hung
+                // for the whole start limit is the worker's failure, not the photo's timeout.
+                let attempted = ContinuousClock.now
                 do {
                     worker = try SandboxedWorker(executable: options.executable, setup: setup, startLimit: limit)
                 } catch {
-                    let reason = supervisor.withLock { $0.startFailed(deadline: deadline, now: .now) }
+                    let reason = supervisor.withLock { $0.startFailed(deadline: deadline, now: attempted) }
                     return .failure(WorkerEnd(reason: reason, detail: "no decode worker could be started: \(error)"))
                 }
             }
