@@ -185,9 +185,10 @@ extension ValidationThreadPool {
         /// threads run (overdue ones have stand-ins, so they no longer count), a spare thread's
         /// choice (`sparing(_:)`) while the spare threads are not all taken.
         private var freeThreadSelection: QueueSelection? {
-            let onTime = running.values.filter { !$0.overdue }
-            if onTime.count < threadCount { return .any }
-            if onTime.count < threadCount + spareThreads { return Self.sparing(onTime.map(\.job.key)) }
+            // Counted first: the keys are gathered only when a spare thread is choosing.
+            let onTime = running.values.reduce(0) { $1.overdue ? $0 : $0 + 1 }
+            if onTime < threadCount { return .any }
+            if onTime < threadCount + spareThreads { return Self.sparing(running.values.filter { !$0.overdue }.map(\.job.key)) }
             return nil
         }
 

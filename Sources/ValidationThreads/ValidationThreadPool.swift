@@ -27,9 +27,6 @@ import Synchronization
 package final class ValidationThreadPool: Sendable {
     /// Jobs that run at once.
     package let threadCount: Int
-    /// Threads beyond `threadCount` that, while every thread is busy, run only a job of a caller with
-    /// none running, or of another project when one project holds them all (`StateMachine.spareThreads`).
-    package let spareThreads: Int
     /// Jobs that may wait for a thread.
     package let queueLimit: Int
     /// Threads that may be started at a time to stand in for threads held by overdue jobs.
@@ -66,14 +63,13 @@ package final class ValidationThreadPool: Sendable {
     ) {
         precondition(threadCount >= 1 && queueLimit >= 0, "a worker pool needs at least one thread")
         self.threadCount = threadCount
-        self.spareThreads = max(0, spareThreads)
         self.queueLimit = queueLimit
         self.maximumReplacements = max(0, maximumReplacements ?? threadCount)
         self.defaultTimeout = defaultTimeout
         self.tick = tick
         self.threadExit = threadExit
         self.state = StateMachine(
-            threadCount: threadCount, spareThreads: self.spareThreads, queueLimit: queueLimit, maximumReplacements: self.maximumReplacements, defaultTimeout: defaultTimeout
+            threadCount: threadCount, spareThreads: spareThreads, queueLimit: queueLimit, maximumReplacements: self.maximumReplacements, defaultTimeout: defaultTimeout
         )
     }
 
