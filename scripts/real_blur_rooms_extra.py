@@ -68,6 +68,7 @@ DEPTH_M = 2.5                            # the point whose image path is the ker
 # Per sharp room: (variant, exposure in seconds, dim). A phone indoors exposes 1/60-1/8 s.
 EXPOSURES = (("e17ms", 1 / 60, False), ("e67ms", 1 / 15, False), ("dim-e125ms", 1 / 8, True))
 STEP_S = 0.001                           # the trajectory interpolated at 1 ms
+TRAJECTORY_CACHE_VERSION = "trajectory-v2"  # change with anything that changes these photos
 
 
 def _quat_to_rot(q):
@@ -90,9 +91,11 @@ def read_trajectory(text):
     return a[:, 0], a[:, 1:4], quats
 
 
-def trajectory_kernel(traj, start, exposure):
-    """The kernel at 1024 px (long side) of the recorded motion from `start` over `exposure` s, and
-    its path length in px: the image path of a point DEPTH_M in front of the camera at `start`."""
+def trajectory_kernel(traj, start, exposure, scale):
+    """The kernel of the recorded motion from `start` over `exposure` s on a photo `scale` times
+    1024 px on its long side, and the motion's path length at 1024 px: the image path of a point
+    DEPTH_M in front of the camera at `start`, drawn at the photo's own size (drawing it at 1024 px
+    and enlarging it would widen a short path by the drawing's own pixel), centred on its centroid."""
     times, pos, quats = traj
     ts = np.arange(start, start + exposure + 1e-9, STEP_S)
     p = np.stack([np.interp(ts, times, pos[:, k]) for k in range(3)], axis=1)
@@ -105,12 +108,15 @@ def trajectory_kernel(traj, start, exposure):
         uv.append((FOCAL_1024 * c[0] / c[2], FOCAL_1024 * c[1] / c[2]))
     uv = np.array(uv)
     length = float(np.sum(np.hypot(*np.diff(uv, axis=0).T))) if len(uv) > 1 else 0.0
-    uv -= uv.min(axis=0)
-    size = int(np.ceil(uv.max())) + 3
+    # Centred on the path's centroid (the kernel's, as the samples are evenly spaced in time): a
+    # shake also moves the frame, and the shift is not blur.
+    uv = (uv - uv.mean(axis=0)) * scale
+    half = int(np.ceil(np.abs(uv).max())) + 1
+    size = 2 * half + 1
     k = np.zeros((size, size))
     # Each 1 ms sample splatted bilinearly: the time the image centre spent at each pixel.
-    for u, v in uv + 1:
-        x0, y0 = int(u), int(v)
+    for u, v in uv + half:
+        x0, y0 = int(np.floor(u)), int(np.floor(v))
         fx, fy = u - x0, v - y0
         k[y0, x0] += (1 - fx) * (1 - fy)
         k[y0, x0 + 1] += fx * (1 - fy)
@@ -153,7 +159,7 @@ def _trajectory_photos(m, args, labels, notes, out, sharp_rooms, rooms):
         return []
     traj = read_trajectory(_read(m, git_dir, TRAJECTORY_REPO, TRAJECTORY_PATH).decode())
     t0, t1 = traj[0][0], traj[0][-1]
-    cache = out / ".cache" / m.CACHE_VERSION
+    cache = out / ".cache" / TRAJECTORY_CACHE_VERSION
     cache.mkdir(parents=True, exist_ok=True)
     where_traj = f"{TRAJECTORY_REPO}@{COMMITS[TRAJECTORY_REPO][:12]}:{TRAJECTORY_PATH}"
     photos = []
@@ -166,14 +172,12 @@ def _trajectory_photos(m, args, labels, notes, out, sharp_rooms, rooms):
             # The window's start: anywhere in the recording, seeded by the photo's name.
             rng = np.random.Generator(np.random.PCG64(m.crc(pid)))
             start = float(t0 + rng.uniform(0, t1 - t0 - exposure))
-            k1024, length = trajectory_kernel(traj, start, exposure)
             if img is None:
                 print(f"make-real-blur-set: {TRAJECTORY_GROUP}: {name}", file=sys.stderr, flush=True)
                 img = m.decode(path=rooms / name)
                 if img is None:
                     m.fail(f"{TRAJECTORY_GROUP}: cannot decode rooms/{name}")
-            long_side = max(img.shape[:2])
-            kernel = m.scale_kernel(k1024, long_side / 1024)
+            kernel, length = trajectory_kernel(traj, start, exposure, max(img.shape[:2]) / 1024)
             cached = cache / (pid.replace("/", "__") + ".jpg")
             if cached.exists() and cached.with_suffix(".txt").exists():
                 data, how = cached.read_bytes(), cached.with_suffix(".txt").read_text()
