@@ -15,6 +15,13 @@ let kernelSettings: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: 
 #endif
 
 // The decoder's pixel loops (the HEIC plane's rotation) are optimised in debug builds for the same reason.
+#if arch(x86_64)
+/// The C kernels assume the same CPU as the Swift ones (SSSE3's byte shuffle, SSE4.1's packing).
+let kernelCSettings: [CSetting] = [.unsafeFlags(["-march=nehalem", "-O2"])]
+#else
+let kernelCSettings: [CSetting] = [.unsafeFlags(["-O2"])]
+#endif
+
 let decoderSettings: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
 // The git revision `--version` shows: scripts/build-release and the Dockerfile pass it in
@@ -88,7 +95,9 @@ let package = Package(
         // The one module that owns libvips, libjpeg, libavcodec, libwebp and every C pointer.
         .target(name: "ImageCodecs", dependencies: ["PhotoFormat", "PhotoStructure", "CVips", "CLibJPEG", "CLibAVCodec", "CLibWebP"], swiftSettings: decoderSettings),
         // The blur kernel: pure Swift, no C, no I/O.
-        .target(name: "BlurMetrics", swiftSettings: kernelSettings),
+        // The blur check's pixel kernels that need a run-time byte shuffle; imported only by BlurMetrics.
+        .target(name: "CPlaneKernels", cSettings: kernelCSettings),
+        .target(name: "BlurMetrics", dependencies: ["CPlaneKernels"], swiftSettings: kernelSettings),
         // Exposure figures and the duplicate fingerprint of the analysis plane: pure Swift, no C, no I/O.
         .target(name: "LumaAnalysis", dependencies: ["BlurMetrics"], swiftSettings: kernelSettings),
         // The one weighted semaphore behind every budget: upload bytes, decode memory, provider calls.

@@ -1,3 +1,5 @@
+import CPlaneKernels
+
 /// Turns decoded 8-bit rows, fed top to bottom in strips, into the luma plane at the analysis
 /// scale in one pass: grey conversion, horizontal and vertical area resampling, with no per-pixel
 /// allocation and memory bounded by the output plane plus a few rows. Use it on one thread.
@@ -184,6 +186,14 @@ private final class Resampler {
     var horizontalRow: [UInt16]
     var accumulators: [UInt32]
     var nextTargetToFinish = 0
+    /// The horizontal pass's leading targets in groups of four for `pv_area_resample_groups` (a
+    /// byte shuffle gathers each target's taps): each group's first source sample, its taps'
+    /// offsets from it as shuffle masks, and their weights. Targets after the last group that fits
+    /// (at most 4 taps within 16 samples of the group's first, 16 samples readable from it: all
+    /// but the last few of a row) are resampled one at a time.
+    let groupBases: [Int32]
+    let groupOffsets: [UInt8]
+    let groupWeights: [Int16]
 
     init(horizontal: AreaResamplingAxis, vertical: AreaResamplingAxis) {
         self.horizontal = horizontal
@@ -212,6 +222,25 @@ private final class Resampler {
         self.lastSource = (0..<vertical.targetCount).map(vertical.lastSource(of:))
         self.horizontalRow = [UInt16](repeating: 0, count: horizontal.targetCount)
         self.accumulators = [UInt32](repeating: 0, count: 2 * horizontal.targetCount)
+        var bases: [Int32] = [], offsets: [UInt8] = [], groupWeights: [Int16] = []
+        let taps = horizontal.taps
+        if taps <= 4, horizontal.weights.allSatisfy({ $0 < 1 << 15 }) {
+            for group in 0..<(horizontal.targetCount / 4) {
+                let base = horizontal.starts[4 * group]
+                guard horizontal.starts[4 * group + 3] + taps - base <= 16, base + 16 <= horizontal.sourceCount else { break }
+                bases.append(Int32(base))
+                for target in (4 * group)..<(4 * group + 4) {
+                    for tap in 0..<4 {
+                        offsets.append(tap < taps ? UInt8(horizontal.starts[target] + tap - base) : 0x80)
+                        offsets.append(0x80)
+                        groupWeights.append(tap < taps ? Int16(horizontal.weights[target * taps + tap]) : 0)
+                    }
+                }
+            }
+        }
+        self.groupBases = bases
+        self.groupOffsets = offsets
+        self.groupWeights = groupWeights
     }
 
     /// Feeds one source row of luma, `sourceRow`, finishing every target row of `plane` it completes.
@@ -248,31 +277,44 @@ private final class Resampler {
     }
 
     private func resampleRow(_ luma: UnsafePointer<UInt8>, into output: UnsafeMutablePointer<UInt16>) {
+        let grouped = 4 * groupBases.count
+        if grouped > 0 {
+            groupBases.withUnsafeBufferPointer { bases in
+                groupOffsets.withUnsafeBufferPointer { offsets in
+                    groupWeights.withUnsafeBufferPointer { weights in
+                        pv_area_resample_groups(luma, bases.baseAddress!, offsets.baseAddress!, weights.baseAddress!, bases.count, output)
+                    }
+                }
+            }
+        }
+        guard grouped < horizontal.targetCount else { return }
         horizontal.weights.withUnsafeBufferPointer { weights in
             horizontal.starts.withUnsafeBufferPointer { starts in
                 // Shrinking by 1x to 3x needs 2 to 4 taps: fixed-width loops the compiler unrolls.
                 switch horizontal.taps {
-                case 1: Self.resample(luma, starts, weights.baseAddress!, output, taps: 1)
-                case 2: Self.resample(luma, starts, weights.baseAddress!, output, taps: 2)
-                case 3: Self.resample(luma, starts, weights.baseAddress!, output, taps: 3)
-                case 4: Self.resample(luma, starts, weights.baseAddress!, output, taps: 4)
-                case 5: Self.resample(luma, starts, weights.baseAddress!, output, taps: 5)
-                default: Self.resample(luma, starts, weights.baseAddress!, output, taps: horizontal.taps)
+                case 1: Self.resample(luma, starts, weights.baseAddress!, output, taps: 1, from: grouped)
+                case 2: Self.resample(luma, starts, weights.baseAddress!, output, taps: 2, from: grouped)
+                case 3: Self.resample(luma, starts, weights.baseAddress!, output, taps: 3, from: grouped)
+                case 4: Self.resample(luma, starts, weights.baseAddress!, output, taps: 4, from: grouped)
+                case 5: Self.resample(luma, starts, weights.baseAddress!, output, taps: 5, from: grouped)
+                default: Self.resample(luma, starts, weights.baseAddress!, output, taps: horizontal.taps, from: grouped)
                 }
             }
         }
     }
 
+    /// Targets `first...` of the horizontal pass, one at a time.
     @inline(__always)
     private static func resample(
         _ luma: UnsafePointer<UInt8>,
         _ starts: UnsafeBufferPointer<Int>,
         _ weights: UnsafePointer<UInt32>,
         _ output: UnsafeMutablePointer<UInt16>,
-        taps: Int
+        taps: Int,
+        from first: Int
     ) {
-        var weight = weights
-        for target in 0..<starts.count {
+        var weight = weights + first * taps
+        for target in first..<starts.count {
             let source = luma + starts[target]
             var sum: UInt32 = 0
             for tap in 0..<taps {

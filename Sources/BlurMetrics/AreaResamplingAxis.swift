@@ -26,45 +26,57 @@ public struct AreaResamplingAxis: Sendable {
         let scale = Double(sourceCount) / Double(targetCount)
         let unit = Double(1 << fractionBits)
 
-        var rows: [(start: Int, weights: [UInt32])] = []
-        rows.reserveCapacity(targetCount)
-        for target in 0..<targetCount {
-            let low = Double(target) * scale
-            let high = min(Double(target + 1) * scale, Double(sourceCount))
-            let first = Int(low.rounded(.down))
-            let last = min(sourceCount - 1, Int(high.rounded(.up)) - 1)
-            var quantized = (first...last).map { index -> UInt32 in
-                let overlap = min(high, Double(index + 1)) - max(low, Double(index))
-                return UInt32(max(0, (overlap / scale * unit).rounded()))
+        // Each target's trimmed weights go into one flat scratch array (no array per target: an
+        // 18 MP photo's two axes have about 2,800 targets, and their allocations cost more than
+        // the arithmetic); `widest` bounds a target's source interval.
+        let widest = Int(scale.rounded(.up)) + 2
+        var rowStarts = [Int](repeating: 0, count: targetCount)
+        var rowCounts = [Int](repeating: 0, count: targetCount)
+        var rowWeights = [UInt32](repeating: 0, count: targetCount * widest)
+        var taps = 1
+        rowWeights.withUnsafeMutableBufferPointer { flat in
+            for target in 0..<targetCount {
+                let low = Double(target) * scale
+                let high = min(Double(target + 1) * scale, Double(sourceCount))
+                let first = Int(low.rounded(.down))
+                let last = min(sourceCount - 1, Int(high.rounded(.up)) - 1)
+                let quantized = flat.baseAddress! + target * widest
+                var total = 0
+                var largest = 0
+                for offset in 0...(last - first) {
+                    let index = first + offset
+                    let overlap = min(high, Double(index + 1)) - max(low, Double(index))
+                    let weight = UInt32(max(0, (overlap / scale * unit).rounded()))
+                    quantized[offset] = weight
+                    total += Int(weight)
+                    // The first of the largest weights, as `max(by:)` finds it.
+                    if weight > quantized[largest] { largest = offset }
+                }
+                // Put the rounding residue on the largest weight so every target sums to exactly `unit`.
+                quantized[largest] = UInt32(Int(quantized[largest]) + (1 << fractionBits) - total)
+                var lower = 0, upper = last - first
+                while upper > lower, quantized[lower] == 0 { lower += 1 }
+                while upper > lower, quantized[upper] == 0 { upper -= 1 }
+                if lower > 0 {
+                    for offset in 0...(upper - lower) { quantized[offset] = quantized[lower + offset] }
+                }
+                rowStarts[target] = first + lower
+                rowCounts[target] = upper - lower + 1
+                taps = max(taps, upper - lower + 1)
             }
-            // Put the rounding residue on the largest weight so every target sums to exactly `unit`.
-            let total = quantized.reduce(0, +)
-            let largest = quantized.indices.max { quantized[$0] < quantized[$1] }!
-            quantized[largest] = UInt32(Int(quantized[largest]) + (1 << fractionBits) - Int(total))
-            var start = first
-            while quantized.count > 1, quantized.first == 0 {
-                quantized.removeFirst()
-                start += 1
-            }
-            while quantized.count > 1, quantized.last == 0 {
-                quantized.removeLast()
-            }
-            rows.append((start, quantized))
         }
-        let taps = rows.map(\.weights.count).max() ?? 1
         self.taps = taps
         var starts = [Int]()
-        var weights = [UInt32]()
+        var weights = [UInt32](repeating: 0, count: targetCount * taps)
         starts.reserveCapacity(targetCount)
-        weights.reserveCapacity(targetCount * taps)
-        for row in rows {
+        for target in 0..<targetCount {
             // Near the end a window may run past the source: slide it back and pad in front.
-            let start = min(row.start, sourceCount - taps)
-            let padding = row.start - start
+            let start = min(rowStarts[target], sourceCount - taps)
+            let padding = rowStarts[target] - start
             starts.append(start)
-            weights.append(contentsOf: repeatElement(0, count: padding))
-            weights.append(contentsOf: row.weights)
-            weights.append(contentsOf: repeatElement(0, count: taps - padding - row.weights.count))
+            for offset in 0..<rowCounts[target] {
+                weights[target * taps + padding + offset] = rowWeights[target * widest + offset]
+            }
         }
         self.starts = starts
         self.weights = weights

@@ -31,19 +31,21 @@ public struct NoiseEstimate: Sendable, Equatable {
                     let top = pixels.baseAddress! + 2 * blockRow * width
                     let bottom = top + width
                     var blockColumn = 0
+                    // Wrapping arithmetic: every value is within -510...510 and no count reaches
+                    // 2^31, so the checks for overflow (a branch on every step) could never fire.
                     while blockColumn + 4 <= blockColumns {
                         for lane in 0..<4 {
-                            let x = 2 * (blockColumn + lane)
-                            let value = Int(top[x]) - Int(top[x + 1]) - Int(bottom[x]) + Int(bottom[x + 1])
-                            counts[lane * bins + abs(value)] += 1
+                            let x = 2 &* (blockColumn &+ lane)
+                            let value = Int(top[x]) &- Int(top[x &+ 1]) &- Int(bottom[x]) &+ Int(bottom[x &+ 1])
+                            counts[lane &* bins &+ (value < 0 ? 0 &- value : value)] &+= 1
                         }
-                        blockColumn += 4
+                        blockColumn &+= 4
                     }
                     while blockColumn < blockColumns {
-                        let x = 2 * blockColumn
-                        let value = Int(top[x]) - Int(top[x + 1]) - Int(bottom[x]) + Int(bottom[x + 1])
-                        counts[abs(value)] += 1
-                        blockColumn += 1
+                        let x = 2 &* blockColumn
+                        let value = Int(top[x]) &- Int(top[x &+ 1]) &- Int(bottom[x]) &+ Int(bottom[x &+ 1])
+                        counts[value < 0 ? 0 &- value : value] &+= 1
+                        blockColumn &+= 1
                     }
                 }
             }

@@ -22,9 +22,8 @@ extension OrientedDetail {
         let sigma = min(noiseSigma, Self.noiseCapMaximumSigma)
         var weakest = Double.infinity
         for k in 0..<4 {
-            let strongest = (0..<tiles).sorted { gradient[k][$0] > gradient[k][$1] }.prefix(taken)
             var curvatureSum = 0.0, gradientSum = 0.0
-            for tile in strongest {
+            for tile in strongestTiles(orientation: k, taken: taken) {
                 let above = (0..<4).map { max(gradient[$0][tile] - floors[$0].gradient, 0) }
                 let share = Self.expectedShare(gradients: above, orientation: k)
                 curvatureSum += max(curvature[k][tile] - floors[k].curvature, 0) * 0.75 / max(share, Self.minimumExpectedShare)

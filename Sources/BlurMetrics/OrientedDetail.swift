@@ -103,9 +103,8 @@ public struct OrientedDetail: Sendable, Equatable {
         var weakest = Double.infinity
         for k in 0..<4 {
             let floor = noiseFloor(orientation: k, noisePercentile: noisePercentile)
-            let strongest = (0..<tiles).sorted { gradient[k][$0] > gradient[k][$1] }.prefix(taken)
             var curvatureSum = 0.0, gradientSum = 0.0
-            for tile in strongest {
+            for tile in strongestTiles(orientation: k, taken: taken) {
                 curvatureSum += max(curvature[k][tile] - floor.curvature, 0)
                 gradientSum += max(gradient[k][tile] - floor.gradient, 0)
             }
@@ -124,8 +123,18 @@ public struct OrientedDetail: Sendable, Equatable {
     public func noiseFloor(orientation k: Int, noisePercentile: Double = Self.defaultNoisePercentile) -> (curvature: Double, gradient: Double) {
         let sigma = min(max(noiseSigma, Self.noiseCapMinimumSigma), Self.noiseCapMaximumSigma)
         let variance = Self.noiseCapMultiple * sigma * sigma
-        return (min(Percentile.linear(curvature[k].sorted(), noisePercentile), variance * Self.noiseCurvatureGain[k]),
-                min(Percentile.linear(gradient[k].sorted(), noisePercentile), variance * Self.noiseGradientGain[k]))
+        return (min(Percentile.linear(unsorted: curvature[k], noisePercentile), variance * Self.noiseCurvatureGain[k]),
+                min(Percentile.linear(unsorted: gradient[k], noisePercentile), variance * Self.noiseGradientGain[k]))
+    }
+
+    /// The `taken` tiles with the most gradient energy along orientation `k`, strongest first and
+    /// equal energies in tile order: the order a stable sort by energy gives, which the scores sum in.
+    func strongestTiles(orientation k: Int, taken: Int) -> ArraySlice<Int> {
+        gradient[k].withUnsafeBufferPointer { energy in
+            var tiles = Array(0..<energy.count)
+            tiles.sort { energy[$0] > energy[$1] || (energy[$0] == energy[$1] && $0 < $1) }
+            return tiles.prefix(taken)
+        }
     }
 
     /// The noise floor's default percentile of tile energies.

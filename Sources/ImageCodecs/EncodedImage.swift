@@ -5,7 +5,7 @@ import PhotoStructure
 /// A photo whose header has been read; its pixels are decoded on demand, strip by strip.
 ///
 /// Owns a copy of the encoded bytes (libvips, libjpeg, libwebp and FFmpeg borrow them for as long
-/// as the image lives), the libvips image (JPEG, PNG, WebP) or the Swift-read HEIF container (HEIC,
+/// as the image lives), or borrows its caller's when opened without copying, the libvips image (JPEG, PNG, WebP) or the Swift-read HEIF container (HEIC,
 /// which libvips never sees), and, for JPEG, the libjpeg decoder, for a still WebP libwebp's. Use
 /// it on one thread.
 public final class EncodedImage {
@@ -18,6 +18,8 @@ public final class EncodedImage {
     /// Samples a pixel in libvips' header (0 for HEIC).
     private let bands: Int
     private let data: UnsafeMutableRawBufferPointer
+    /// False when `data` is the caller's, which outlives this image (`ImageDecoder.open(_:copying:)`).
+    private let ownsData: Bool
     /// The libjpeg decoder for JPEGs in a colour space it handles; nil for CMYK/YCCK and other formats.
     private let jpeg: LibJPEGDecoder?
     /// The FFmpeg path of every HEIC photo.
@@ -32,11 +34,12 @@ public final class EncodedImage {
 
     init(
         image: UnsafeMutablePointer<VipsImage>, data: UnsafeMutableRawBufferPointer, format: ImageFormat,
-        jpeg: LibJPEGDecoder?, webp: LibWebPDecoder? = nil, errorTicket: VipsErrorAttribution.Ticket
+        jpeg: LibJPEGDecoder?, webp: LibWebPDecoder? = nil, errorTicket: VipsErrorAttribution.Ticket, ownsData: Bool = true
     ) {
         self.image = image
         self.errorTicket = errorTicket
         self.data = data
+        self.ownsData = ownsData
         self.format = format
         self.jpeg = jpeg
         self.heif = nil
@@ -61,10 +64,11 @@ public final class EncodedImage {
 
     /// A HEIC photo: its header is the container's displayed picture (turns and mirrors are
     /// applied by the decode, so the orientation is 1).
-    init(heif: HEIFContainer, data: UnsafeMutableRawBufferPointer) {
+    init(heif: HEIFContainer, data: UnsafeMutableRawBufferPointer, ownsData: Bool = true) {
         self.image = nil
         self.errorTicket = nil
         self.data = data
+        self.ownsData = ownsData
         self.format = .heif
         self.jpeg = nil
         self.webp = nil
@@ -80,7 +84,7 @@ public final class EncodedImage {
 
     deinit {
         if let image { pv_object_unref(image) }
-        data.deallocate()
+        if ownsData { data.deallocate() }
         if let errorTicket { VipsErrorAttribution.end(errorTicket) }
     }
 

@@ -51,12 +51,15 @@ public struct ImageDecoder: Sendable {
         }
     }
 
-    /// Reads the header of `bytes` (the bytes are copied) and checks the format and pixel limit.
+    /// Reads the header of `bytes` and checks the format and pixel limit. The image keeps a copy of
+    /// the bytes; with `copying` false it reads them in place, and they must stay unchanged for as
+    /// long as it lives (a decode worker's photo in its shared memory, checked and answered before
+    /// the memory is written again: no second copy of every upload).
     ///
     /// The format is decided from the magic bytes first and only that format's loader sees the
     /// bytes; a HEIC's container is read in Swift alone (no HEIC reaches libvips or libheif). No
     /// pixel is decoded here: a decompression bomb costs a header parse.
-    public func open(_ bytes: UnsafeRawBufferPointer) throws(DecodeFailure) -> EncodedImage {
+    public func open(_ bytes: UnsafeRawBufferPointer, copying: Bool = true) throws(DecodeFailure) -> EncodedImage {
         guard bytes.baseAddress != nil, bytes.count > 0 else {
             throw DecodeFailure(.emptyInput, "the upload is empty (0 bytes)")
         }
@@ -66,16 +69,25 @@ public struct ImageDecoder: Sendable {
         case .refused(let reason): throw DecodeFailure(.unsupportedFormat, reason)
         }
         try costCaps.check(bytes, format: format)
-        let owned = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 16)
-        owned.copyMemory(from: bytes)
+        let owned: UnsafeMutableRawBufferPointer
+        if copying {
+            owned = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 16)
+            owned.copyMemory(from: bytes)
+        } else {
+            // Only read, by the decoders as by the copy's.
+            owned = UnsafeMutableRawBufferPointer(mutating: bytes)
+        }
+        func release() {
+            if copying { owned.deallocate() }
+        }
         if format == .heif {
-            return try openHEIF(owned)
+            return try openHEIF(owned, ownsData: copying)
         }
         // The ticket passes to the image, which ends it when it is freed.
         let ticket = VipsErrorAttribution.begin()
         guard let image = pv_load_buffer(format.loaderIndex, owned.baseAddress, owned.count, Int32(Self.failOn(format).rawValue),
                                          Self.loadsWhole(format, UnsafeRawBufferPointer(owned)) ? 1 : 0) else {
-            owned.deallocate()
+            release()
             let detail = VipsErrorAttribution.message(for: ticket)
             VipsErrorAttribution.end(ticket)
             throw DecodeFailure(.unreadableHeader, "the \(format.rawValue) header is unreadable: \(detail)")
@@ -87,24 +99,24 @@ public struct ImageDecoder: Sendable {
                 jpeg = decoder.isSupportedColorSpace ? decoder : nil
             } catch {
                 pv_object_unref(image)
-                owned.deallocate()
+                release()
                 VipsErrorAttribution.end(ticket)
                 throw DecodeFailure(.unreadableHeader, "the jpeg header is unreadable: \(error.message)")
             }
         }
         // Only bytes sniffed as WebP reach libwebp, after libvips' WebP loader read their header.
         let webp = format == .webp ? LibWebPDecoder(bytes: UnsafeRawBufferPointer(owned)) : nil
-        return try checked(EncodedImage(image: image, data: owned, format: format, jpeg: jpeg, webp: webp, errorTicket: ticket))
+        return try checked(EncodedImage(image: image, data: owned, format: format, jpeg: jpeg, webp: webp, errorTicket: ticket, ownsData: copying))
     }
 
     /// Reads a HEIC's container in Swift; a file it refuses is refused, and no C library has
     /// seen its bytes.
-    private func openHEIF(_ owned: UnsafeMutableRawBufferPointer) throws(DecodeFailure) -> EncodedImage {
+    private func openHEIF(_ owned: UnsafeMutableRawBufferPointer, ownsData: Bool) throws(DecodeFailure) -> EncodedImage {
         let container: HEIFContainer
         do {
             container = try HEIFContainer.read(UnsafeRawBufferPointer(owned), caps: costCaps)
         } catch {
-            owned.deallocate()
+            if ownsData { owned.deallocate() }
             switch error.kind {
             case .malformed:
                 throw DecodeFailure(.unreadableHeader, "the heif container is malformed: \(error.reason)")
@@ -115,7 +127,7 @@ public struct ImageDecoder: Sendable {
             }
         }
         guard container.width * container.height <= pixelLimit else {
-            owned.deallocate()
+            if ownsData { owned.deallocate() }
             throw DecodeFailure(
                 .pixelLimitExceeded,
                 "the image declares \(container.width)x\(container.height) pixels, over the limit of \(pixelLimit)"
@@ -124,13 +136,13 @@ public struct ImageDecoder: Sendable {
         // The tiles decode more than the picture when they overhang it: that area counts too.
         let decoded = container.rows * container.columns * container.tileWidth * container.tileHeight
         guard decoded <= 2 * pixelLimit else {
-            owned.deallocate()
+            if ownsData { owned.deallocate() }
             throw DecodeFailure(
                 .pixelLimitExceeded,
                 "the image's tiles declare \(decoded) pixels, over the limit of \(pixelLimit)"
             )
         }
-        return try checked(EncodedImage(heif: container, data: owned))
+        return try checked(EncodedImage(heif: container, data: owned, ownsData: ownsData))
     }
 
     /// Checks the header's size against the pixel limit.

@@ -118,7 +118,9 @@ public struct InProcessChecks: PhotoDecoding {
 
         let image: EncodedImage
         do {
-            image = try decoder.open(bytes)
+            // Every decode (and preview) of the photo ends before this returns, while `bytes` are
+            // still the caller's: they are read in place (in a worker, in its shared memory), not copied.
+            image = try decoder.open(bytes, copying: false)
         } catch {
             timings.header = (clock.now - start).milliseconds
             return invalid(error)
@@ -179,7 +181,7 @@ public struct InProcessChecks: PhotoDecoding {
         // (`judgement`). Photos that pass the first time pay nothing.
         if first.blurScore < threshold {
             measurements.secondSettled = true
-            if let finerSide = settings.analysisScale.decodeShortestSide, let again = try? decoder.open(bytes) {
+            if let finerSide = settings.analysisScale.decodeShortestSide, let again = try? decoder.open(bytes, copying: false) {
                 // Colour kept by the first decode serves the preview whichever decode is judged.
                 let finerPlan = again.plan(targetShortSide: finerSide, preview: plan.keepsPreview ? nil : keeping)
                 if finerPlan.scaleNumerator > plan.scaleNumerator {

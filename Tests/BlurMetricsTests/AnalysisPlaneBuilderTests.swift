@@ -45,6 +45,88 @@ struct AnalysisPlaneBuilderTests {
         }
     }
 
+    @Test("the weights are the per-target construction's: each interval's overlaps rounded, the residue on its first largest weight, zero ends trimmed",
+          arguments: [(1205, 1024), (2142, 1820), (1607, 1024), (4032, 1024), (1025, 1024), (2048, 1024), (3000, 1024), (10, 3), (7, 7), (5, 1), (1, 1)])
+    func weightsMatchPerTargetConstruction(counts: (Int, Int)) {
+        for bits in [12, 14] {
+            let axis = AreaResamplingAxis(sourceCount: counts.0, targetCount: counts.1, fractionBits: bits)
+            let reference = Self.referenceWeights(sourceCount: counts.0, targetCount: counts.1, fractionBits: bits)
+            #expect(axis.taps == reference.taps)
+            #expect(axis.starts == reference.starts)
+            #expect(axis.weights == reference.weights)
+        }
+    }
+
+    @Test("the plane is the fixed-point area resampling computed one sample at a time, whichever targets go through the grouped kernel",
+          arguments: [(1205, 37, 1024, 31), (1607, 40, 1024, 25), (300, 20, 120, 9), (400, 9, 100, 3), (173, 11, 50, 5), (97, 5, 96, 5), (35, 4, 8, 2)])
+    func planeMatchesScalarResampling(sizes: (Int, Int, Int, Int)) {
+        let (width, height, targetWidth, targetHeight) = sizes
+        var generator = SplitMix64(state: UInt64(width * 7919 + height))
+        let pixels = (0..<(width * height)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let builder = AnalysisPlaneBuilder(sourceWidth: width, sourceHeight: height, bands: 1, targetWidth: targetWidth, targetHeight: targetHeight)
+        pixels.withUnsafeBufferPointer { builder.append(rows: $0.baseAddress!, count: height, rowStride: width) }
+        let horizontal = AreaResamplingAxis(sourceCount: width, targetCount: targetWidth, fractionBits: 14)
+        let vertical = AreaResamplingAxis(sourceCount: height, targetCount: targetHeight, fractionBits: 12)
+        let rows = (0..<height).map { y in
+            (0..<targetWidth).map { x in
+                let sum = (0..<horizontal.taps).reduce(UInt32(0)) { sum, tap in
+                    sum + UInt32(pixels[y * width + horizontal.starts[x] + tap]) * horizontal.weights[x * horizontal.taps + tap]
+                }
+                return (sum + 32) >> 6
+            }
+        }
+        var expected = [UInt8]()
+        for y in 0..<targetHeight {
+            for x in 0..<targetWidth {
+                let sum = (0..<vertical.taps).reduce(UInt32(0)) { sum, tap in
+                    sum + rows[vertical.starts[y] + tap][x] * vertical.weights[y * vertical.taps + tap]
+                }
+                expected.append(UInt8((sum + (1 << 19)) >> 20))
+            }
+        }
+        #expect(builder.finish().pixels == expected)
+    }
+
+    /// The weights as `AreaResamplingAxis` built them until 2026-11-28, one array per target.
+    static func referenceWeights(sourceCount: Int, targetCount: Int, fractionBits: Int) -> (taps: Int, starts: [Int], weights: [UInt32]) {
+        let scale = Double(sourceCount) / Double(targetCount)
+        let unit = Double(1 << fractionBits)
+        var rows: [(start: Int, weights: [UInt32])] = []
+        for target in 0..<targetCount {
+            let low = Double(target) * scale
+            let high = min(Double(target + 1) * scale, Double(sourceCount))
+            let first = Int(low.rounded(.down))
+            let last = min(sourceCount - 1, Int(high.rounded(.up)) - 1)
+            var quantized = (first...last).map { index -> UInt32 in
+                let overlap = min(high, Double(index + 1)) - max(low, Double(index))
+                return UInt32(max(0, (overlap / scale * unit).rounded()))
+            }
+            let total = quantized.reduce(0, +)
+            let largest = quantized.indices.max { quantized[$0] < quantized[$1] }!
+            quantized[largest] = UInt32(Int(quantized[largest]) + (1 << fractionBits) - Int(total))
+            var start = first
+            while quantized.count > 1, quantized.first == 0 {
+                quantized.removeFirst()
+                start += 1
+            }
+            while quantized.count > 1, quantized.last == 0 {
+                quantized.removeLast()
+            }
+            rows.append((start, quantized))
+        }
+        let taps = rows.map(\.weights.count).max() ?? 1
+        var starts = [Int](), weights = [UInt32]()
+        for row in rows {
+            let start = min(row.start, sourceCount - taps)
+            let padding = row.start - start
+            starts.append(start)
+            weights.append(contentsOf: repeatElement(0, count: padding))
+            weights.append(contentsOf: row.weights)
+            weights.append(contentsOf: repeatElement(0, count: taps - padding - row.weights.count))
+        }
+        return (taps, starts, weights)
+    }
+
     @Test("halving averages pixel pairs with rounding")
     func halving() {
         // Rows: 0 10 20 30 / 2 12 22 32 -> one row of two pixels: mean(0,10,2,12)=6, mean(20,30,22,32)=26.

@@ -42,6 +42,12 @@ struct BenchCommand: AsyncParsableCommand, SettingsCommand {
     @Flag(name: .customLong("content-preview"), help: "Also time making the content check's preview JPEG (stage content_preview, part of total).")
     var contentPreview = false
 
+    @Flag(inversion: .prefixedNo, help: """
+        Make each photo's duplicate fingerprint (stage fingerprint, part of total), as `validate --duplicates folder` and an upload \
+        with a project do; --no-fingerprint times the checks as `validate --duplicates off` runs them, with no fingerprint made.
+        """)
+    var fingerprint = true
+
     @OptionGroup var settingFlags: SettingFlags
 
     mutating func validate() throws {
@@ -81,8 +87,8 @@ struct BenchCommand: AsyncParsableCommand, SettingsCommand {
                 // With the preview, made whether or not the photo passed so every photo gets the
                 // figure, from the same decode (JPEG, HEIC) as the service makes it.
                 let (output, preview) = bytes.withUnsafeBytes { bytes in
-                    previews.map { validator.validateAndPreview(bytes, as: photoType.value, previews: $0) }
-                        ?? (validator.validate(bytes, as: photoType.value), nil)
+                    validator.decoding.validate(bytes, as: photoType.value, previews: previews, evenIfFailed: previews != nil, fingerprint: fingerprint,
+                                                deadline: nil, waitingPhotos: 0)
                 }
                 let timings = output.details.timingsMs
                 if let preview, iteration == 0 {
