@@ -15,13 +15,6 @@ let kernelSettings: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: 
 #endif
 
 // The decoder's pixel loops (the HEIC plane's rotation) are optimised in debug builds for the same reason.
-#if arch(x86_64)
-/// The C kernels assume the same CPU as the Swift ones (SSSE3's byte shuffle, SSE4.1's packing).
-let kernelCSettings: [CSetting] = [.unsafeFlags(["-march=nehalem", "-O2"])]
-#else
-let kernelCSettings: [CSetting] = [.unsafeFlags(["-O2"])]
-#endif
-
 let decoderSettings: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
 // The git revision `--version` shows: scripts/build-release and the Dockerfile pass it in
@@ -94,10 +87,8 @@ let package = Package(
         .target(name: "PhotoStructure", dependencies: ["PhotoFormat"], swiftSettings: decoderSettings),
         // The one module that owns libvips, libjpeg, libavcodec, libwebp and every C pointer.
         .target(name: "ImageCodecs", dependencies: ["PhotoFormat", "PhotoStructure", "CVips", "CLibJPEG", "CLibAVCodec", "CLibWebP"], swiftSettings: decoderSettings),
-        // The blur kernel: pure Swift, no C, no I/O.
-        // The blur check's pixel kernels that need a run-time byte shuffle; imported only by BlurMetrics.
-        .target(name: "CPlaneKernels", cSettings: kernelCSettings),
-        .target(name: "BlurMetrics", dependencies: ["CPlaneKernels"], swiftSettings: kernelSettings),
+        // The blur kernel: Swift (on x86-64 one byte shuffle through the compiler's intrinsics), no C of ours, no I/O.
+        .target(name: "BlurMetrics", swiftSettings: kernelSettings),
         // Exposure figures and the duplicate fingerprint of the analysis plane: pure Swift, no C, no I/O.
         .target(name: "LumaAnalysis", dependencies: ["BlurMetrics"], swiftSettings: kernelSettings),
         // The one weighted semaphore behind every budget: upload bytes, decode memory, provider calls.

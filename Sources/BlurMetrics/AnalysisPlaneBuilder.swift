@@ -1,5 +1,3 @@
-import CPlaneKernels
-
 /// Turns decoded 8-bit rows, fed top to bottom in strips, into the luma plane at the analysis
 /// scale in one pass: grey conversion, horizontal and vertical area resampling, with no per-pixel
 /// allocation and memory bounded by the output plane plus a few rows. Use it on one thread.
@@ -186,7 +184,7 @@ private final class Resampler {
     var horizontalRow: [UInt16]
     var accumulators: [UInt32]
     var nextTargetToFinish = 0
-    /// The horizontal pass's leading targets in groups of four for `pv_area_resample_groups` (a
+    /// The horizontal pass's leading targets in groups of four for `AreaResamplingGroups` (a
     /// byte shuffle gathers each target's taps): each group's first source sample, its taps'
     /// offsets from it as shuffle masks, and their weights. Targets after the last group that fits
     /// (at most 4 taps within 16 samples of the group's first, 16 samples readable from it: all
@@ -282,7 +280,8 @@ private final class Resampler {
             groupBases.withUnsafeBufferPointer { bases in
                 groupOffsets.withUnsafeBufferPointer { offsets in
                     groupWeights.withUnsafeBufferPointer { weights in
-                        pv_area_resample_groups(luma, bases.baseAddress!, offsets.baseAddress!, weights.baseAddress!, bases.count, output)
+                        AreaResamplingGroups.resample(luma, bases: bases.baseAddress!, offsets: offsets.baseAddress!, weights: weights.baseAddress!,
+                                                                      groups: bases.count, into: output)
                     }
                 }
             }
