@@ -169,16 +169,29 @@ public struct PlaneThumbnail: Sendable, Equatable {
             [UInt8](unsafeUninitializedCapacity: columns.count * rows.count) { out, initialized in
                 let p = pixels.baseAddress!, o = out.baseAddress!
                 var index = 0
+                /// The code of the cell at column `x` of a row, between columns `left` and `right`.
+                @inline(__always) func code(_ above: UnsafePointer<UInt8>, _ here: UnsafePointer<UInt8>, _ below: UnsafePointer<UInt8>,
+                                            _ left: Int, _ x: Int, _ right: Int) -> UInt8 {
+                    var sum = Int(above[left]) &+ Int(above[x]) &+ Int(above[right])
+                    sum &+= Int(here[left]) &+ Int(here[x]) &+ Int(here[right])
+                    sum &+= Int(below[left]) &+ Int(below[x]) &+ Int(below[right])
+                    let nine = 9 &* Int(here[x]) &- sum
+                    return UInt8(bitPattern: nine > step ? 3 : nine > 0 ? 1 : nine > -step ? -1 : -3)
+                }
+                // The columns with both neighbours inside the box go without the mirroring's tests.
+                let inner = max(columns.lowerBound, 1)..<max(max(columns.lowerBound, 1), min(columns.upperBound, width - 1))
                 for y in rows {
                     let above = p + reflect(y - 1, height) * width, here = p + y * width, below = p + reflect(y + 1, height) * width
-                    for x in columns {
-                        let left = reflect(x - 1, width), right = reflect(x + 1, width)
-                        var sum = Int(above[left]) &+ Int(above[x]) &+ Int(above[right])
-                        sum &+= Int(here[left]) &+ Int(here[x]) &+ Int(here[right])
-                        sum &+= Int(below[left]) &+ Int(below[x]) &+ Int(below[right])
-                        let nine = 9 &* Int(here[x]) &- sum
-                        let code: Int8 = nine > step ? 3 : nine > 0 ? 1 : nine > -step ? -1 : -3
-                        o[index] = UInt8(bitPattern: code)
+                    for x in columns.lowerBound..<inner.lowerBound {
+                        o[index] = code(above, here, below, reflect(x - 1, width), x, reflect(x + 1, width))
+                        index &+= 1
+                    }
+                    for x in inner {
+                        o[index] = code(above, here, below, x &- 1, x, x &+ 1)
+                        index &+= 1
+                    }
+                    for x in inner.upperBound..<columns.upperBound {
+                        o[index] = code(above, here, below, reflect(x - 1, width), x, reflect(x + 1, width))
                         index &+= 1
                     }
                 }
