@@ -111,7 +111,8 @@ enum FastCorners {
     }
 
     /// Bits 0-15: the 16 pixels from `p` with 9 contiguous circle pixels all brighter than centre + t; bits 16-31: all darker than centre - t.
-    private static func candidates16(_ p: UnsafeRawPointer, _ off: UnsafeBufferPointer<Int>, _ t: UInt8) -> UInt32 {
+    // Inlined into the scan (most chunks end at the quarter points' test); the arcs are worked out apart.
+    @inline(__always) private static func candidates16(_ p: UnsafeRawPointer, _ off: UnsafeBufferPointer<Int>, _ t: UInt8) -> UInt32 {
         let c = p.loadUnaligned(as: SIMD16<UInt8>.self)
         let tv = SIMD16<UInt8>(repeating: t)
         // Saturated centre ± t: lanes that would overflow get 255 (nothing brighter) or 0 (nothing darker).
@@ -129,12 +130,20 @@ enum FastCorners {
         let quickD = (d0 & d4) | (d4 & d8) | (d8 & d12) | (d12 & d0)
         let anyB = !isZero(quickB), anyD = !isZero(quickD)
         if !anyB && !anyD { return 0 }
+        return arcLanes(p, off, hi: hi, lo: lo, brighter: anyB, darker: anyD)
+    }
+
+    /// `candidates16`'s bits for the 16 pixels from `p` once the quarter points' test has passed
+    /// some brighter (`brighter`) or darker (`darker`) lanes, `hi` and `lo` the flipped bounds.
+    @inline(never) private static func arcLanes(_ p: UnsafeRawPointer, _ off: UnsafeBufferPointer<Int>, hi: SIMD16<Int8>, lo: SIMD16<Int8>,
+                                                brighter anyB: Bool, darker anyD: Bool) -> UInt32 {
+        let flip = SIMD16<Int8>(repeating: -128)
         var hitB = SIMD16<UInt8>(repeating: 0), hitD = hitB
         // Whether 9 contiguous circle pixels pass: windows of 2, 4, 8, then 9 neighbours ANDed
         // together around the circle, each step independent of the others (a running count of the
         // pixels passed in a row made every one of its 25 steps wait for the last).
         withUnsafeTemporaryAllocation(of: SIMD16<Int8>.self, capacity: 16) { ring in
-            for k in 0..<16 { ring[k] = px(k) }
+            for k in 0..<16 { ring[k] = p.loadUnaligned(fromByteOffset: off[k], as: SIMD16<Int8>.self) ^ flip }
             if anyB { hitB = arcs(ring) { $0 .> hi } }
             if anyD { hitD = arcs(ring) { $0 .< lo } }
         }
