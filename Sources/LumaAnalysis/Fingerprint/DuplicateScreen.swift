@@ -16,10 +16,8 @@
 /// `tune --check duplicates` prints both.
 ///
 /// A pure value built once per new photo: 128 KiB of bitmap (one bit per value of each chunk
-/// position), a 16 KiB filter of it (one bit per value of each position's low 13 bits, which
-/// stays in the nearest cache where the bitmap does not) and 4 KiB of the descriptors' chunks by
-/// position, whatever the photo. Screening one earlier photo tests its 2,048 chunks against the filter, the few it passes
-/// against the bitmap, and the chunks those pass against the new photo's at that position, and computes at most one full distance per descriptor pair that
+/// position) and 16 KiB of sorted keys, whatever the photo. Screening one earlier photo tests its
+/// 2,048 chunks against the bitmap and computes at most one full distance per descriptor pair that
 /// shares a chunk, never more than the 128 x 128 distances of the full comparison.
 public struct DuplicateScreen: Sendable {
     /// The new photo's fingerprint, which candidates are compared with in full.
@@ -33,18 +31,11 @@ public struct DuplicateScreen: Sendable {
     /// Which values each chunk position takes among the new photo's descriptors: 16 positions of
     /// 65,536 bits.
     private let bitmap: [UInt64]
-    /// `bitmap` folded onto each chunk's low `filterBits` bits: a chunk whose bit is clear here is
-    /// clear in `bitmap`, and about 1.5% of those it has not pass (128 values of 8,192 a position).
-    private let filter: [UInt64]
-    /// The new photo's descriptors' chunks by position: `described` values for position 0, then 1, ...
-    private let chunkValues: [UInt16]
-    /// The new photo's descriptors the screen holds (at most `PhotoFingerprint.keptKeypoints`).
-    private let described: Int
+    /// (position << 16 | value) << 8 | descriptor, sorted: the new photo's descriptors by chunk.
+    private let keys: [UInt64]
 
     /// Chunks a 256-bit descriptor is cut into.
     static let chunks = 16
-    /// The low bits of a chunk `filter` keeps.
-    static let filterBits = 13
     /// Bit distance within which two descriptors sharing a chunk count as shared (of 256 bits;
     /// the matcher pairs up to 64, but a copy's descriptors are closer, another photo's seldom).
     public static let closeDistance = 40
@@ -55,26 +46,23 @@ public struct DuplicateScreen: Sendable {
         self.rule = rule
         minimumSharedFeatures = max(1, rule.minimumInliers)
         var bitmap = [UInt64](repeating: 0, count: Self.chunks << 10)
-        var filter = [UInt64](repeating: 0, count: Self.chunks << (Self.filterBits - 6))
+        var keys: [UInt64] = []
         let words = fingerprint.features.words
         // A fingerprint keeps at most 128 keypoints (parsing refuses more): a descriptor's index
-        // fits the 128-bit set of those already measured.
+        // fits the key's 8 bits and the 128-bit set of those already measured.
         let described = min(words.count / 4, PhotoFingerprint.keptKeypoints)
-        var chunkValues = [UInt16](repeating: 0, count: described * Self.chunks)
+        keys.reserveCapacity(described * Self.chunks)
         for descriptor in 0..<described {
             for position in 0..<Self.chunks {
                 let value = Self.chunk(words, descriptor, position)
                 let bit = position << 16 | value
                 bitmap[bit >> 6] |= 1 << UInt64(bit & 63)
-                let folded = Self.folded(position, value)
-                filter[folded >> 6] |= 1 << UInt64(folded & 63)
-                chunkValues[position * described + descriptor] = UInt16(value)
+                keys.append(UInt64(bit) << 8 | UInt64(descriptor))
             }
         }
+        keys.sort()
         self.bitmap = bitmap
-        self.filter = filter
-        self.chunkValues = chunkValues
-        self.described = described
+        self.keys = keys
     }
 
     /// Whether `earlier` could be the new photo under the rule: its hash is within the rule's
@@ -90,26 +78,20 @@ public struct DuplicateScreen: Sendable {
     public func sharedFeatures(with earlier: PhotoFingerprint, upTo limit: Int = .max) -> Int {
         let words = earlier.features.words, mine = fingerprint.features.words
         var shared = 0
-        let described = described
-        return bitmap.withUnsafeBufferPointer { bits in filter.withUnsafeBufferPointer { filter in
-            words.withUnsafeBufferPointer { words in chunkValues.withUnsafeBufferPointer { chunks in
+        return bitmap.withUnsafeBufferPointer { bits in
             for descriptor in 0..<(words.count / 4) {
                 // The new photo's descriptors already measured against this one (128 at most).
                 var seen: (UInt64, UInt64) = (0, 0)
                 search: for position in 0..<Self.chunks {
-                    let value = Int(truncatingIfNeeded: words[4 &* descriptor &+ position &>> 2] &>> UInt64(16 &* (position & 3))) & 0xFFFF
-                    let folded = Self.folded(position, value)
-                    guard filter[folded &>> 6] & (1 &<< UInt64(folded & 63)) != 0 else { continue }
-                    let bit = position << 16 | value
+                    let bit = position << 16 | Self.chunk(words, descriptor, position)
                     guard bits[bit >> 6] & (1 << UInt64(bit & 63)) != 0 else { continue }
-                    let sameChunk = chunks.baseAddress! + position &* described
-                    for other in 0..<described where sameChunk[other] == UInt16(truncatingIfNeeded: value) {
+                    var index = lowerBound(UInt64(bit) << 8)
+                    while index < keys.count, keys[index] >> 8 == UInt64(bit) {
+                        let other = Int(keys[index] & 0xFF)
+                        index += 1
                         let mask: UInt64 = 1 << UInt64(other & 63)
                         if other < 64 { if seen.0 & mask != 0 { continue }; seen.0 |= mask } else { if seen.1 & mask != 0 { continue }; seen.1 |= mask }
-                        let a = 4 &* descriptor, b = 4 &* other
-                        let distance = (words[a] ^ mine[b]).nonzeroBitCount &+ (words[a &+ 1] ^ mine[b &+ 1]).nonzeroBitCount
-                            &+ (words[a &+ 2] ^ mine[b &+ 2]).nonzeroBitCount &+ (words[a &+ 3] ^ mine[b &+ 3]).nonzeroBitCount
-                        if distance <= Self.closeDistance {
+                        if Self.distance(words, descriptor, mine, other) <= Self.closeDistance {
                             shared += 1
                             break search
                         }
@@ -118,7 +100,7 @@ public struct DuplicateScreen: Sendable {
                 if shared >= limit { break }
             }
             return shared
-        } } } }
+        }
     }
 
     /// The earliest of `photos` (oldest first) that is the new photo under the rule, comparing in
@@ -140,9 +122,20 @@ public struct DuplicateScreen: Sendable {
         Int(truncatingIfNeeded: words[4 * descriptor + position >> 2] >> UInt64(16 * (position & 3))) & 0xFFFF
     }
 
-    /// The bit of `filter` for `value` at chunk `position`: the position and the value's low `filterBits` bits.
+    /// The bits by which descriptor `a` of `first` and `b` of `second` differ.
     @inline(__always)
-    private static func folded(_ position: Int, _ value: Int) -> Int {
-        position &<< filterBits | value & (1 &<< filterBits &- 1)
+    private static func distance(_ first: [UInt64], _ a: Int, _ second: [UInt64], _ b: Int) -> Int {
+        (first[4 * a] ^ second[4 * b]).nonzeroBitCount + (first[4 * a + 1] ^ second[4 * b + 1]).nonzeroBitCount
+            + (first[4 * a + 2] ^ second[4 * b + 2]).nonzeroBitCount + (first[4 * a + 3] ^ second[4 * b + 3]).nonzeroBitCount
+    }
+
+    /// The first index of `keys` not below `key`.
+    private func lowerBound(_ key: UInt64) -> Int {
+        var low = 0, high = keys.count
+        while low < high {
+            let middle = (low + high) / 2
+            if keys[middle] < key { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 }

@@ -111,8 +111,7 @@ enum FastCorners {
     }
 
     /// Bits 0-15: the 16 pixels from `p` with 9 contiguous circle pixels all brighter than centre + t; bits 16-31: all darker than centre - t.
-    // Inlined into the scan (most chunks end at the quarter points' test); the arcs are worked out apart.
-    @inline(__always) private static func candidates16(_ p: UnsafeRawPointer, _ off: UnsafeBufferPointer<Int>, _ t: UInt8) -> UInt32 {
+    private static func candidates16(_ p: UnsafeRawPointer, _ off: UnsafeBufferPointer<Int>, _ t: UInt8) -> UInt32 {
         let c = p.loadUnaligned(as: SIMD16<UInt8>.self)
         let tv = SIMD16<UInt8>(repeating: t)
         // Saturated centre ± t: lanes that would overflow get 255 (nothing brighter) or 0 (nothing darker).
@@ -130,39 +129,20 @@ enum FastCorners {
         let quickD = (d0 & d4) | (d4 & d8) | (d8 & d12) | (d12 & d0)
         let anyB = !isZero(quickB), anyD = !isZero(quickD)
         if !anyB && !anyD { return 0 }
-        return arcLanes(p, off, hi: hi, lo: lo, brighter: anyB, darker: anyD)
-    }
-
-    /// `candidates16`'s bits for the 16 pixels from `p` once the quarter points' test has passed
-    /// some brighter (`brighter`) or darker (`darker`) lanes, `hi` and `lo` the flipped bounds.
-    @inline(never) private static func arcLanes(_ p: UnsafeRawPointer, _ off: UnsafeBufferPointer<Int>, hi: SIMD16<Int8>, lo: SIMD16<Int8>,
-                                                brighter anyB: Bool, darker anyD: Bool) -> UInt32 {
-        let flip = SIMD16<Int8>(repeating: -128)
         var hitB = SIMD16<UInt8>(repeating: 0), hitD = hitB
-        // Whether 9 contiguous circle pixels pass: windows of 2, 4, 8, then 9 neighbours ANDed
-        // together around the circle, each step independent of the others (a running count of the
-        // pixels passed in a row made every one of its 25 steps wait for the last).
-        withUnsafeTemporaryAllocation(of: SIMD16<Int8>.self, capacity: 16) { ring in
-            for k in 0..<16 { ring[k] = p.loadUnaligned(fromByteOffset: off[k], as: SIMD16<Int8>.self) ^ flip }
-            if anyB { hitB = arcs(ring) { $0 .> hi } }
-            if anyD { hitD = arcs(ring) { $0 .< lo } }
+        let one = SIMD16<UInt8>(repeating: 1), eight = SIMD16<Int8>(repeating: 8)
+        // Run lengths of consecutive brighter (darker) circle pixels; a run cannot pass 8 before the ninth step.
+        if anyB {
+            var run = SIMD16<UInt8>(repeating: 0)
+            for k in 0..<8 { run = (run &+ one) & bytes(px(k) .> hi) }
+            for k in 8..<25 { run = (run &+ one) & bytes(px(k) .> hi); hitB |= bytes(unsafeBitCast(run, to: SIMD16<Int8>.self) .> eight) }
+        }
+        if anyD {
+            var run = SIMD16<UInt8>(repeating: 0)
+            for k in 0..<8 { run = (run &+ one) & bytes(px(k) .< lo) }
+            for k in 8..<25 { run = (run &+ one) & bytes(px(k) .< lo); hitD |= bytes(unsafeBitCast(run, to: SIMD16<Int8>.self) .> eight) }
         }
         return laneBits(hitB) | laneBits(hitD) << 16
-    }
-
-    /// The lanes in which 9 contiguous of the 16 circle pixels `ring` pass `test`: all-ones bytes.
-    @inline(__always) private static func arcs(_ ring: UnsafeMutableBufferPointer<SIMD16<Int8>>,
-                                                _ test: (SIMD16<Int8>) -> SIMDMask<SIMD16<Int8>>) -> SIMD16<UInt8> {
-        withUnsafeTemporaryAllocation(of: SIMD16<UInt8>.self, capacity: 64) { buffer in
-            let m = buffer.baseAddress!, two = m + 16, four = m + 32, eight = m + 48
-            for k in 0..<16 { m[k] = bytes(test(ring[k])) }
-            for k in 0..<16 { two[k] = m[k] & m[(k + 1) & 15] }
-            for k in 0..<16 { four[k] = two[k] & two[(k + 2) & 15] }
-            for k in 0..<16 { eight[k] = four[k] & four[(k + 4) & 15] }
-            var any = SIMD16<UInt8>(repeating: 0)
-            for k in 0..<16 { any |= eight[k] & m[(k + 8) & 15] }
-            return any
-        }
     }
 
     /// OpenCV's FAST score plus one for a corner whose 9-pixel arc is darker (`darker`) or brighter than the centre: the largest, over the 16 arcs, of the smallest difference to the centre along the arc. (Only one sign can hold an arc of 9 out of 16.)
