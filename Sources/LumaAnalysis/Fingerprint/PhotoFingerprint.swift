@@ -84,7 +84,10 @@ public struct PhotoFingerprint: Sendable, Equatable {
 
     /// The fewest differing hash bits between this photo and `other` in any rotation of `other`.
     public func distance(to other: PhotoFingerprint) -> Int {
-        other.rotationHashes.map { ($0 ^ rotationHashes[0]).nonzeroBitCount }.min() ?? 64
+        // A loop, not a mapped array: the screen asks this of every earlier photo.
+        var fewest = 64
+        for hash in other.rotationHashes { fewest = min(fewest, (hash ^ rotationHashes[0]).nonzeroBitCount) }
+        return fewest
     }
 
     /// The hash distance, the feature agreement and the aligned thumbnails' correlation between

@@ -162,23 +162,29 @@ enum PlaneResampling {
         let byColumn = centres.sorted { $0.x < $1.x }
         // Rows go in bands of 8 sharing their column ranges, so the ranges are worked out once a band.
         let bandCount = (h + 7) / 8
-        /// The merged column ranges within `radius` of the centres whose rows within `radius` meet rows `low..<high`.
-        func columns(_ low: Int, _ high: Int) -> [Range<Int>] {
-            var merged: [Range<Int>] = []
-            for c in byColumn where c.y + radius >= low && c.y - radius < high {
-                if let last = merged.last, c.x - radius <= last.upperBound {
-                    merged[merged.count - 1] = last.lowerBound..<(c.x + radius + 1)
-                } else {
-                    merged.append((c.x - radius)..<(c.x + radius + 1))
-                }
+        // Each band's merged column ranges within `radius` of the centres whose rows within `radius`
+        // meet the band's rows (`low..<high`), the centres taken in column order. A band's output rows
+        // read the row-filtered source rows 3 above and below, so a source band's ranges take in every
+        // centre near the rows within 3 of it (samples of a band's rows farther from a centre than
+        // `radius` may read source rows not filtered there, and are never read). Each centre is added
+        // to the few bands it meets, not every band tested against every centre.
+        var outputColumns = [[Range<Int>]](repeating: [], count: bandCount)
+        var sourceColumns = [[Range<Int>]](repeating: [], count: bandCount)
+        /// Adds centre `c`'s columns to `ranges`, merged with the last when they meet.
+        func add(_ c: (x: Int, y: Int), to ranges: inout [Range<Int>]) {
+            if let last = ranges.last, c.x - radius <= last.upperBound {
+                ranges[ranges.count - 1] = last.lowerBound..<(c.x + radius + 1)
+            } else {
+                ranges.append((c.x - radius)..<(c.x + radius + 1))
             }
-            return merged
         }
-        // A band's output rows read the row-filtered source rows 3 above and below, so a source band's
-        // ranges take in every centre near the rows within 3 of it (samples of a band's rows farther
-        // from a centre than `radius` may read source rows not filtered there, and are never read).
-        let outputColumns = (0..<bandCount).map { columns(8 * $0, 8 * $0 + 8) }
-        let sourceColumns = (0..<bandCount).map { columns(8 * $0 - 3, 8 * $0 + 11) }
+        for c in byColumn {
+            // The bands whose rows, or rows within 3 of them, can meet the centre's.
+            for band in max(0, (c.y - radius - 11) / 8 - 1)...min(bandCount - 1, (c.y + radius + 3) / 8 + 1) {
+                if c.y + radius >= 8 * band && c.y - radius < 8 * band + 8 { add(c, to: &outputColumns[band]) }
+                if c.y + radius >= 8 * band - 3 && c.y - radius < 8 * band + 11 { add(c, to: &sourceColumns[band]) }
+            }
+        }
         var ring = [UInt8](repeating: 0, count: 7 * w)
         plane.pixels.withUnsafeBufferPointer { src in
             ring.withUnsafeMutableBufferPointer { rb in

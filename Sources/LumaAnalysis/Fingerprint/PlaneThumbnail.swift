@@ -43,22 +43,14 @@ public struct PlaneThumbnail: Sendable, Equatable {
 
     /// The thumbnail of a detection plane (`LocalFeatures.detectionPlane(of:)`); empty without one.
     public init(detectionPlane: LumaPlane?) {
-        guard let plane = detectionPlane, plane.width >= Self.factor, plane.height >= Self.factor else {
+        // `factor` is 4: the box means are the quarter plane's of the plane less its first gridX
+        // columns and gridY rows (a plane of 4 or more a side keeps 4 or more), rounded the same way.
+        guard let plane = detectionPlane, plane.width >= Self.factor, plane.height >= Self.factor,
+              case let (gridX, gridY) = (plane.width % Self.factor / 2, plane.height % Self.factor / 2),
+              let box = QuarterPlane.of(plane, left: gridX, top: gridY) else {
             self.init(width: 0, height: 0, originX: 0, originY: 0, gridX: 0, gridY: 0, codes: [])
             return
         }
-        let gridX = plane.width % Self.factor / 2, gridY = plane.height % Self.factor / 2
-        var centred = plane
-        if gridX > 0 || gridY > 0 {
-            let width = plane.width - gridX, height = plane.height - gridY
-            var pixels = [UInt8]()
-            pixels.reserveCapacity(width * height)
-            for y in gridY..<plane.height { pixels += plane.pixels[(y * plane.width + gridX)..<((y + 1) * plane.width)] }
-            centred = LumaPlane(width: width, height: height, pixels: pixels)
-        }
-        // `factor` is 4: the box means are the quarter plane's, rounded the same way.
-        let box = QuarterPlane.of(centred)
-        let detail = Self.detail(of: box.pixels, width: box.width, height: box.height)
         var width = box.width, height = box.height, originX = 0, originY = 0
         if width * height > Self.maximumCells {
             if width >= height {
@@ -69,14 +61,7 @@ public struct PlaneThumbnail: Sendable, Equatable {
                 originY = (box.height - height) / 2
             }
         }
-        var codes = [UInt8](repeating: 0, count: width * height)
-        for y in 0..<height {
-            for x in 0..<width {
-                let value = detail[(y + originY) * box.width + x + originX]
-                let code: Int8 = value > Self.detailStep ? 3 : value > 0 ? 1 : value > -Self.detailStep ? -1 : -3
-                codes[y * width + x] = UInt8(bitPattern: code)
-            }
-        }
+        let codes = Self.codes(of: box, columns: originX..<(originX + width), rows: originY..<(originY + height))
         self.init(width: width, height: height, originX: originX, originY: originY, gridX: gridX, gridY: gridY, codes: codes)
     }
 
@@ -171,20 +156,47 @@ public struct PlaneThumbnail: Sendable, Equatable {
         codes.map { Double(Int8(bitPattern: $0)) }
     }
 
-    /// Each cell less the mean of its 3x3 neighbourhood, the border mirrored without repeating the edge (OpenCV's REFLECT_101).
-    private static func detail(of pixels: [UInt8], width: Int, height: Int) -> [Double] {
-        func reflect(_ i: Int, _ n: Int) -> Int { n == 1 ? 0 : i < 0 ? -i : i >= n ? 2 * n - 2 - i : i }
-        var out = [Double](repeating: 0, count: width * height)
-        for y in 0..<height {
-            for x in 0..<width {
-                var sum = 0
-                for dy in -1...1 {
-                    let row = reflect(y + dy, height) * width
-                    for dx in -1...1 { sum += Int(pixels[row + reflect(x + dx, width)]) }
+    /// The code of each cell of `columns` x `rows` of `box`, row by row: its detail (the cell less
+    /// the mean of its 3x3 neighbourhood, the border mirrored without repeating the edge, OpenCV's
+    /// REFLECT_101) split at 0 and ±`detailStep`. In whole numbers: nine times the detail is
+    /// 9 x cell - sum, and `detailStep` (2) is 18 of those (the Double detail, cell - sum / 9,
+    /// lands on the same side of 0 and ±2 as the exact one, which is never within 1/9 of them
+    /// unless on them).
+    private static func codes(of box: LumaPlane, columns: Range<Int>, rows: Range<Int>) -> [UInt8] {
+        let width = box.width, height = box.height, step = Int(9 * detailStep)
+        @inline(__always) func reflect(_ i: Int, _ n: Int) -> Int { n == 1 ? 0 : i < 0 ? -i : i >= n ? 2 * n - 2 - i : i }
+        return box.pixels.withUnsafeBufferPointer { pixels in
+            [UInt8](unsafeUninitializedCapacity: columns.count * rows.count) { out, initialized in
+                let p = pixels.baseAddress!, o = out.baseAddress!
+                var index = 0
+                /// The code of the cell at column `x` of a row, between columns `left` and `right`.
+                @inline(__always) func code(_ above: UnsafePointer<UInt8>, _ here: UnsafePointer<UInt8>, _ below: UnsafePointer<UInt8>,
+                                            _ left: Int, _ x: Int, _ right: Int) -> UInt8 {
+                    var sum = Int(above[left]) &+ Int(above[x]) &+ Int(above[right])
+                    sum &+= Int(here[left]) &+ Int(here[x]) &+ Int(here[right])
+                    sum &+= Int(below[left]) &+ Int(below[x]) &+ Int(below[right])
+                    let nine = 9 &* Int(here[x]) &- sum
+                    return UInt8(bitPattern: nine > step ? 3 : nine > 0 ? 1 : nine > -step ? -1 : -3)
                 }
-                out[y * width + x] = Double(pixels[y * width + x]) - Double(sum) / 9
+                // The columns with both neighbours inside the box go without the mirroring's tests.
+                let inner = max(columns.lowerBound, 1)..<max(max(columns.lowerBound, 1), min(columns.upperBound, width - 1))
+                for y in rows {
+                    let above = p + reflect(y - 1, height) * width, here = p + y * width, below = p + reflect(y + 1, height) * width
+                    for x in columns.lowerBound..<inner.lowerBound {
+                        o[index] = code(above, here, below, reflect(x - 1, width), x, reflect(x + 1, width))
+                        index &+= 1
+                    }
+                    for x in inner {
+                        o[index] = code(above, here, below, x &- 1, x, x &+ 1)
+                        index &+= 1
+                    }
+                    for x in inner.upperBound..<columns.upperBound {
+                        o[index] = code(above, here, below, reflect(x - 1, width), x, reflect(x + 1, width))
+                        index &+= 1
+                    }
+                }
+                initialized = index
             }
         }
-        return out
     }
 }

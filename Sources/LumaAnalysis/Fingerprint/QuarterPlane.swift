@@ -5,12 +5,18 @@ import BlurMetrics
 enum QuarterPlane {
     /// `plane` averaged over 4x4 blocks, each mean rounded half up; a plane under 4 px a side is returned as it is.
     static func of(_ plane: LumaPlane) -> LumaPlane {
-        let width = plane.width / 4, height = plane.height / 4
-        guard width > 0, height > 0 else { return plane }
+        of(plane, left: 0, top: 0) ?? plane
+    }
+
+    /// The part of `plane` from column `left` and row `top` on averaged over 4x4 blocks, as `of(_:)`
+    /// averages a plane cropped there (without making the crop); nil when that part is under 4 px a side.
+    static func of(_ plane: LumaPlane, left: Int, top: Int) -> LumaPlane? {
+        let width = (plane.width - left) / 4, height = (plane.height - top) / 4
+        guard width > 0, height > 0 else { return nil }
         let stride = plane.width
         let result = plane.pixels.withUnsafeBufferPointer { pixels in
             [UInt8](unsafeUninitializedCapacity: width * height) { out, initialized in
-                let source = UnsafeRawPointer(pixels.baseAddress!), o = out.baseAddress!
+                let source = UnsafeRawPointer(pixels.baseAddress! + top * stride + left), o = out.baseAddress!
                 for blockRow in 0..<height {
                     let top = source + blockRow &* 4 &* stride, row = o + blockRow &* width
                     var x = 0
