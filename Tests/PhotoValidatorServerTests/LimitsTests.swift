@@ -217,7 +217,8 @@ struct LimitsTests {
 
     @Test("projects take turns: a second project's upload runs within one job of a busy project's backlog")
     func projectsTakeTurns() async throws {
-        try await withLiveApp({ $0.workers = 1; $0.spareWorkers = 0; $0.queueLimit = 16 }) { client, app in
+        // The held jobs must not go overdue (30 s by default) on a loaded machine: a stand-in thread would run the queue.
+        try await withLiveApp({ $0.workers = 1; $0.spareWorkers = 0; $0.queueLimit = 16; $0.validationTimeout = .seconds(600) }) { client, app in
             let port = try #require(client.port)
             let pool = app.service.pool
             // The uploads come from 127.0.0.1 without a token: one caller, a sub-queue per project.
