@@ -217,16 +217,21 @@ struct LimitsTests {
 
     @Test("projects take turns: a second project's upload runs within one job of a busy project's backlog")
     func projectsTakeTurns() async throws {
-        try await withLiveApp({ $0.workers = 1; $0.spareWorkers = 0; $0.queueLimit = 16 }) { client, app in
+        // The held jobs must not go overdue (30 s by default) on a loaded machine: a stand-in thread would run the queue.
+        try await withLiveApp({ $0.workers = 1; $0.spareWorkers = 0; $0.queueLimit = 16; $0.validationTimeout = .seconds(600) }) { client, app in
             let port = try #require(client.port)
             let pool = app.service.pool
-            let gate = Gate()
+            // The uploads come from 127.0.0.1 without a token: one caller, a sub-queue per project.
+            let caller = "address:127.0.0.1"
+            let gate = Gate(), probeGate = Gate()
             // Whatever happens below, the worker is let go (a test that fails must not hold it).
-            defer { gate.open(1) }
-            let order = CompletionLog()
-            // The busy project's first job holds the only worker until every upload is queued; the
-            // uploads come from 127.0.0.1 without a token: one caller, a sub-queue per project.
-            async let holder: Void = pool.withSlot(for: FairKey(caller: "address:127.0.0.1", project: "busy")) { slot in try await slot.run { gate.wait() } }
+            defer {
+                gate.open(1)
+                probeGate.open(1)
+            }
+            let order = CompletionLog(), probe = CompletionLog()
+            // The busy project's first job holds the only worker until every job is queued.
+            async let holder: Void = pool.withSlot(for: FairKey(caller: caller, project: "busy")) { slot in try await slot.run { gate.wait() } }
             // Bounded: an upload that failed under load must fail the test, not leave it waiting.
             try #require(try await poll(within: .seconds(180)) { pool.inFlight >= 1 }, "pool.inFlight never reached 1")
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -242,15 +247,34 @@ struct LimitsTests {
                 send("other")
                 // Bounded: an upload that failed under load must fail the test, not leave it waiting.
                 try #require(try await poll(within: .seconds(180)) { pool.queued >= 4 }, "pool.queued never reached 4")
+                // A third project's job, queued last, has the third turn: while it holds the worker, the
+                // uploads answered are exactly those whose jobs ran before it. Answers alone would not
+                // tell: they reach this task in whatever order its threads get to them, not the order
+                // the jobs ran in (on a loaded machine a busy upload that ran later was answered first).
+                group.addTask {
+                    try await pool.withSlot(for: FairKey(caller: caller, project: "probe")) { slot in
+                        try await slot.run {
+                            probe.names.withLock { $0.append("running") }
+                            probeGate.wait()
+                        }
+                    }
+                }
+                try #require(try await poll(within: .seconds(180)) { pool.queued >= 5 }, "pool.queued never reached 5")
                 gate.open(1)
+                try #require(try await poll(within: .seconds(180)) { probe.names.withLock { !$0.isEmpty } }, "the probe never ran")
+                try #require(try await poll(within: .seconds(180)) { order.names.withLock { $0.count >= 2 } }, "the jobs run before the probe were never answered")
+                let beforeProbe = order.names.withLock { $0 }
+                let waiting = pool.queued
+                probeGate.open(1)
+                // Two jobs ran before the probe: the busy project's first and the other project's
+                // (FIFO would run the busy project's backlog first, the other's upload fourth).
+                #expect(beforeProbe.sorted() == ["busy 200", "other 200"], "the other project waited behind the busy one's backlog: \(beforeProbe) answered before the probe's turn")
+                #expect(waiting == 2, "the busy project's last two uploads must still wait while the probe runs: \(waiting) waiting")
                 try await group.waitForAll()
             }
             try await holder
             let served = order.names.withLock { $0 }
             #expect(served.count == 4 && served.allSatisfy { $0.hasSuffix(" 200") }, "\(served)")
-            // Served second (FIFO would serve it last, fourth); answers are recorded as the client
-            // tasks get to them, so one place of scheduling slack on a loaded machine.
-            #expect((served.firstIndex(of: "other 200") ?? 9) <= 2, "the other project waited behind the busy one's backlog: \(served)")
         }
     }
 }

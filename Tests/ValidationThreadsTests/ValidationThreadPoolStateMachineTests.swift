@@ -276,6 +276,27 @@ struct ValidationThreadPoolStateMachineTests {
         #expect(nextRun(&machine, at: t0)?.id == 10)
     }
 
+    @Test("a project's backlog queued behind its own running job delays another project's job by one job: the daemon's projectsTakeTurns, without threads")
+    func backlogBehindRunningJob() {
+        var machine = machine(threads: 1, queue: 16)
+        let busy = FairKey(caller: "address:127.0.0.1", project: "busy")
+        // The busy project's first job holds the only thread while its next three jobs queue,
+        // then another project's one (LimitsTests.projectsTakeTurns).
+        submit(0, busy, into: &machine)
+        #expect(nextRun(&machine, at: t0)?.id == 0)
+        for id in 1...3 { submit(id, busy, into: &machine) }
+        submit(9, FairKey(caller: "address:127.0.0.1", project: "other"), into: &machine)
+        machine.finish(0)
+        machine.release(busy)
+        var served: [Int] = []
+        while let next = nextRun(&machine, at: t0) {
+            served.append(next.id)
+            machine.finish(next.id)
+        }
+        // FIFO would serve 9 last; the other project runs second, one job behind the backlog.
+        #expect(served == [1, 9, 2, 3])
+    }
+
     @Test("an overdue job's stand-in thread counts as a regular thread, so the spare stays for another project")
     func spareWithOverdue() {
         var machine = machine(threads: 1, spare: 1, queue: 8, replacements: 1, timeout: .seconds(1))
