@@ -222,7 +222,8 @@ private final class Resampler {
         self.accumulators = [UInt32](repeating: 0, count: 2 * horizontal.targetCount)
         var bases: [Int32] = [], offsets: [UInt8] = [], groupWeights: [Int16] = []
         let taps = horizontal.taps
-        if taps <= 4, horizontal.weights.allSatisfy({ $0 < 1 << 15 }) {
+        // Each target's weights sum to 1 << fractionBits: at most 14 bits keeps 255 times the sum, shifted by 6, in 16 bits.
+        if taps <= 4, horizontal.fractionBits <= 14, horizontal.weights.allSatisfy({ $0 < 1 << 15 }) {
             for group in 0..<(horizontal.targetCount / 4) {
                 let base = horizontal.starts[4 * group]
                 guard horizontal.starts[4 * group + 3] + taps - base <= 16, base + 16 <= horizontal.sourceCount else { break }

@@ -3,16 +3,17 @@ import _Builtin_intrinsics.intel
 #endif
 
 /// The horizontal area resampling of one row in groups of four targets, each target's taps
-/// gathered with a byte shuffle chosen at run time (SSSE3 `pshufb`, at the kernels' `nehalem`
-/// baseline; the same arithmetic one target at a time elsewhere). Swift's SIMD types offer no
+/// gathered with a byte shuffle chosen at run time (SSSE3 `pshufb`, SSE4.1 `packusdw`, at the
+/// kernels' `nehalem` baseline; the same arithmetic one target at a time elsewhere). Swift's SIMD types offer no
 /// run-time shuffle, so the x86-64 path calls the compiler's own intrinsics: no C of ours.
 enum AreaResamplingGroups {
     /// Writes target `4g + j` of each group `g < groups`: (the sum over its taps `k < 4` of
     /// `source[bases[g] + offsets[32g + 8j + 2k]] * weights[16g + 4j + k]` + 32) >> 6. Offsets come
     /// in byte pairs, the tap's offset then 0x80 (a shuffle mask that widens each sample to 16
     /// bits); a tap whose offset is 0x80 reads nothing (weight 0). The caller guarantees
-    /// `bases[g] + 16` is within the row, every other offset is under 16 and every weight under
-    /// 32,768: the result is then exactly the scalar sum's.
+    /// `bases[g] + 16` is within the row, every other offset is under 16, every weight under
+    /// 32,768 and each target's weights summing to at most 16,384: the result then fits 16 bits
+    /// and is exactly the scalar sum's (the vector path saturates where the scalar one would wrap).
     @inline(__always)
     static func resample(_ source: UnsafePointer<UInt8>, bases: UnsafePointer<Int32>, offsets: UnsafePointer<UInt8>,
                          weights: UnsafePointer<Int16>, groups: Int, into output: UnsafeMutablePointer<UInt16>) {

@@ -14,6 +14,8 @@ public enum Percentile {
     /// by selection instead of sorting every value (the blur score's noise floor takes eight a plane).
     public static func linear(unsorted values: [Double], _ percentile: Double) -> Double {
         precondition(!values.isEmpty, "a percentile of nothing")
+        // The selection reads through an unchecked buffer: an index outside it must trap here.
+        precondition((0...100).contains(percentile), "a percentile outside 0-100")
         let position = percentile / 100 * Double(values.count - 1)
         let lower = Int(position.rounded(.down))
         let upper = min(lower + 1, values.count - 1)

@@ -4,10 +4,11 @@ import PhotoStructure
 
 /// A photo whose header has been read; its pixels are decoded on demand, strip by strip.
 ///
-/// Owns a copy of the encoded bytes (libvips, libjpeg, libwebp and FFmpeg borrow them for as long
-/// as the image lives), or borrows its caller's when opened without copying, the libvips image (JPEG, PNG, WebP) or the Swift-read HEIF container (HEIC,
-/// which libvips never sees), and, for JPEG, the libjpeg decoder, for a still WebP libwebp's. Use
-/// it on one thread.
+/// Owns the libvips image (JPEG, PNG, WebP) or the Swift-read HEIF container (HEIC, which libvips
+/// never sees), for JPEG the libjpeg decoder, for a still WebP libwebp's, and a copy of the encoded
+/// bytes, which they borrow for as long as the image lives; opened without copying (a decode
+/// worker's photo in its shared memory, `ImageDecoder.open(_:copying:)`), it borrows its caller's
+/// bytes, which must stay unchanged until it is gone. Use it on one thread.
 public final class EncodedImage {
     /// The container format.
     public let format: ImageFormat

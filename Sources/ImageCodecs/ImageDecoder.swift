@@ -51,15 +51,22 @@ public struct ImageDecoder: Sendable {
         }
     }
 
+    /// Reads the header of `bytes` and checks the format and pixel limit; the image keeps a copy of
+    /// the bytes, so they may change or go once this returns (`open(_:copying:)` has the rest).
+    public func open(_ bytes: UnsafeRawBufferPointer) throws(DecodeFailure) -> EncodedImage {
+        try open(bytes, copying: true)
+    }
+
     /// Reads the header of `bytes` and checks the format and pixel limit. The image keeps a copy of
     /// the bytes; with `copying` false it reads them in place, and they must stay unchanged for as
     /// long as it lives (a decode worker's photo in its shared memory, checked and answered before
-    /// the memory is written again: no second copy of every upload).
+    /// the memory is written again: no second copy of every upload). Package-only: the lifetime
+    /// rule is the caller's to keep.
     ///
     /// The format is decided from the magic bytes first and only that format's loader sees the
     /// bytes; a HEIC's container is read in Swift alone (no HEIC reaches libvips or libheif). No
     /// pixel is decoded here: a decompression bomb costs a header parse.
-    public func open(_ bytes: UnsafeRawBufferPointer, copying: Bool = true) throws(DecodeFailure) -> EncodedImage {
+    package func open(_ bytes: UnsafeRawBufferPointer, copying: Bool) throws(DecodeFailure) -> EncodedImage {
         guard bytes.baseAddress != nil, bytes.count > 0 else {
             throw DecodeFailure(.emptyInput, "the upload is empty (0 bytes)")
         }

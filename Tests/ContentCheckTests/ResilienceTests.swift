@@ -109,7 +109,8 @@ struct ResilienceTests {
         try await withStandIn(.anthropic, configure: {
             $0.maximumAttempts = 1
             $0.breakerFailureThreshold = 2
-            $0.breakerOpenDuration = .milliseconds(300)
+            // Long enough that a loaded machine still checks while it is open (300 ms was not).
+            $0.breakerOpenDuration = .seconds(2)
         }, script: { _, index in index < 2 ? .error(status: 500) : labels("interior_room") }) { classifier, standIn, events in
             #expect(await check(classifier).details.error == "server_error")
             #expect(await check(classifier).details.error == "server_error")
@@ -117,7 +118,7 @@ struct ResilienceTests {
             let refused = await check(classifier)
             #expect(refused.details.error == "circuit_open" && refused.details.attempts == 0)
             #expect(standIn.received.count == 2, "an open breaker does not call the provider")
-            try await Task.sleep(for: .milliseconds(350))
+            try await Task.sleep(for: .milliseconds(2_100))
             let probe = await check(classifier)
             #expect(probe.details.verdict == "pass")
             #expect(classifier.breaker.state == .closed)
@@ -131,11 +132,12 @@ struct ResilienceTests {
         try await withStandIn(.anthropic, configure: {
             $0.maximumAttempts = 1
             $0.breakerFailureThreshold = 1
-            $0.breakerOpenDuration = .milliseconds(200)
+            // Long enough that a loaded machine still checks while it is open again.
+            $0.breakerOpenDuration = .seconds(2)
         }, script: { _, _ in .error(status: 503) }) { classifier, _, _ in
             _ = await check(classifier)
             #expect(classifier.breaker.state == .open)
-            try await Task.sleep(for: .milliseconds(250))
+            try await Task.sleep(for: .milliseconds(2_100))
             _ = await check(classifier)
             #expect(classifier.breaker.state == .open)
             #expect(await check(classifier).details.error == "circuit_open")

@@ -235,6 +235,12 @@ struct LimitsTests {
             // Bounded: an upload that failed under load must fail the test, not leave it waiting.
             try #require(try await poll(within: .seconds(180)) { pool.inFlight >= 1 }, "pool.inFlight never reached 1")
             try await withThrowingTaskGroup(of: Void.self) { group in
+                // A failed #require below throws out of this closure, and the group then waits for
+                // its children, the probe among them: the gates must open before that wait.
+                defer {
+                    gate.open(1)
+                    probeGate.open(1)
+                }
                 func send(_ project: String) {
                     group.addTask {
                         let (status, _) = try await uploadSmallPhoto(port: port, project: project)
