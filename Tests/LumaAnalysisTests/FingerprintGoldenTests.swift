@@ -1,13 +1,7 @@
 import BlurMetrics
 import LumaAnalysis
+import TestFixtures
 import Testing
-
-/// FNV-1a (64 bits) of `bytes`, printed in hex: a short stand-in for a fingerprint's bytes.
-private func fnv1a(_ bytes: [UInt8]) -> String {
-    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-    for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-    return String(hash, radix: 16)
-}
 
 /// The fingerprint is stored by the daemon and the shared store and compared with fingerprints
 /// made by earlier builds: any change to how it is computed must leave its bytes as they were
@@ -28,7 +22,7 @@ struct FingerprintGoldenTests {
         var printed: [String] = []
         for shape in Self.golden {
             let plane = TestScenes.shapes(width: shape.width, height: shape.height, seed: shape.seed)
-            let hash = fnv1a(PhotoFingerprint(of: plane).bytes)
+            let hash = FNV1a.hex(PhotoFingerprint(of: plane).bytes)
             printed.append("(\(shape.width), \(shape.height), \(shape.seed), \"\(hash)\"),")
             #expect(shape.hash == hash, "\(shape.width)x\(shape.height) seed \(shape.seed)")
         }

@@ -4,13 +4,6 @@ import TestFixtures
 import Testing
 import PhotoValidation
 
-/// FNV-1a (64 bits) of `bytes`, in hex: a short stand-in for a fingerprint's bytes.
-private func fnv1a(_ bytes: [UInt8]) -> String {
-    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-    for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-    return String(hash, radix: 16)
-}
-
 /// A stored fingerprint is compared with ones later builds make, so making it faster must not
 /// change a byte of it: the fingerprints of real photos in every format, as earlier builds made them.
 @Suite("The fingerprints of real photos stay those of earlier builds", .integration, .timeLimit(.minutes(10)))
@@ -69,7 +62,7 @@ struct FingerprintGoldenPhotoTests {
         var printed: [String] = [], changed = false
         for file in files {
             let output = try await validate(Fixtures.testdataFile(file), as: .inspiration)
-            let hash = output.details.fingerprint.flatMap(PhotoFingerprint.init(base64:)).map { fnv1a($0.bytes) } ?? "none"
+            let hash = output.details.fingerprint.flatMap(PhotoFingerprint.init(base64:)).map { FNV1a.hex($0.bytes) } ?? "none"
             printed.append("\"\(file)\": \"\(hash)\",")
             #expect(Self.golden[file] == hash, "\(file)")
             changed = changed || Self.golden[file] != hash
