@@ -52,6 +52,18 @@ struct PlanarPreviewTests {
         return Double(sum) / Double(a.rgb.count)
     }
 
+    /// Expects `ours`, a bounded JPEG, within a pixel of `theirs` (libvips' preview) in size and
+    /// within 4 levels per RGB sample of it on average where they overlap; prints the difference.
+    static func expectAgrees(_ ours: PreviewImage, _ theirs: PreviewImage, file: String, what: String,
+                             sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try expectBoundedJPEG(ours, sourceLocation: sourceLocation)
+        #expect(abs(ours.width - theirs.width) <= 1 && abs(ours.height - theirs.height) <= 1,
+                "\(ours.width)x\(ours.height) against \(theirs.width)x\(theirs.height)", sourceLocation: sourceLocation)
+        let difference = try overlapDifference(ours, theirs)
+        print("\(file): \(what) \(ours.width)x\(ours.height), mean |difference| from libvips' \(String(format: "%.2f", difference))")
+        #expect(difference < 4, "\(file): mean |difference| \(difference)", sourceLocation: sourceLocation)
+    }
+
     /// The mean absolute difference per RGB sample of two previews over the area they share
     /// (their sizes may differ by a pixel where two resizers round a side differently).
     static func overlapDifference(_ ours: PreviewImage, _ theirs: PreviewImage) throws -> Double {
@@ -231,11 +243,7 @@ struct PlanarPreviewTests {
         let theirs = try await offloaded {
             try Data(contentsOf: url).withUnsafeBytes { try PreviewEncoder().preview(of: $0, format: header.format) }
         }
-        try expectBoundedJPEG(ours)
-        #expect(abs(ours.width - theirs.width) <= 1 && abs(ours.height - theirs.height) <= 1, "\(ours.width)x\(ours.height) against \(theirs.width)x\(theirs.height)")
-        let difference = try Self.overlapDifference(ours, theirs)
-        print("\(file): preview \(ours.width)x\(ours.height), mean |difference| from libvips' \(String(format: "%.2f", difference))")
-        #expect(difference < 4, "\(file): mean |difference| \(difference)")
+        try Self.expectAgrees(ours, theirs, file: file, what: "preview")
     }
 
     @Test("the preview of a JPEG from its decode agrees with libvips' own preview of the file",
@@ -246,11 +254,7 @@ struct PlanarPreviewTests {
         let theirs = try await offloaded {
             try Data(contentsOf: url).withUnsafeBytes { try PreviewEncoder().preview(of: $0, format: .jpeg) }
         }
-        try expectBoundedJPEG(ours)
-        #expect(abs(ours.width - theirs.width) <= 1 && abs(ours.height - theirs.height) <= 1, "\(ours.width)x\(ours.height) against \(theirs.width)x\(theirs.height)")
-        let difference = try Self.overlapDifference(ours, theirs)
-        print("\(file): planar preview \(ours.width)x\(ours.height), mean |difference| from libvips' \(String(format: "%.2f", difference))")
-        #expect(difference < 4, "\(file): mean |difference| \(difference)")
+        try Self.expectAgrees(ours, theirs, file: file, what: "planar preview")
     }
 
     @Test("the decode that keeps the planes hands out exactly the luma-only decode's luma",

@@ -37,6 +37,16 @@ struct ValidationThreadPoolStateMachineTests {
         return (job.id, deadline)
     }
 
+    /// The ids a free thread runs, one after another, each finished before the next, until it has none.
+    func drain(_ machine: inout StateMachine) -> [Int] {
+        var served: [Int] = []
+        while let next = nextRun(&machine, at: t0) {
+            served.append(next.id)
+            machine.finish(next.id)
+        }
+        return served
+    }
+
     @Test("a free thread runs the queued job until the earliest of its deadline, its run limit from now, or the default timeout")
     func runDeadlines() {
         var machine = machine(queue: 8)
@@ -155,12 +165,8 @@ struct ValidationThreadPoolStateMachineTests {
         #expect(evicted?.id == 4)
         let queued = machine.enqueue(job(9, deadline: nil), for: FairKey(caller: "good", project: "home"))
         #expect(queued)
-        var served: [Int] = []
         machine.finish(0)
-        while let next = nextRun(&machine, at: t0) {
-            served.append(next.id)
-            machine.finish(next.id)
-        }
+        let served = drain(&machine)
         // A free thread goes to the caller with the fewest jobs under way: the good caller's has
         // none, the flooder's three waiting ones hold its places (issue 53: fairness within 2x).
         #expect(served == [9, 1, 2, 3])
@@ -288,11 +294,7 @@ struct ValidationThreadPoolStateMachineTests {
         submit(9, FairKey(caller: "address:127.0.0.1", project: "other"), into: &machine)
         machine.finish(0)
         machine.release(busy)
-        var served: [Int] = []
-        while let next = nextRun(&machine, at: t0) {
-            served.append(next.id)
-            machine.finish(next.id)
-        }
+        let served = drain(&machine)
         // FIFO would serve 9 last; the other project runs second, one job behind the backlog.
         #expect(served == [1, 9, 2, 3])
     }
