@@ -192,7 +192,7 @@ struct ContentCheckEndpointTests {
             #expect(response.status == .ok)
             let validation = try #require(try jsonObject(response)["validation"] as? [String: Any])
             #expect(validation["failures"] as? [String] == ["too_many_people"])
-            var counts = try await app.forwarder!.outbox.counts()
+            var counts = try await app.forwarder!.outbox!.counts()
             #expect(counts.pending + counts.delivered + counts.dead == 0, "nothing promised for a rejected photo")
 
             var inspiration = MultipartBody()
@@ -201,7 +201,7 @@ struct ContentCheckEndpointTests {
             let (headers2, body2) = inspiration.finished()
             let passed = try await client.execute(uri: "/api/v1/projects/proj-1/photos", method: .post, headers: headers2, body: body2)
             #expect((try jsonObject(passed)["validation"] as? [String: Any])?["passed"] as? Bool == true)
-            counts = try await app.forwarder!.outbox.counts()
+            counts = try await app.forwarder!.outbox!.counts()
             #expect(counts.pending + counts.delivered + counts.dead == 1)
         }
     }

@@ -205,10 +205,10 @@ struct DuplicatePhotoTests {
                 #expect(failures(validation).isEmpty, "round \(round)")
                 #expect(details(validation)["fingerprint"] == nil)
                 let photoID = try #require(answer["photo_id"] as? String)
-                #expect(try await app.forwarder!.outbox.entry(photoID: photoID) != nil)
+                #expect(try await app.forwarder!.outbox!.entry(photoID: photoID) != nil)
                 #expect(app.service.duplicates!.store.photos(in: "race-\(round)").photos.map(\.photoID) == [photoID])
             }
-            let counts = try await app.forwarder!.outbox.counts()
+            let counts = try await app.forwarder!.outbox!.counts()
             #expect(counts.pending + counts.dead == 3)
         }
     }

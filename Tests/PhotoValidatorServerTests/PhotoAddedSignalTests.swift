@@ -31,7 +31,7 @@ struct PhotoAddedSignalTests {
             let photoID = try #require(try jsonObject(passed)["photo_id"] as? String)
             let failed = try await upload(client, project: "project-a", file: "photos/small-coffee.png")
             #expect((try jsonObject(failed)["validation"] as? [String: Any])?["passed"] as? Bool == false)
-            let delivered = try await poll { try await app.forwarder!.outbox.counts().delivered == 1 }
+            let delivered = try await poll { try await app.forwarder!.outbox!.counts().delivered == 1 }
             #expect(delivered)
             let signals = try await temporal.signals(workflowID: "project-a", named: "photo_added")
             #expect(signals.count == 1)
@@ -41,7 +41,7 @@ struct PhotoAddedSignalTests {
             #expect(signal["photo_type"] as? String == "inspiration")
             #expect(signal["note"] as? String == "the green chair")
             #expect(Set(signal.keys) == ["photo_id", "storage_key", "photo_type", "note"])
-            #expect(try await app.forwarder!.outbox.counts().pending == 0)
+            #expect(try await app.forwarder!.outbox!.counts().pending == 0)
         }
     }
 
@@ -72,7 +72,7 @@ struct PhotoAddedSignalTests {
                 return try await group.reduce(into: Set<String?>()) { $0.insert($1) }
             }
             #expect(raced.count == 1)
-            let delivered = try await poll { try await app.forwarder!.outbox.counts().delivered == 2 }
+            let delivered = try await poll { try await app.forwarder!.outbox!.counts().delivered == 2 }
             #expect(delivered)
             let signals = try await temporal.signals(workflowID: "project-i", named: "photo_added").compactMap { $0["photo_id"] as? String }
             #expect(signals.sorted() == [try jsonObject(first)["photo_id"] as? String, raced.first ?? nil].compactMap { $0 }.sorted())
@@ -94,13 +94,13 @@ struct PhotoAddedSignalTests {
                 #expect(response.status == .ok)
                 photoIDs.append(try #require(try jsonObject(response)["photo_id"] as? String))
             }
-            #expect(try await poll { try await app.forwarder!.outbox.entry(photoID: photoIDs[2])?.attempts ?? 0 >= 1 })
+            #expect(try await poll { try await app.forwarder!.outbox!.entry(photoID: photoIDs[2])?.attempts ?? 0 >= 1 })
             let view = try jsonObject(try await client.execute(uri: "/v1/outbox", method: .get))
             #expect((view["counts"] as? [String: Any])?["pending"] as? Int == 3)
             #expect(view["target"] as? String == "temporal")
 
             try await temporal.start()
-            #expect(try await poll { try await app.forwarder!.outbox.counts().delivered == 3 })
+            #expect(try await poll { try await app.forwarder!.outbox!.counts().delivered == 3 })
             let signals = try await temporal.signals(workflowID: "project-b", named: "photo_added")
             #expect(signals.compactMap { $0["photo_id"] as? String }.sorted() == photoIDs.sorted())
             let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
@@ -118,7 +118,7 @@ struct PhotoAddedSignalTests {
         try await withLiveApp(forwarding(to: temporal)) { client, app in
             let response = try await upload(client, project: "no-such-project")
             #expect(response.status == .ok)
-            #expect(try await poll { try await app.forwarder!.outbox.counts().dead == 1 })
+            #expect(try await poll { try await app.forwarder!.outbox!.counts().dead == 1 })
             let view = try jsonObject(try await client.execute(uri: "/v1/outbox", method: .get))
             let dead = try #require((view["dead_letters"] as? [[String: Any]])?.first)
             #expect(dead["workflow_id"] as? String == "no-such-project")
@@ -132,7 +132,7 @@ struct PhotoAddedSignalTests {
             try await temporal.startWorkflow(id: "no-such-project")
             let retried = try jsonObject(try await client.execute(uri: "/v1/outbox/retry", method: .post))
             #expect(retried["requeued"] as? Int == 1)
-            #expect(try await poll { try await app.forwarder!.outbox.counts().delivered == 1 })
+            #expect(try await poll { try await app.forwarder!.outbox!.counts().delivered == 1 })
             #expect(try await temporal.signals(workflowID: "no-such-project", named: "photo_added").count == 1)
         }
     }

@@ -2,6 +2,7 @@ import Configuration
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import PhotoValidatorCLI
 import SharedStore
 import TestFixtures
 import Testing
@@ -38,6 +39,26 @@ struct SharedStoreDaemonTests {
         } throws: { error in
             "\(error)".contains("store.url") && !"\(error)".contains("pw-secret")
         }
+    }
+
+    @Test("with store.url, forwarding promises in the shared outbox and opens no outbox file of its own")
+    func opensNoOutboxFile() throws {
+        var configuration = ServiceConfiguration()
+        configuration.validation.decodeIsolation = .none
+        configuration.store = SharedStoreSettings(url: "postgres://validator@127.0.0.1:9/rooms", tls: .disable)
+        configuration.signal.target = .webhook
+        configuration.signal.webhookURL = "http://127.0.0.1:9/hook"
+        configuration.signal.webhookSecret = "s"
+        let outboxPath = Fixtures.temporaryPath("unused-outbox.sqlite")
+        configuration.signal.outboxPath = outboxPath
+        let app = try buildApplication(configuration: configuration, logger: testLogger)
+        let forwarder = try #require(app.forwarder)
+        #expect(forwarder.shared != nil && forwarder.outbox == nil)
+        #expect(!FileManager.default.fileExists(atPath: outboxPath))
+        // Without the store the same settings open the file: the check above can fail.
+        configuration.store = nil
+        let local = try buildApplication(configuration: configuration, logger: testLogger)
+        #expect(local.forwarder?.outbox != nil && FileManager.default.fileExists(atPath: outboxPath))
     }
 
     @Test("readyz waits for the schema, says why while the database is down (uploads and DELETE get 503 store_unavailable), and recovers when it returns",

@@ -26,7 +26,7 @@ struct WebhookForwardingTests {
                 let failed = try await upload(client, project: "project-w", file: "photos/small-coffee.png")
                 #expect((try jsonObject(failed)["validation"] as? [String: Any])?["passed"] as? Bool == false)
                 // The receiver answers 503 first: the daemon retries, then delivers.
-                #expect(try await poll { try await app.forwarder!.outbox.counts().delivered == 1 })
+                #expect(try await poll { try await app.forwarder!.outbox!.counts().delivered == 1 })
                 let deliveries = receiver.deliveries
                 #expect(deliveries.count == 2)
                 #expect(deliveries.allSatisfy { $0.signatureValid && $0.delivery == photoID })

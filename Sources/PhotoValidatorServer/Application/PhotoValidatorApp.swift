@@ -76,7 +76,7 @@ package struct PhotoValidatorApp: Sendable {
                 }
             }
             // With the shared store, the project memory is the one replicas share.
-            let store = try (sharedStore == nil ? forwarder?.outbox.fingerprintStore(limits: limits, onEvict: onEvict) : nil)
+            let store = try forwarder?.outbox?.fingerprintStore(limits: limits, onEvict: onEvict)
                 ?? PhotoFingerprintStore(limits: limits, onEvict: onEvict)
             let shared = sharedStore.map { DuplicateCheck.sharedMemory($0, limits: limits, logger: logger, onEvict: onEvict) }
             service.duplicates = DuplicateCheck(store: store, rule: configuration.validation.duplicateRule, shared: shared)

@@ -4,31 +4,48 @@ import SignalForwarding
 
 /// The daemon's side of signal forwarding: promises signals in the outbox and wakes delivery.
 package struct SignalForwarder: Sendable {
-    /// This replica's durable outbox (unused when `shared` is set).
-    package let outbox: SignalOutbox
-    /// The outbox replicas share (`store.url`), which then replaces `outbox`: every replica
-    /// delivers what any promised, and answers a repeat of an upload any answered.
-    package let shared: SharedOutbox?
+    /// Where signals are promised: this replica's outbox file, or the store replicas share.
+    private enum Store: Sendable {
+        case local(SignalOutbox)
+        case shared(SharedOutbox)
+
+        var queue: any SignalQueue {
+            switch self {
+            case .local(let outbox): outbox
+            case .shared(let shared): shared
+            }
+        }
+    }
+
+    private let store: Store
     /// The service that delivers from it.
     package let delivery: SignalDeliveryService
     /// The signal name.
     package let signalName: String
 
-    /// The queue delivery reads and the admin view shows: the shared one when there is one.
-    package var queue: any SignalQueue { shared ?? outbox }
+    /// This replica's durable outbox; nil with `store.url`, when no outbox file is opened at all.
+    package var outbox: SignalOutbox? {
+        if case .local(let outbox) = store { return outbox }
+        return nil
+    }
 
-    /// Opens the outbox (or, with `sharedStore`, uses the one replicas share) and builds the target
+    /// The outbox replicas share (`store.url`), which then replaces `outbox`: every replica
+    /// delivers what any promised, and answers a repeat of an upload any answered.
+    package var shared: SharedOutbox? {
+        if case .shared(let shared) = store { return shared }
+        return nil
+    }
+
+    /// The queue delivery reads and the admin view shows: the shared one when there is one.
+    package var queue: any SignalQueue { store.queue }
+
+    /// Opens the outbox (or, with `sharedStore`, uses the one replicas share and opens no outbox file) and builds the target
     /// `configuration` names, or returns nil when forwarding is off.
     ///
     /// - Throws: `OutboxError` when the outbox cannot be opened.
     static func make(configuration: SignalConfiguration, metrics: ServiceMetrics, logger: Logger,
                      sharedStore: SharedStore? = nil) throws(OutboxError) -> SignalForwarder? {
         guard configuration.target != .none else { return nil }
-        let outbox = try SignalOutbox(path: configuration.outboxPath, minimumFreeBytes: configuration.outboxMinimumFreeBytes,
-                                      answerLimits: configuration.answerLimits) { reason, count in
-            metrics.recordAnswerEvictions(reason: reason, count: count)
-            logger.notice("the outbox forgot the \(count) oldest answer(s) to keyed uploads (\(reason.rawValue)): a repeat of those uploads is validated again as a new one; raise outbox.answers_per_project or outbox.answers_mib if this is frequent")
-        }
         let target: any SignalTarget
         switch configuration.target {
         case .none:
@@ -39,19 +56,32 @@ package struct SignalForwarder: Sendable {
         case .webhook:
             target = WebhookSignalTarget(url: configuration.webhookURL ?? "", secret: configuration.webhookSecret ?? "")
         }
-        let shared = sharedStore.map { SharedOutbox(store: $0, logger: logger) }
-        let delivery = SignalDeliveryService(outbox: shared ?? outbox, target: target, policy: configuration.retry, logger: logger) { event in
+        // With the shared store the outbox file would never be read: it is not opened, so a
+        // replica needs no writable outbox path.
+        let store: Store
+        if let sharedStore {
+            store = .shared(SharedOutbox(store: sharedStore, logger: logger))
+        } else {
+            store = .local(try SignalOutbox(path: configuration.outboxPath, minimumFreeBytes: configuration.outboxMinimumFreeBytes,
+                                            answerLimits: configuration.answerLimits) { reason, count in
+                metrics.recordAnswerEvictions(reason: reason, count: count)
+                logger.notice("the outbox forgot the \(count) oldest answer(s) to keyed uploads (\(reason.rawValue)): a repeat of those uploads is validated again as a new one; raise outbox.answers_per_project or outbox.answers_mib if this is frequent")
+            })
+        }
+        let delivery = SignalDeliveryService(outbox: store.queue, target: target, policy: configuration.retry, logger: logger) { event in
             metrics.recordDelivery(event)
         }
-        return SignalForwarder(outbox: outbox, shared: shared, delivery: delivery, signalName: configuration.name)
+        return SignalForwarder(store: store, delivery: delivery, signalName: configuration.name)
     }
 
     /// The answer kept for the upload with `key` in `projectID`, or nil when none is within the window.
     ///
     /// - Throws: `OutboxError` or `SharedStoreError` when the outbox cannot be read.
     func storedAnswer(projectID: String, key: String) async throws -> IdempotentUpload? {
-        if let shared { return try await shared.idempotentUpload(projectID: projectID, key: key) }
-        return try await outbox.idempotentUpload(projectID: projectID, key: key)
+        switch store {
+        case .local(let outbox): try await outbox.idempotentUpload(projectID: projectID, key: key)
+        case .shared(let shared): try await shared.idempotentUpload(projectID: projectID, key: key)
+        }
     }
 
     /// Commits the signal for `photo` to the project's workflow, with the photo's fingerprint
@@ -59,10 +89,9 @@ package struct SignalForwarder: Sendable {
     ///
     /// - Throws: `OutboxError` or `SharedStoreError` when it could not be committed; nothing is promised then.
     func promise(projectID: String, photo: PhotoData, fingerprint row: FingerprintRow?) async throws {
-        if let shared {
-            try await shared.enqueue(workflowID: projectID, signalName: signalName, photo: photo)
-        } else {
-            try await outbox.enqueue(workflowID: projectID, signalName: signalName, photo: photo, fingerprint: row)
+        switch store {
+        case .local(let outbox): try await outbox.enqueue(workflowID: projectID, signalName: signalName, photo: photo, fingerprint: row)
+        case .shared(let shared): try await shared.enqueue(workflowID: projectID, signalName: signalName, photo: photo)
         }
         delivery.signalEnqueued()
     }
@@ -75,12 +104,13 @@ package struct SignalForwarder: Sendable {
     /// - Throws: `OutboxError` or `SharedStoreError` when it could not be committed; nothing is promised then.
     func record(_ upload: IdempotentUpload, promising photo: PhotoData?, fingerprint row: FingerprintRow?) async throws -> IdempotentUpload {
         let stored: IdempotentUpload
-        if let shared {
-            let promise = try photo.map { try SharedOutbox.promise(workflowID: upload.projectID, signalName: signalName, photo: $0) }
-            stored = try await shared.record(upload, alongside: promise ?? { _ in })
-        } else {
+        switch store {
+        case .local(let outbox):
             stored = try await outbox.record(upload, promising: photo.map { (workflowID: upload.projectID, signalName: signalName, photo: $0) },
                                              fingerprint: row)
+        case .shared(let shared):
+            let promise = try photo.map { try SharedOutbox.promise(workflowID: upload.projectID, signalName: signalName, photo: $0) }
+            stored = try await shared.record(upload, alongside: promise ?? { _ in })
         }
         if photo != nil, stored.photoID == upload.photoID { delivery.signalEnqueued() }
         return stored

@@ -60,9 +60,9 @@ struct OperationsController {
             reasons.append("workers: \(health.overdueJobs) stuck in a decoder, more than the \(pool.maximumReplacements) stand-ins allowed")
         }
         // With the shared store, this replica's outbox file is not used: the store's check says it all.
-        if let forwarder, forwarder.shared == nil {
+        if let outbox = forwarder?.outbox {
             do {
-                try await forwarder.outbox.checkWritable()
+                try await outbox.checkWritable()
             } catch {
                 reasons.append("outbox: \(error)")
             }
