@@ -22,8 +22,9 @@ public struct LocalFeatures: Sendable, Equatable {
     public static let maximumDetectionLongSide = 4096
     /// The shortest side of a plane features are detected on; a narrower plane has none (the hash decides).
     static let minimumDetectionSide = 16
-    /// The most keypoints a fingerprint holds (`OrbExtractor.maximumKeypoints`); parsing refuses more.
-    public static let maximumCount = OrbExtractor.maximumKeypoints
+    /// The most keypoints features hold: the 128 of the 256 found that `OrbExtractor` keeps,
+    /// spread over the frame; parsing refuses more.
+    public static let maximumCount = 128
 
     /// Features of an analysis plane, detected on its `detectionPlane(of:)`.
     public init(of plane: LumaPlane) {
@@ -69,19 +70,30 @@ public struct LocalFeatures: Sendable, Equatable {
         return min(size.width, size.height) >= minimumDetectionSide ? size : nil
     }
 
-    /// Features detected on `detectionPlane` (none without one).
+    /// Features detected on `detectionPlane` (none without one): the `maximumCount` keypoints of
+    /// the 256 (more with ties) `OrbExtractor` finds that it keeps spread over the frame.
     public init(detectionPlane: LumaPlane?) {
         guard let working = detectionPlane else {
             self.init(xs: [], ys: [], words: [], fractionBits: 0)
             return
         }
-        let found = OrbExtractor.extract(from: working)
-        let largest = max(found.xs.max() ?? 0, found.ys.max() ?? 0)
+        let found = OrbExtractor.extract(from: working, keeping: Self.maximumCount)
+        self.init(xs: found.xs, ys: found.ys, words: found.words, fractionBits: found.fractionBits)
+    }
+
+    /// The fractional bits positions up to `largest` are stored with: the most, up to 8, that keep
+    /// `largest` within a UInt16.
+    static func fractionBits(largest: Float) -> Int {
         var bits = 8
         while bits > 0 && (Double(largest) * Double(1 << bits)).rounded() > 65535 { bits -= 1 }
-        let unit = Float(1 << bits)
-        let q = { (v: Float) -> Float in Float(UInt16(clamping: Int((v * unit).rounded()))) / unit }
-        self.init(xs: found.xs.map(q), ys: found.ys.map(q), words: found.words, fractionBits: bits)
+        return bits
+    }
+
+    /// `value` as stored with `fractionBits` fractional bits (rounded, clamped to a UInt16), so a
+    /// byte round trip is exact.
+    static func quantized(_ value: Float, fractionBits: Int) -> Float {
+        let unit = Float(1 << fractionBits)
+        return Float(UInt16(clamping: Int((value * unit).rounded()))) / unit
     }
 
     private init(xs: [Float], ys: [Float], words: [UInt64], fractionBits: Int) {
@@ -90,28 +102,6 @@ public struct LocalFeatures: Sendable, Equatable {
 
     /// Number of keypoints.
     public var count: Int { xs.count }
-
-    /// The cells a side of the frame is cut into when keypoints are kept (`spread(_:)`).
-    static let spreadGrid = 4
-
-    /// `n` of these keypoints spread over the frame: in the extractor's order (the strongest of
-    /// every pyramid level in proportion to its quota), each of a 4x4 grid of cells over the
-    /// keypoints' extent takes at most twice its share (`n`/8) first, then the next strongest fill
-    /// what is left. A crop or a border that leaves part of the frame still finds keypoints there.
-    public func spread(_ n: Int) -> LocalFeatures {
-        guard count > n else { return self }
-        let grid = Self.spreadGrid, cap = max(1, 2 * n / (grid * grid))
-        let w = (xs.max() ?? 1) + 1, h = (ys.max() ?? 1) + 1
-        var cells = [Int](repeating: 0, count: grid * grid), kept: [Int] = [], taken = [Bool](repeating: false, count: count)
-        for k in 0..<count where kept.count < n {
-            let cell = min(grid - 1, Int(xs[k] / w * Float(grid))) + grid * min(grid - 1, Int(ys[k] / h * Float(grid)))
-            if cells[cell] < cap { cells[cell] += 1; kept.append(k); taken[k] = true }
-        }
-        for k in 0..<count where kept.count < n && !taken[k] { kept.append(k) }
-        kept.sort()
-        return LocalFeatures(xs: kept.map { xs[$0] }, ys: kept.map { ys[$0] }, words: kept.flatMap { words[(4 * $0)..<(4 * $0 + 4)] },
-                             fractionBits: fractionBits)
-    }
 
     /// Compact form: "LF", version 2 (keypoints in the extractor's interleaved order), fractional bits, UInt16 count, then per keypoint x and y as little-endian UInt16 fixed point, then the 32-byte descriptors.
     public var bytes: [UInt8] {

@@ -10,12 +10,11 @@ enum OrbExtractor {
         var ys: [Float] = []
         /// Descriptor words, four per keypoint; bit i of the descriptor is bit i % 64 of word i / 64.
         var words: [UInt64] = []
+        /// The fractional bits the positions are stored with (`LocalFeatures.fractionBits(largest:)`).
+        var fractionBits = 0
     }
 
     private static let featureCount = 256
-    /// The most keypoints `extract` returns: each level keeps at most four times its quota, which
-    /// only responses tied at a level's cut (a repeating pattern) ever reach.
-    static let maximumKeypoints = 4 * featureCount
     private static let levelCount = 3
     private static let scaleFactor = 1.3
     private static let edge = 31
@@ -55,8 +54,11 @@ enum OrbExtractor {
     private static let patternX: [Float] = (0..<512).map { Float(BriefPattern.pairs[2 * $0]) }
     private static let patternY: [Float] = (0..<512).map { Float(BriefPattern.pairs[2 * $0 + 1]) }
 
-    /// Features of `image` (the halved analysis plane).
-    static func extract(from image: LumaPlane) -> Output {
+    /// The `keeping` keypoints of `image` spread over its frame (`spreadSelection`), with their
+    /// descriptors: every level's `2 * quota` strongest FAST corners are ranked by Harris, the level's
+    /// `quota` best kept, all levels interleaved by rank (the strongest of every level in proportion
+    /// to its quota), and only the keypoints the spread keeps are oriented and described.
+    static func extract(from image: LumaPlane, keeping: Int) -> Output {
         let factor = Float(1.0 / scaleFactor)
         var desired = Float(featureCount) * (1 - factor) / (1 - Float(Double(factor) * Double(factor) * Double(factor)))
         var quotas: [Int] = []
@@ -66,14 +68,13 @@ enum OrbExtractor {
         }
         quotas.append(max(featureCount - used, 0))
 
-        var out = Output()
+        var levels: [(plane: LumaPlane, scale: Float)] = []
+        var found: [(level: Int, point: Candidate)] = []
         var ranks: [Double] = []
         var level = image
         var layerScale: Float = 1
         let first = firstThreshold(in: image, count: 2 * quotas[0])
         var guess = first.threshold
-        // One buffer for every level's blur (the first level is the largest), so each is not fresh memory.
-        var blurred: [UInt8] = []
         for l in 0..<levelCount {
             if l > 0 {
                 layerScale = Float(pow13(l))
@@ -82,28 +83,59 @@ enum OrbExtractor {
                 guard w > 2 * edge, h > 2 * edge else { break }
                 level = PlaneResampling.resizedBilinear(level, width: w, height: h)
             }
+            levels.append((level, layerScale))
             let (points, cut) = keypoints(in: level, quota: quotas[l], guess: guess, sample: l == 0 ? first.sample : nil)
             // A coarser level's cut is rarely below two thirds of a finer one's.
             guess = cut * 2 / 3
-            guard !points.isEmpty else { continue }
-            PlaneResampling.gaussianBlurred7(level, near: points.map { ($0.x, $0.y) }, radius: patternReach, into: &blurred)
-            let start = out.xs.count
-            describe(points, level: level, blurred: blurred, scale: layerScale, into: &out)
-            ranks += (0..<(out.xs.count - start)).map { (Double($0) + 0.5) / Double(max(quotas[l], 1)) }
+            found += points.map { (l, $0) }
+            ranks += points.indices.map { (Double($0) + 0.5) / Double(max(quotas[l], 1)) }
         }
-        return interleaved(out, ranks: ranks)
+        let order = ranks.indices.sorted { ranks[$0] != ranks[$1] ? ranks[$0] < ranks[$1] : $0 < $1 }
+        var out = Output()
+        // Positions are spread as they are stored: in the fixed point the largest of all found allows.
+        let xs = order.map { Float(found[$0].point.x) * levels[found[$0].level].scale }
+        let ys = order.map { Float(found[$0].point.y) * levels[found[$0].level].scale }
+        out.fractionBits = LocalFeatures.fractionBits(largest: max(xs.max() ?? 0, ys.max() ?? 0))
+        let quantized = { (v: Float) in LocalFeatures.quantized(v, fractionBits: out.fractionBits) }
+        let kept = spreadSelection(xs: xs.map(quantized), ys: ys.map(quantized), keeping: keeping)
+        out.xs = kept.map { quantized(xs[$0]) }
+        out.ys = kept.map { quantized(ys[$0]) }
+        out.words = [UInt64](repeating: 0, count: 4 * kept.count)
+        // One buffer for every level's blur (the first level is the largest), so each is not fresh memory.
+        var blurred: [UInt8] = []
+        for (l, level) in levels.enumerated() {
+            let slots = kept.indices.filter { found[order[kept[$0]]].level == l }
+            guard !slots.isEmpty else { continue }
+            let points = slots.map { found[order[kept[$0]]].point }
+            PlaneResampling.gaussianBlurred7(level.plane, near: points.map { ($0.x, $0.y) }, radius: patternReach, into: &blurred)
+            let words = describe(points, level: level.plane, blurred: blurred)
+            for (k, slot) in slots.enumerated() {
+                for w in 0..<4 { out.words[4 * slot + w] = words[4 * k + w] }
+            }
+        }
+        return out
     }
 
-    /// `output` with its keypoints ordered by their rank within their level over the level's quota
-    /// (each level's are strongest first), so that any prefix holds the strongest of every level in
-    /// proportion to its quota: the order `LocalFeatures.spread(_:)` keeps them in.
-    private static func interleaved(_ output: Output, ranks: [Double]) -> Output {
-        let order = ranks.indices.sorted { ranks[$0] != ranks[$1] ? ranks[$0] < ranks[$1] : $0 < $1 }
-        var sorted = Output()
-        sorted.xs = order.map { output.xs[$0] }
-        sorted.ys = order.map { output.ys[$0] }
-        sorted.words = order.flatMap { output.words[(4 * $0)..<(4 * $0 + 4)] }
-        return sorted
+    /// The cells a side of the frame is cut into when keypoints are kept (`spreadSelection`).
+    static let spreadGrid = 4
+
+    /// The indices (ascending) of `keeping` of the keypoints at `xs`, `ys` (strongest first as
+    /// `extract` orders them) spread over the frame: each of a 4x4 grid of cells over the
+    /// keypoints' extent takes at most twice its share (`keeping`/8) first, then the next strongest
+    /// fill what is left. A crop or a border that leaves part of the frame still finds keypoints there.
+    static func spreadSelection(xs: [Float], ys: [Float], keeping n: Int) -> [Int] {
+        let count = xs.count
+        guard count > n else { return Array(0..<count) }
+        let grid = spreadGrid, cap = max(1, 2 * n / (grid * grid))
+        let w = (xs.max() ?? 1) + 1, h = (ys.max() ?? 1) + 1
+        var cells = [Int](repeating: 0, count: grid * grid), kept: [Int] = [], taken = [Bool](repeating: false, count: count)
+        for k in 0..<count where kept.count < n {
+            let cell = min(grid - 1, Int(xs[k] / w * Float(grid))) + grid * min(grid - 1, Int(ys[k] / h * Float(grid)))
+            if cells[cell] < cap { cells[cell] += 1; kept.append(k); taken[k] = true }
+        }
+        for k in 0..<count where kept.count < n && !taken[k] { kept.append(k) }
+        kept.sort()
+        return kept
     }
 
     private static func pow13(_ l: Int) -> Double {
@@ -265,8 +297,10 @@ enum OrbExtractor {
     }
 
     // `blurred` holds the level's blurred samples (rows of `level.width`) at its start.
-    private static func describe(_ points: [Candidate], level: LumaPlane, blurred: [UInt8], scale: Float, into out: inout Output) {
+    private static func describe(_ points: [Candidate], level: LumaPlane, blurred: [UInt8]) -> [UInt64] {
         let step = level.width
+        var out: [UInt64] = []
+        out.reserveCapacity(4 * points.count)
         level.pixels.withUnsafeBufferPointer { raw in
             blurred.withUnsafeBufferPointer { blur in
                 patternX.withUnsafeBufferPointer { patX in patternY.withUnsafeBufferPointer { patY in
@@ -308,15 +342,14 @@ enum OrbExtractor {
                                         let i = 2 * (w * 64 + bit)
                                         if bc[Int(offs[i])] < bc[Int(offs[i + 1])] { word |= 1 << UInt64(bit) }
                                     }
-                                    out.words.append(word)
+                                    out.append(word)
                                 }
                             }
-                            out.xs.append(Float(p.x) * scale)
-                            out.ys.append(Float(p.y) * scale)
                         }
                     }
                 } }
             }
         }
+        return out
     }
 }

@@ -10,9 +10,9 @@ import Foundation
 public struct PhotoFingerprint: Sendable, Equatable {
     /// The layout version; a fingerprint of another version never matches.
     public static let version: UInt8 = 3
-    /// The keypoints a fingerprint keeps, spread over the frame (`LocalFeatures.spread(_:)`), of the
-    /// 256 (up to 1,024 with ties) the extractor finds.
-    public static let keptKeypoints = 128
+    /// The keypoints a fingerprint keeps, spread over the frame (`OrbExtractor.spreadSelection`),
+    /// of the 256 (more with ties) the extractor finds: `LocalFeatures.maximumCount`.
+    public static let keptKeypoints = LocalFeatures.maximumCount
     /// The most bytes a fingerprint is before base64: the version, the four hashes, the features'
     /// length, `keptKeypoints` features and the largest thumbnail (7,736 bytes), whatever the photo.
     public static let maximumByteCount = 1 + 4 * 8 + 4 + LocalFeatures.byteCount(keypoints: keptKeypoints) + PlaneThumbnail.maximumByteCount
@@ -36,7 +36,7 @@ public struct PhotoFingerprint: Sendable, Equatable {
             rotationHashes = DCTHash.rotationHashes(of: plane)
             detectionPlane = LocalFeatures.detectionPlane(of: plane)
         }
-        features = LocalFeatures(detectionPlane: detectionPlane).spread(Self.keptKeypoints)
+        features = LocalFeatures(detectionPlane: detectionPlane)
         thumbnail = PlaneThumbnail(detectionPlane: detectionPlane)
     }
 
