@@ -136,9 +136,42 @@ public struct OrientedDetail: Sendable, Equatable {
     /// equal energies in tile order: the order a stable sort by energy gives, which the scores sum in.
     func strongestTiles(orientation k: Int, taken: Int) -> ArraySlice<Int> {
         gradient[k].withUnsafeBufferPointer { energy in
+            // A strict total order (tile indices break ties), so the `taken` tiles a selection puts
+            // first, sorted, are exactly a whole sort's first `taken`: only they are sorted.
+            func before(_ a: Int, _ b: Int) -> Bool { energy[a] > energy[b] || (energy[a] == energy[b] && a < b) }
             var tiles = Array(0..<energy.count)
-            tiles.sort { energy[$0] > energy[$1] || (energy[$0] == energy[$1] && $0 < $1) }
-            return tiles.prefix(taken)
+            let count = min(taken, tiles.count)
+            tiles.withUnsafeMutableBufferPointer { Self.selectFirst(count, of: $0, by: before) }
+            tiles[..<count].sort(by: before)
+            return tiles.prefix(count)
+        }
+    }
+
+    /// Reorders `items` so that its first `count` are the `count` first by `before`, a strict
+    /// total order, in any order (Hoare's selection, as `Percentile.select`).
+    static func selectFirst(_ count: Int, of items: UnsafeMutableBufferPointer<Int>, by before: (Int, Int) -> Bool) {
+        guard count > 0, count < items.count else { return }
+        let k = count - 1
+        var low = 0, high = items.count - 1
+        while high > low {
+            let pivot = items[low + (high - low) / 2]
+            var i = low, j = high
+            while i <= j {
+                while before(items[i], pivot) { i += 1 }
+                while before(pivot, items[j]) { j -= 1 }
+                if i <= j {
+                    items.swapAt(i, j)
+                    i += 1
+                    j -= 1
+                }
+            }
+            if k <= j {
+                high = j
+            } else if k >= i {
+                low = i
+            } else {
+                return
+            }
         }
     }
 

@@ -12,7 +12,8 @@ private let pythonPresent = FileManager.default.isExecutableFile(atPath: python)
 @Suite("The AVX2 row loops against the baseline", .enabled(if: KernelPath.avx2Supported, "this CPU has no AVX2"), .timeLimit(.minutes(10)))
 struct KernelPathTests {
     /// Planes that reach the extremes: random samples, a checkerboard of 0 and 255 (the largest
-    /// second differences, 510, and Laplacian responses, 1020), stripes of each orientation, flat white.
+    /// second differences, 510, Laplacian responses, 1020, and diagonal details, 510), stripes,
+    /// diagonals, flat white (the largest block sums).
     private func planes(width: Int, height: Int, seed: UInt64) -> [(String, LumaPlane)] {
         func plane(_ value: (Int, Int) -> UInt8) -> LumaPlane {
             LumaPlane(width: width, height: height, pixels: (0..<(width * height)).map { value($0 % width, $0 / width) })
@@ -97,6 +98,19 @@ struct KernelPathTests {
         }
     }
 
+    @Test("the halved plane and the noise estimate's histogram are the baseline's at every size from 1 to 80 and beyond")
+    func blockSumsMatch() {
+        for width in Array(1...80) + [127, 128, 129, 1023, 1024, 1025] {
+            for height in [1, 2, 3, 6] {
+                for (name, plane) in planes(width: width, height: height, seed: UInt64(width * 7 + height)) {
+                    #expect(plane.halved(path: .avx2) == plane.halved(path: .baseline), "\(name) \(width)x\(height)")
+                    #expect(NoiseEstimate.diagonalHistogram(of: plane, path: .avx2) == NoiseEstimate.diagonalHistogram(of: plane, path: .baseline),
+                            "\(name) \(width)x\(height)")
+                }
+            }
+        }
+    }
+
     @Test("real photos at the analysis scale give the baseline's figures", .enabled(if: pythonPresent || Fixtures.peersRequired, "needs .venv with Pillow"))
     func realPhotosMatch() throws {
         let photos = ["brushes-1365x1074.jpg", "cups.jpg", "grass-1280x1024.jpg", "indoor-ceiling-lamps.jpg", "outdoor-path.jpg",
@@ -116,6 +130,9 @@ struct KernelPathTests {
                     #expect(laplacian == LaplacianVariance.statistics(pixels: pixels.baseAddress!, width: candidate.width, height: candidate.height,
                                                                       path: .baseline), "\(name)")
                 }
+                #expect(candidate.halved(path: .avx2) == candidate.halved(path: .baseline), "\(name)")
+                #expect(NoiseEstimate.diagonalHistogram(of: candidate, path: .avx2) == NoiseEstimate.diagonalHistogram(of: candidate, path: .baseline),
+                        "\(name)")
             }
         }
     }
