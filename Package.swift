@@ -14,6 +14,14 @@ let kernelSettings: [SwiftSetting] = [.unsafeFlags(["-target-cpu", "nehalem"]), 
 let kernelSettings: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 #endif
 
+// The blur kernels' AVX2 paths (BlurMetricsAVX2) are compiled for Haswell (AVX2, 2013) and run only
+// where the CPU reports AVX2 (`KernelPath`, checked by the baseline code); elsewhere the SSE paths run.
+#if arch(x86_64)
+let avx2KernelSettings: [SwiftSetting] = [.unsafeFlags(["-target-cpu", "haswell"]), .unsafeFlags(["-O"], .when(configuration: .debug))]
+#else
+let avx2KernelSettings = kernelSettings
+#endif
+
 // The decoder's pixel loops (the HEIC plane's rotation) are optimised in debug builds for the same reason.
 let decoderSettings: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
@@ -88,7 +96,14 @@ let package = Package(
         // The one module that owns libvips, libjpeg, libavcodec, libwebp and every C pointer.
         .target(name: "ImageCodecs", dependencies: ["PhotoFormat", "PhotoStructure", "CVips", "CLibJPEG", "CLibAVCodec", "CLibWebP"], swiftSettings: decoderSettings),
         // The blur kernel: Swift (on x86-64 one byte shuffle through the compiler's intrinsics), no C of ours, no I/O.
-        .target(name: "BlurMetrics", swiftSettings: kernelSettings),
+        .target(name: "BlurMetrics", dependencies: ["BlurMetricsAVX2", "CCPUFeatures"], swiftSettings: kernelSettings),
+        // One C function: whether the CPU has AVX2 and the OS saves its registers (CPUID and XCR0,
+        // which Swift cannot read). No pointers, no I/O.
+        .target(name: "CCPUFeatures"),
+        // The blur kernels' AVX2 row loops, built for Haswell and called by BlurMetrics only on a CPU
+        // with AVX2: raw pointers and the compiler's intrinsics, no generic code (which another
+        // module could share and run on a CPU without AVX2). Tested through BlurMetricsTests.
+        .target(name: "BlurMetricsAVX2", swiftSettings: avx2KernelSettings),
         // Exposure figures and the duplicate fingerprint of the analysis plane: pure Swift, no C, no I/O.
         .target(name: "LumaAnalysis", dependencies: ["BlurMetrics"], swiftSettings: kernelSettings),
         // The one weighted semaphore behind every budget: upload bytes, decode memory, provider calls.

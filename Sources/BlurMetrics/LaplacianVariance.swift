@@ -1,5 +1,10 @@
+#if arch(x86_64)
+import BlurMetricsAVX2
+#endif
+
 /// The variance of the 4-neighbour Laplacian `[0,1,0; 1,-4,1; 0,1,0]` of an 8-bit plane, with
-/// reflect-101 borders: exactly `cv2.Laplacian(gray, cv2.CV_64F).var()`.
+/// reflect-101 borders: exactly `cv2.Laplacian(gray, cv2.CV_64F).var()`. The row loop runs at AVX2
+/// width where the CPU has it (`KernelPath`), with the same sums.
 public enum LaplacianVariance {
     private typealias Lanes = SIMD4<Int32>
     private static let laneCount = 16
@@ -21,13 +26,19 @@ public enum LaplacianVariance {
 
     /// The exact sums of the Laplacian over `width` x `height` packed samples at `pixels`.
     public static func statistics(pixels: UnsafePointer<UInt8>, width: Int, height: Int) -> LaplacianStatistics {
+        statistics(pixels: pixels, width: width, height: height, path: .best)
+    }
+
+    /// The exact sums of the Laplacian over `width` x `height` packed samples at `pixels`, by the
+    /// row loop of `path` (every path gives the same sums).
+    static func statistics(pixels: UnsafePointer<UInt8>, width: Int, height: Int, path: KernelPath) -> LaplacianStatistics {
         var sum: Int64 = 0
         var sumOfSquares: Int64 = 0
         for y in 0..<height {
             let center = pixels + y * width
             let above = pixels + reflect101(y - 1, count: height) * width
             let below = pixels + reflect101(y + 1, count: height) * width
-            let row = segmentSums(above: above, center: center, below: below, width: width, from: 0, to: width)
+            let row = segmentSums(above: above, center: center, below: below, width: width, from: 0, to: width, path: path)
             sum &+= row.sum
             sumOfSquares &+= row.sumOfSquares
         }
@@ -58,7 +69,8 @@ public enum LaplacianVariance {
         below: UnsafePointer<UInt8>,
         width: Int,
         from start: Int,
-        to end: Int
+        to end: Int,
+        path: KernelPath
     ) -> (sum: Int64, sumOfSquares: Int64) {
         var sum: Int64 = 0
         var sumOfSquares: Int64 = 0
@@ -71,6 +83,16 @@ public enum LaplacianVariance {
         }
         let interiorEnd = min(end, width - 1)
         let vectorEnd = interiorEnd - laneCount
+        #if arch(x86_64)
+        if path == .avx2, x <= vectorEnd {
+            // The same columns in the same steps of sixteen as the loop below.
+            let steps = (vectorEnd - x) / laneCount + 1
+            let sums = LaplacianVarianceAVX2.rowSums(above: above, center: center, below: below, from: x, steps: steps)
+            sum &+= sums.sum
+            sumOfSquares &+= sums.sumOfSquares
+            x += steps * laneCount
+        }
+        #endif
         if x <= vectorEnd {
             var laneSum = Lanes()
             var laneSquares = Lanes()

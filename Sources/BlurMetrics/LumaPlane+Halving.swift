@@ -1,12 +1,30 @@
+#if arch(x86_64)
+import BlurMetricsAVX2
+#endif
+
 extension LumaPlane {
     /// The plane at half the size in each direction, each sample the rounded mean of a 2x2 block
     /// (a last odd row or column is left out); nil when a side is shorter than 2.
     public func halved() -> LumaPlane? {
+        halved(path: .best)
+    }
+
+    /// `halved()` by the row loop of `path` (every path gives the same plane).
+    func halved(path: KernelPath) -> LumaPlane? {
         let halfWidth = width / 2, halfHeight = height / 2
         guard halfWidth > 0, halfHeight > 0 else { return nil }
         var out = [UInt8](repeating: 0, count: halfWidth * halfHeight)
         pixels.withUnsafeBufferPointer { source in
             out.withUnsafeMutableBufferPointer { target in
+                #if arch(x86_64)
+                if path == .avx2 {
+                    for y in 0..<halfHeight {
+                        let top = source.baseAddress! + 2 * y * width
+                        BlockSumsAVX2.means(top: top, bottom: top + width, blocks: halfWidth, into: target.baseAddress! + y * halfWidth)
+                    }
+                    return
+                }
+                #endif
                 for y in 0..<halfHeight {
                     let top = UnsafeRawPointer(source.baseAddress! + 2 * y * width), bottom = top + width
                     let row = target.baseAddress! + y * halfWidth

@@ -1,3 +1,7 @@
+#if arch(x86_64)
+import BlurMetricsAVX2
+#endif
+
 /// Detail along four orientations, per square tile, of the lightly denoised analysis plane: the
 /// mean squared second derivative (curvature) and first derivative (gradient) along 0, 45, 90
 /// and 135 degrees, from one fused pass.
@@ -7,6 +11,7 @@
 /// detail. The plane is first smoothed with the 3x3 binomial filter (exactly
 /// `BinomialSmoothing`), streamed through rings of three rows so that no plane is allocated.
 /// Tiles are whole squares from the top-left corner; derivatives use reflect-101 borders.
+/// The row loops run at AVX2 width where the CPU has it (`KernelPath`), with the same sums.
 public struct OrientedDetail: Sendable, Equatable {
     /// The four orientations, counter-clockwise from horizontal.
     public enum Orientation: Int, Sendable, CaseIterable {
@@ -131,9 +136,42 @@ public struct OrientedDetail: Sendable, Equatable {
     /// equal energies in tile order: the order a stable sort by energy gives, which the scores sum in.
     func strongestTiles(orientation k: Int, taken: Int) -> ArraySlice<Int> {
         gradient[k].withUnsafeBufferPointer { energy in
+            // A strict total order (tile indices break ties), so the `taken` tiles a selection puts
+            // first, sorted, are exactly a whole sort's first `taken`: only they are sorted.
+            func before(_ a: Int, _ b: Int) -> Bool { energy[a] > energy[b] || (energy[a] == energy[b] && a < b) }
             var tiles = Array(0..<energy.count)
-            tiles.sort { energy[$0] > energy[$1] || (energy[$0] == energy[$1] && $0 < $1) }
-            return tiles.prefix(taken)
+            let count = min(taken, tiles.count)
+            tiles.withUnsafeMutableBufferPointer { Self.selectFirst(count, of: $0, by: before) }
+            tiles[..<count].sort(by: before)
+            return tiles.prefix(count)
+        }
+    }
+
+    /// Reorders `items` so that its first `count` are the `count` first by `before`, a strict
+    /// total order, in any order (Hoare's selection, as `Percentile.select`).
+    static func selectFirst(_ count: Int, of items: UnsafeMutableBufferPointer<Int>, by before: (Int, Int) -> Bool) {
+        guard count > 0, count < items.count else { return }
+        let k = count - 1
+        var low = 0, high = items.count - 1
+        while high > low {
+            let pivot = items[low + (high - low) / 2]
+            var i = low, j = high
+            while i <= j {
+                while before(items[i], pivot) { i += 1 }
+                while before(pivot, items[j]) { j -= 1 }
+                if i <= j {
+                    items.swapAt(i, j)
+                    i += 1
+                    j -= 1
+                }
+            }
+            if k <= j {
+                high = j
+            } else if k >= i {
+                low = i
+            } else {
+                return
+            }
         }
     }
 
@@ -192,15 +230,16 @@ public struct OrientedDetail: Sendable, Equatable {
     }
 
     private typealias Half = SIMD8<Int16>
-    private typealias Lanes = SIMD4<Int32>
     private static let laneCount = 16
-    /// The largest sum one 32-bit lane takes per vector step: four squared second differences.
+    /// The largest sum one 32-bit lane takes per vector step of sixteen columns: four squared
+    /// second differences (the AVX2 loop adds two).
     private static let laneStepMaximum = 4 * 510 * 510
 
     /// Integer sums of squared second and first differences per orientation and tile, for the
-    /// tiles of `tileRows` only (row by row, starting with the band's first).
-    static func tileSums(pixels: UnsafePointer<UInt8>, width: Int, height: Int, tileSize: Int, tileRows: Range<Int>)
-        -> (curvature: [[Int64]], gradient: [[Int64]])
+    /// tiles of `tileRows` only (row by row, starting with the band's first), by the row loops of
+    /// `path` (every path gives the same sums).
+    static func tileSums(pixels: UnsafePointer<UInt8>, width: Int, height: Int, tileSize: Int, tileRows: Range<Int>,
+                         path: KernelPath = .best) -> (curvature: [[Int64]], gradient: [[Int64]])
     {
         let columns = width / tileSize
         var curvature = [[Int64]](repeating: [Int64](repeating: 0, count: columns * tileRows.count), count: 4)
@@ -212,8 +251,9 @@ public struct OrientedDetail: Sendable, Equatable {
         let horizontal = UnsafeMutablePointer<UInt8>.allocate(capacity: 3 * width)
         let smoothed = UnsafeMutablePointer<UInt8>.allocate(capacity: 3 * padded)
         smoothed.initialize(repeating: 0, count: 3 * padded)
-        // Per tile column, eight lane accumulators (4 curvature, 4 gradient), for one tile row.
-        let accumulators = UnsafeMutablePointer<Lanes>.allocate(capacity: columns * 8)
+        // Per tile column, eight lane accumulators (4 curvature, 4 gradient), for one tile row; the
+        // baseline loop fills the low half of each.
+        let accumulators = UnsafeMutablePointer<SIMD8<Int32>>.allocate(capacity: columns * 8)
         defer {
             horizontal.deallocate()
             smoothed.deallocate()
@@ -230,7 +270,7 @@ public struct OrientedDetail: Sendable, Equatable {
         func horizontalRow(_ y: Int) -> UnsafeMutablePointer<UInt8> { horizontal + (y % 3) * width }
         func ensureHorizontal(through y: Int) {
             while horizontalDone <= min(y, height - 1) {
-                BinomialSmoothing.smoothRow(pixels + horizontalDone * width, into: horizontalRow(horizontalDone), width: width)
+                BinomialSmoothing.smoothRow(pixels + horizontalDone * width, into: horizontalRow(horizontalDone), width: width, path: path)
                 horizontalDone += 1
             }
         }
@@ -245,7 +285,7 @@ public struct OrientedDetail: Sendable, Equatable {
                     above: horizontalRow(LaplacianVariance.reflect101(y - 1, count: height)),
                     center: horizontalRow(y),
                     below: horizontalRow(LaplacianVariance.reflect101(y + 1, count: height)),
-                    into: out, width: width
+                    into: out, width: width, path: path
                 )
                 out[-1] = out[LaplacianVariance.reflect101(-1, count: width)]
                 out[width] = out[LaplacianVariance.reflect101(width, count: width)]
@@ -257,24 +297,34 @@ public struct OrientedDetail: Sendable, Equatable {
                 let tile = (tileRow - tileRows.lowerBound) * columns + column
                 let lanes = accumulators + column * 8
                 for k in 0..<4 {
-                    curvature[k][tile] += SIMD4<Int64>(truncatingIfNeeded: lanes[k]).wrappedSum()
-                    gradient[k][tile] += SIMD4<Int64>(truncatingIfNeeded: lanes[4 + k]).wrappedSum()
+                    curvature[k][tile] += widenedSum(lanes[k])
+                    gradient[k][tile] += widenedSum(lanes[4 + k])
                 }
             }
-            accumulators.update(repeating: Lanes(), count: columns * 8)
+            accumulators.update(repeating: SIMD8<Int32>(), count: columns * 8)
         }
 
-        accumulators.initialize(repeating: Lanes(), count: columns * 8)
+        accumulators.initialize(repeating: SIMD8<Int32>(), count: columns * 8)
         for tileRow in tileRows {
             for (index, y) in ((tileRow * tileSize)..<((tileRow + 1) * tileSize)).enumerated() {
                 ensureSmoothed(through: y + 1)
                 let above = UnsafePointer(smoothedRow(LaplacianVariance.reflect101(y - 1, count: height)))
                 let center = UnsafePointer(smoothedRow(y))
                 let below = UnsafePointer(smoothedRow(LaplacianVariance.reflect101(y + 1, count: height)))
-                for column in 0..<columns {
-                    accumulate(above: above, center: center, below: below,
-                               from: column * tileSize, to: (column + 1) * tileSize,
-                               into: accumulators + column * 8)
+                switch path {
+                case .baseline:
+                    for column in 0..<columns {
+                        accumulate(above: above, center: center, below: below,
+                                   from: column * tileSize, to: (column + 1) * tileSize,
+                                   into: accumulators + column * 8)
+                    }
+                case .avx2:
+                    #if arch(x86_64)
+                    OrientedDetailAVX2.accumulateRow(above: above, center: center, below: below,
+                                                     tileSize: tileSize, columns: columns, into: accumulators)
+                    #else
+                    preconditionFailure("AVX2 is an x86-64 path")
+                    #endif
                 }
                 if (index + 1) % flushRows == 0 { flush(tileRow: tileRow) }
             }
@@ -283,17 +333,23 @@ public struct OrientedDetail: Sendable, Equatable {
         return (curvature, gradient)
     }
 
-    /// Adds the squared differences of columns `start ..< end` of one row to `lanes` (curvature
-    /// 0, 45, 90, 135 degrees, then gradient in the same order); rows are padded by one sample.
-    /// Each vector step takes sixteen columns as their even and odd halves (`SampleLanes`).
+    /// The sum of the eight 32-bit lanes of `lanes`, in 64 bits.
+    @inline(__always)
+    private static func widenedSum(_ lanes: SIMD8<Int32>) -> Int64 {
+        SIMD4<Int64>(truncatingIfNeeded: lanes.lowHalf).wrappedSum() &+ SIMD4<Int64>(truncatingIfNeeded: lanes.highHalf).wrappedSum()
+    }
+
+    /// Adds the squared differences of columns `start ..< end` of one row to the low halves of
+    /// `lanes` (curvature 0, 45, 90, 135 degrees, then gradient in the same order); rows are padded
+    /// by one sample. Each vector step takes sixteen columns as their even and odd halves (`SampleLanes`).
     @inline(__always)
     private static func accumulate(
         above: UnsafePointer<UInt8>, center: UnsafePointer<UInt8>, below: UnsafePointer<UInt8>,
-        from start: Int, to end: Int, into lanes: UnsafeMutablePointer<Lanes>
+        from start: Int, to end: Int, into lanes: UnsafeMutablePointer<SIMD8<Int32>>
     ) {
         let up = UnsafeRawPointer(above), mid = UnsafeRawPointer(center), down = UnsafeRawPointer(below)
-        var c0 = lanes[0], c45 = lanes[1], c90 = lanes[2], c135 = lanes[3]
-        var g0 = lanes[4], g45 = lanes[5], g90 = lanes[6], g135 = lanes[7]
+        var c0 = lanes[0].lowHalf, c45 = lanes[1].lowHalf, c90 = lanes[2].lowHalf, c135 = lanes[3].lowHalf
+        var g0 = lanes[4].lowHalf, g45 = lanes[5].lowHalf, g90 = lanes[6].lowHalf, g135 = lanes[7].lowHalf
         var x = start
         // Rows carry `laneCount` spare bytes after the padding, so a last partial vector may
         // read past the row; its extra lanes are masked off.
@@ -331,7 +387,7 @@ public struct OrientedDetail: Sendable, Equatable {
             g90 &+= SampleLanes.squares(e90.0, e90.1); g135 &+= SampleLanes.squares(e135.0, e135.1)
             x += laneCount
         }
-        lanes[0] = c0; lanes[1] = c45; lanes[2] = c90; lanes[3] = c135
-        lanes[4] = g0; lanes[5] = g45; lanes[6] = g90; lanes[7] = g135
+        lanes[0].lowHalf = c0; lanes[1].lowHalf = c45; lanes[2].lowHalf = c90; lanes[3].lowHalf = c135
+        lanes[4].lowHalf = g0; lanes[5].lowHalf = g45; lanes[6].lowHalf = g90; lanes[7].lowHalf = g135
     }
 }

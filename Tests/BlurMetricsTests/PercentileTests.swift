@@ -15,7 +15,7 @@ struct PercentileTests {
         }
     }
 
-    @Test("the strongest tiles come in the order a stable sort by gradient energy gives, equal energies in tile order")
+    @Test("the strongest tiles come in the order a stable sort by gradient energy gives, equal energies in tile order, however many are taken")
     func strongestTilesInStableOrder() {
         var generator = SplitMix64(state: 51)
         // Flat tiles (equal energies, the top three rows of tiles) above textured ones, in a 10 x 8 grid of 16 px tiles.
@@ -28,8 +28,11 @@ struct PercentileTests {
             // Ties in tile order, stated rather than left to the sort's stability.
             let stable = (0..<(detail.columns * detail.rows)).sorted { (detail.gradient[k][$0], -$0) > (detail.gradient[k][$1], -$1) }
             #expect(detail.gradient[k].filter { $0 == 0 }.count >= 20)
-            #expect(Array(detail.strongestTiles(orientation: k, taken: stable.count)) == stable)
-            #expect(Array(detail.strongestTiles(orientation: k, taken: 60)) == Array(stable.prefix(60)))
+            // Taken by selection and then sorted: the first few, a count that ends among the equal
+            // (flat) tiles, all but one, and all.
+            for taken in [1, 2, 7, 8, 60, 61, 75, stable.count - 1, stable.count] {
+                #expect(Array(detail.strongestTiles(orientation: k, taken: taken)) == Array(stable.prefix(taken)), "\(taken) taken")
+            }
         }
     }
 }
