@@ -95,10 +95,11 @@ let package = Package(
         .target(name: "PhotoStructure", dependencies: ["PhotoFormat"], swiftSettings: decoderSettings),
         // The one module that owns libvips, libjpeg, libavcodec, libwebp and every C pointer.
         .target(name: "ImageCodecs", dependencies: ["PhotoFormat", "PhotoStructure", "CVips", "CLibJPEG", "CLibAVCodec", "CLibWebP"], swiftSettings: decoderSettings),
-        // The blur kernel: Swift (on x86-64 one byte shuffle through the compiler's intrinsics), no C of ours, no I/O.
+        // The blur kernel: Swift (on x86-64 one byte shuffle through the compiler's intrinsics), no I/O; its one
+        // C dependency is CCPUFeatures' CPU check.
         .target(name: "BlurMetrics", dependencies: ["BlurMetricsAVX2", "CCPUFeatures"], swiftSettings: kernelSettings),
-        // One C function: whether the CPU has AVX2 and the OS saves its registers (CPUID and XCR0,
-        // which Swift cannot read). No pointers, no I/O.
+        // One C function: whether the CPU runs code built for Haswell (AVX2, FMA, BMI1/2, LZCNT, MOVBE,
+        // F16C) and the OS saves the AVX registers (CPUID and XCR0, which Swift cannot read). No pointers, no I/O.
         .target(name: "CCPUFeatures"),
         // The blur kernels' AVX2 row loops, built for Haswell and called by BlurMetrics only on a CPU
         // with AVX2: raw pointers and the compiler's intrinsics, no generic code (which another

@@ -42,7 +42,7 @@ public enum BinomialSmoothing {
 
     /// The horizontal pass over one row of `width` samples, by the loop of `path` (the same bytes).
     @inline(__always)
-    static func smoothRow(_ row: UnsafePointer<UInt8>, into out: UnsafeMutablePointer<UInt8>, width: Int, path: KernelPath = .baseline) {
+    static func smoothRow(_ row: UnsafePointer<UInt8>, into out: UnsafeMutablePointer<UInt8>, width: Int, path: KernelPath) {
         func edge(_ x: Int) {
             let left = UInt16(row[LaplacianVariance.reflect101(x - 1, count: width)])
             let right = UInt16(row[LaplacianVariance.reflect101(x + 1, count: width)])
@@ -69,7 +69,7 @@ public enum BinomialSmoothing {
     @inline(__always)
     static func smoothColumns(
         above: UnsafePointer<UInt8>, center: UnsafePointer<UInt8>, below: UnsafePointer<UInt8>,
-        into out: UnsafeMutablePointer<UInt8>, width: Int, path: KernelPath = .baseline
+        into out: UnsafeMutablePointer<UInt8>, width: Int, path: KernelPath
     ) {
         #if arch(x86_64)
         if path == .avx2 {

@@ -13,9 +13,10 @@ enum KernelPath: Sendable {
     /// The fastest path this CPU runs, chosen once per process.
     static let best: KernelPath = avx2Supported ? .avx2 : .baseline
 
-    /// Whether this CPU has AVX2 and the operating system saves its registers: CPUID reports AVX,
-    /// OSXSAVE and AVX2, and XCR0 the XMM and YMM state enabled (`pv_cpu_avx2_usable`, the one C
-    /// function this needs: Swift cannot issue `xgetbv`). A kernel booted with AVX cleared leaves
-    /// YMM out of XCR0 while CPUID still reports AVX2; the baseline loops run there.
-    static let avx2Supported: Bool = pv_cpu_avx2_usable() != 0
+    /// Whether this CPU runs the AVX2 module, built for Haswell, and the operating system saves the
+    /// AVX registers: CPUID reports AVX2 and the rest of Haswell's set the compiler may use (FMA,
+    /// BMI1/2, LZCNT, MOVBE, F16C), and XCR0 the XMM and YMM state enabled (`pv_cpu_haswell_usable`,
+    /// the one C function this needs: Swift cannot issue `xgetbv`). A virtual CPU that reports AVX2
+    /// alone, or a kernel booted with AVX cleared, runs the baseline loops.
+    static let avx2Supported: Bool = pv_cpu_haswell_usable() != 0
 }

@@ -148,31 +148,10 @@ public struct OrientedDetail: Sendable, Equatable {
     }
 
     /// Reorders `items` so that its first `count` are the `count` first by `before`, a strict
-    /// total order, in any order (Hoare's selection, as `Percentile.select`).
+    /// total order, in any order (`Percentile.select`).
     static func selectFirst(_ count: Int, of items: UnsafeMutableBufferPointer<Int>, by before: (Int, Int) -> Bool) {
         guard count > 0, count < items.count else { return }
-        let k = count - 1
-        var low = 0, high = items.count - 1
-        while high > low {
-            let pivot = items[low + (high - low) / 2]
-            var i = low, j = high
-            while i <= j {
-                while before(items[i], pivot) { i += 1 }
-                while before(pivot, items[j]) { j -= 1 }
-                if i <= j {
-                    items.swapAt(i, j)
-                    i += 1
-                    j -= 1
-                }
-            }
-            if k <= j {
-                high = j
-            } else if k >= i {
-                low = i
-            } else {
-                return
-            }
-        }
+        Percentile.select(count - 1, in: items, by: before)
     }
 
     /// The noise floor's default percentile of tile energies.

@@ -32,15 +32,23 @@ public enum Percentile {
     /// Reorders `values` so that index `k` holds the value a sort would put there, every value
     /// before it at most that and every value after it at least that (Hoare's selection).
     static func select(_ k: Int, in values: UnsafeMutableBufferPointer<Double>) {
-        var low = 0, high = values.count - 1
+        select(k, in: values, by: <)
+    }
+
+    /// Reorders `items` so that index `k` holds the item a sort by `before` (a strict weak order)
+    /// would put there, every item before it not after it and every item after it not before it
+    /// (Hoare's selection).
+    @inline(__always)
+    static func select<Item>(_ k: Int, in items: UnsafeMutableBufferPointer<Item>, by before: (Item, Item) -> Bool) {
+        var low = 0, high = items.count - 1
         while high > low {
-            let pivot = values[low + (high - low) / 2]
+            let pivot = items[low + (high - low) / 2]
             var i = low, j = high
             while i <= j {
-                while values[i] < pivot { i += 1 }
-                while values[j] > pivot { j -= 1 }
+                while before(items[i], pivot) { i += 1 }
+                while before(pivot, items[j]) { j -= 1 }
                 if i <= j {
-                    values.swapAt(i, j)
+                    items.swapAt(i, j)
                     i += 1
                     j -= 1
                 }

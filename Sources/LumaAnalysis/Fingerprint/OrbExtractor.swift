@@ -275,7 +275,8 @@ enum OrbExtractor {
         }
         var best = retainBest(cands, quota) { $0.response }
         best.sort { $0.response != $1.response ? $0.response > $1.response : $0.order < $1.order }
-        // Ties at the cut are all kept, up to a bound that keeps a fingerprint's size and a comparison's cost bounded.
+        // Ties at the cut are all kept, up to a bound that keeps the ranking and the spread's work
+        // bounded (a fingerprint holds the spread's 128 whatever the ties).
         if best.count > 4 * quota { best.removeLast(best.count - 4 * quota) }
         return (best, cut)
     }
