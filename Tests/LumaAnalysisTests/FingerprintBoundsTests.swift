@@ -1,6 +1,6 @@
 import BlurMetrics
 import Foundation
-import LumaAnalysis
+@testable import LumaAnalysis
 import Testing
 
 /// The bytes of a fingerprint as `PhotoFingerprint.base64` lays them out, with `keypoints` features
@@ -76,7 +76,7 @@ struct FingerprintBoundsTests {
     }
 
     @Test("a repeating pattern, whose corners all tie, keeps the features' bound of keypoints")
-    func tiedCornersAreBounded() {
+    func tiedCornersAreBounded() throws {
         // One bright pixel every 8 each way: each is a corner with the same FAST score and Harris
         // response, and no neighbour is one, so 32,768 tie at the finest level.
         let width = 512, height = 4096
@@ -84,8 +84,13 @@ struct FingerprintBoundsTests {
         for y in stride(from: 4, to: height, by: 8) {
             for x in stride(from: 4, to: width, by: 8) { pixels[y * width + x] = 220 }
         }
-        let features = LocalFeatures(of: LumaPlane(width: width, height: height, pixels: pixels))
-        print("keypoints of a 512x4096 grid of dots: \(features.count)")
+        let plane = LumaPlane(width: width, height: height, pixels: pixels)
+        // Before the spread: the ties at each level's cut are kept, but never more than four times
+        // the 256 the extractor looks for.
+        let found = OrbExtractor.extract(from: try #require(LocalFeatures.detectionPlane(of: plane)), keeping: .max)
+        #expect(found.xs.count > 256 && found.xs.count <= 4 * 256, "\(found.xs.count) found")
+        let features = LocalFeatures(of: plane)
+        print("keypoints of a 512x4096 grid of dots: \(found.xs.count) found, \(features.count) kept")
         // The extractor keeps the ties at each level's cut (up to four times its quota) and describes
         // only the 128 its spread keeps.
         #expect(features.count == LocalFeatures.maximumCount)
