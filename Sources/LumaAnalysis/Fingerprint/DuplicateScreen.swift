@@ -15,9 +15,12 @@
 /// same room) and 92% of distinct pairs from one folder are spared the full comparison;
 /// `tune --check duplicates` prints both.
 ///
-/// A pure value built once per new photo: 128 KiB of bitmap (one bit per value of each chunk
-/// position) and 16 KiB of sorted keys, whatever the photo. Screening one earlier photo tests its
-/// 2,048 chunks against the bitmap and computes at most one full distance per descriptor pair that
+/// A pure value built once per new photo, 24 KiB whatever the photo, small enough to stay in the
+/// processor's first-level cache while a project is screened: for each chunk position, a bitmap of
+/// the values the new photo's descriptors take there (folded to 12 bits: 8 KiB in all) and an
+/// open-addressed table of those values and their descriptors (256 slots a position, at most 128
+/// used: 16 KiB). Screening one earlier photo tests its 2,048 chunks against the bitmap, looks the
+/// few that pass up in the table, and computes at most one full distance per descriptor pair that
 /// shares a chunk, never more than the 128 x 128 distances of the full comparison.
 public struct DuplicateScreen: Sendable {
     /// The new photo's fingerprint, which candidates are compared with in full.
@@ -28,41 +31,50 @@ public struct DuplicateScreen: Sendable {
     /// bits of, one of the new photo's for the features to be worth matching: the rule's
     /// `minimumInliers` (at least one), the matches the features need to decide at all.
     public let minimumSharedFeatures: Int
-    /// Which values each chunk position takes among the new photo's descriptors: 16 positions of
-    /// 65,536 bits.
+    /// Per chunk position, 4,096 bits: bit `fold(value)` is set when some descriptor of the new photo
+    /// takes `value` there (a set bit may be another value with the same fold; the table decides).
     private let bitmap: [UInt64]
-    /// (position << 16 | value) << 8 | descriptor, sorted: the new photo's descriptors by chunk.
-    private let keys: [UInt64]
+    /// Per chunk position, `slotsPerPosition` slots of `value << 8 | descriptor`, `emptySlot` where
+    /// none: each descriptor of the new photo in the first free slot from its value's home slot on.
+    private let slots: [UInt32]
 
     /// Chunks a 256-bit descriptor is cut into.
     static let chunks = 16
     /// Bit distance within which two descriptors sharing a chunk count as shared (of 256 bits;
     /// the matcher pairs up to 64, but a copy's descriptors are closer, another photo's seldom).
     public static let closeDistance = 40
+    /// Bits of a chunk's value the bitmap keeps (its fold).
+    private static let foldBits = 12
+    /// Table slots for one chunk position: twice the most descriptors a fingerprint keeps, so a
+    /// probe for a value the new photo lacks ends at an empty slot after a step or two.
+    private static let slotsPerPosition = 256
+    /// A slot no descriptor holds (a descriptor index is below 128, so never 0xFF).
+    private static let emptySlot = UInt32.max
 
     /// The screen of the new photo `fingerprint` under `rule`.
     public init(of fingerprint: PhotoFingerprint, rule: DuplicateRule = .default) {
         self.fingerprint = fingerprint
         self.rule = rule
         minimumSharedFeatures = max(1, rule.minimumInliers)
-        var bitmap = [UInt64](repeating: 0, count: Self.chunks << 10)
-        var keys: [UInt64] = []
+        var bitmap = [UInt64](repeating: 0, count: Self.chunks << (Self.foldBits - 6))
+        var slots = [UInt32](repeating: Self.emptySlot, count: Self.chunks * Self.slotsPerPosition)
         let words = fingerprint.features.words
         // A fingerprint keeps at most 128 keypoints (parsing refuses more): a descriptor's index
-        // fits the key's 8 bits and the 128-bit set of those already measured.
+        // fits the slot's 8 bits and the 128-bit set of those already measured, and a position's
+        // table is never more than half full.
         let described = min(words.count / 4, PhotoFingerprint.keptKeypoints)
-        keys.reserveCapacity(described * Self.chunks)
         for descriptor in 0..<described {
             for position in 0..<Self.chunks {
                 let value = Self.chunk(words, descriptor, position)
-                let bit = position << 16 | value
-                bitmap[bit >> 6] |= 1 << UInt64(bit & 63)
-                keys.append(UInt64(bit) << 8 | UInt64(descriptor))
+                let fold = Self.fold(value)
+                bitmap[position << (Self.foldBits - 6) | fold >> 6] |= 1 << UInt64(fold & 63)
+                var slot = Self.home(value)
+                while slots[position * Self.slotsPerPosition + slot] != Self.emptySlot { slot = (slot + 1) & (Self.slotsPerPosition - 1) }
+                slots[position * Self.slotsPerPosition + slot] = UInt32(value) << 8 | UInt32(descriptor)
             }
         }
-        keys.sort()
         self.bitmap = bitmap
-        self.keys = keys
+        self.slots = slots
     }
 
     /// Whether `earlier` could be the new photo under the rule: its hash is within the rule's
@@ -79,27 +91,37 @@ public struct DuplicateScreen: Sendable {
         let words = earlier.features.words, mine = fingerprint.features.words
         var shared = 0
         return bitmap.withUnsafeBufferPointer { bits in
-            for descriptor in 0..<(words.count / 4) {
-                // The new photo's descriptors already measured against this one (128 at most).
-                var seen: (UInt64, UInt64) = (0, 0)
-                search: for position in 0..<Self.chunks {
-                    let bit = position << 16 | Self.chunk(words, descriptor, position)
-                    guard bits[bit >> 6] & (1 << UInt64(bit & 63)) != 0 else { continue }
-                    var index = lowerBound(UInt64(bit) << 8)
-                    while index < keys.count, keys[index] >> 8 == UInt64(bit) {
-                        let other = Int(keys[index] & 0xFF)
-                        index += 1
-                        let mask: UInt64 = 1 << UInt64(other & 63)
-                        if other < 64 { if seen.0 & mask != 0 { continue }; seen.0 |= mask } else { if seen.1 & mask != 0 { continue }; seen.1 |= mask }
-                        if Self.distance(words, descriptor, mine, other) <= Self.closeDistance {
-                            shared += 1
-                            break search
+            slots.withUnsafeBufferPointer { table in
+                words.withUnsafeBufferPointer { theirs in
+                    mine.withUnsafeBufferPointer { ours in
+                        for descriptor in 0..<(theirs.count / 4) {
+                            // The new photo's descriptors already measured against this one (128 at most).
+                            var seen: (UInt64, UInt64) = (0, 0)
+                            search: for position in 0..<Self.chunks {
+                                let value = Int(truncatingIfNeeded: theirs[4 * descriptor + position >> 2] >> UInt64(16 * (position & 3))) & 0xFFFF
+                                let fold = Self.fold(value)
+                                guard bits[position << (Self.foldBits - 6) | fold >> 6] & (1 << UInt64(fold & 63)) != 0 else { continue }
+                                var slot = Self.home(value)
+                                while true {
+                                    let entry = table[position * Self.slotsPerPosition + slot]
+                                    if entry == Self.emptySlot { break }
+                                    slot = (slot + 1) & (Self.slotsPerPosition - 1)
+                                    guard Int(entry >> 8) == value else { continue }
+                                    let other = Int(entry & 0xFF)
+                                    let mask: UInt64 = 1 << UInt64(other & 63)
+                                    if other < 64 { if seen.0 & mask != 0 { continue }; seen.0 |= mask } else { if seen.1 & mask != 0 { continue }; seen.1 |= mask }
+                                    if Self.distance(theirs, descriptor, ours, other) <= Self.closeDistance {
+                                        shared += 1
+                                        break search
+                                    }
+                                }
+                            }
+                            if shared >= limit { break }
                         }
+                        return shared
                     }
                 }
-                if shared >= limit { break }
             }
-            return shared
         }
     }
 
@@ -122,20 +144,23 @@ public struct DuplicateScreen: Sendable {
         Int(truncatingIfNeeded: words[4 * descriptor + position >> 2] >> UInt64(16 * (position & 3))) & 0xFFFF
     }
 
-    /// The bits by which descriptor `a` of `first` and `b` of `second` differ.
+    /// A chunk's value folded to `foldBits` bits: its upper bits mixed into the lower (the values
+    /// are descriptor bits, near uniform, so any fold spreads them).
     @inline(__always)
-    private static func distance(_ first: [UInt64], _ a: Int, _ second: [UInt64], _ b: Int) -> Int {
-        (first[4 * a] ^ second[4 * b]).nonzeroBitCount + (first[4 * a + 1] ^ second[4 * b + 1]).nonzeroBitCount
-            + (first[4 * a + 2] ^ second[4 * b + 2]).nonzeroBitCount + (first[4 * a + 3] ^ second[4 * b + 3]).nonzeroBitCount
+    private static func fold(_ value: Int) -> Int {
+        (value ^ value >> foldBits) & (1 << foldBits - 1)
     }
 
-    /// The first index of `keys` not below `key`.
-    private func lowerBound(_ key: UInt64) -> Int {
-        var low = 0, high = keys.count
-        while low < high {
-            let middle = (low + high) / 2
-            if keys[middle] < key { low = middle + 1 } else { high = middle }
-        }
-        return low
+    /// The table slot a chunk's value is looked for from: a multiplicative hash of the value.
+    @inline(__always)
+    private static func home(_ value: Int) -> Int {
+        Int((UInt32(truncatingIfNeeded: value) &* 0x9E37_79B1) >> 24)
+    }
+
+    /// The bits by which descriptor `a` of `first` and `b` of `second` differ.
+    @inline(__always)
+    private static func distance(_ first: UnsafeBufferPointer<UInt64>, _ a: Int, _ second: UnsafeBufferPointer<UInt64>, _ b: Int) -> Int {
+        (first[4 * a] ^ second[4 * b]).nonzeroBitCount + (first[4 * a + 1] ^ second[4 * b + 1]).nonzeroBitCount
+            + (first[4 * a + 2] ^ second[4 * b + 2]).nonzeroBitCount + (first[4 * a + 3] ^ second[4 * b + 3]).nonzeroBitCount
     }
 }
