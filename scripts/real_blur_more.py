@@ -5,6 +5,10 @@ sources left out were a few photos from one camera each, so these add cameras.
 - `ngp-fox-frames`: the 50 frames of instant-ngp's `data/nerf/fox` (1080x1920 JPEG), frames of a
   phone video shot by hand round a mounted fox on a papered wall, a mirror and a picture beside it.
   Each frame as it is: some crisp, some smeared by the hand's motion within the frame's exposure.
+- `video-bedroom-walk`: a phone video walked through a loft bedroom (room.mp4 of a 3-D
+  reconstruction project, 848x364 at 58.4 fps): at 13 moments the frame as it is and the means of
+  3, 5 and 9 frames in linear light, as the other video groups (a longer exposure of the hand's
+  real motion). Judged as rooms (under 1024 px: see "Rooms a room photo can be").
 - `pan-real-samples`: the real blurry photos Pan et al. (CVPR 2016, dark channel prior) and the
   papers before them deblur, as deblur-pmp keeps them (`sample_images/`): shaken photos from many
   cameras (night streets with light streaks, a living room at Christmas, flowers, a boat, faces,
@@ -15,11 +19,19 @@ sources left out were a few photos from one camera each, so these add cameras.
   (`BlurryImages/`); the 4 that `koehler-ee610` already holds (`Blurry1_1`-`Blurry1_4`) left out.
   The same benchmark as `koehler-ee610`: leaving one of the two out leaves its scenes in the other.
 
+- `yinbochen-living-room`: two iPhone 6s photos of a living room with a kitchen corner (4032x3024),
+  both crisp; rooms.
+- `certh-samples-vvk`: three photos a CERTH-trained blur classifier keeps as samples: a cathedral
+  out of focus, a ledge shaken (a Casio compact), a mosque crisp.
+
 Local-only: read at build time from the snapshots in --mirrors; nothing is committed (instant-ngp's
 licence is non-commercial; deblur-pmp copies the images "only for academic use").
 """
 
 COMMITS = {
+    "YinboChen/computer_vision_final_projectRCNN": "ad7ce8d3e41dc62d0e9df7dceca5242d0348d6ae",
+    "im-vvk/Blur-Image-Detection": "9e4fea344b618fc77c577d3dce811a05c5680775",
+    "Rheacoutinho/humanoid-perception-3d-reconstruction": "4d65b919a64d7ecd657608de67b1425d74872fd4",
     "NVlabs/instant-ngp": "abe236ee00cf90cfca6e36e65c00435d5b21f50a",
     "FWen/deblur-pmp": "6f379dff68fbfebffba83d633f3391409ee016ba",
 }
@@ -57,6 +69,30 @@ REAL_SOURCES = {
         False, "inspiration",
         # One original per printed scene: the 12 shakes of a scene share a split.
         [(f"BlurryImages/{n}", "blurry", f"scene{n[6]}") for n in KOEHLER]),
+    # Two photos of one living room with a kitchen corner (iPhone 6s, 4032x3024, EXIF 2020-04-23),
+    # hand-held: real rooms of a camera the set did not hold, both crisp.
+    "yinbochen-living-room": (
+        "YinboChen/computer_vision_final_projectRCNN", "no licence stated; read, never copied", False, "room",
+        [(f"images/{n}", "", n.split(".")[0]) for n in ("living_room1.JPG", "living_room2.JPG")]),
+    # Three sample photos a CERTH-trained blur classifier keeps (images/): a cathedral shot out of
+    # focus and shaken (2736x3648), a ledge shaken and a mosque crisp (Casio EX-Z18, 2304x1728, 2008):
+    # photos of the kind of the CERTH image blur set's natural blur (Mavridaki and Mezaris 2014).
+    "certh-samples-vvk": (
+        "im-vvk/Blur-Image-Detection",
+        "sample photos of the CERTH image blur data set's kind (research use); the repository's MIT licence "
+        "covers its code; read, never copied", False, "inspiration",
+        [("images/blur1.jpg", "blurry", "cathedral"), ("images/blur2.JPG", "blurry", "ledge"),
+         ("images/clear.JPG", "sharp", "mosque")]),
+}
+
+# Real motion from real video: group -> (repository, path, licence, photo_type, centre frames,
+# frame counts), as VIDEO_SOURCES of make-real-blur-set (the frame and means of N frames in linear
+# light). A phone carried by hand through a loft bedroom (a bed, a clothes rail, a desk, wardrobes;
+# 848x364, 58.4 fps, 1091 frames): at 58 fps a mean of 3, 5 and 9 frames is the 1/20-1/6 s exposure
+# a phone takes in a room, of the hand's own motion.
+VIDEO_SOURCES = {
+    "video-bedroom-walk": ("Rheacoutinho/humanoid-perception-3d-reconstruction", "room.mp4",
+                           "no licence stated; read, never copied", "room", tuple(range(40, 1060, 80)), (1, 3, 5, 9)),
 }
 
 # Photos of these groups judged as rooms (an interior seen whole; under 1024 px, so refused
