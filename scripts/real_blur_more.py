@@ -9,6 +9,9 @@ sources left out were a few photos from one camera each, so these add cameras.
   reconstruction project, 848x364 at 58.4 fps): at 13 moments the frame as it is and the means of
   3, 5 and 9 frames in linear light, as the other video groups (a longer exposure of the hand's
   real motion). Judged as rooms (under 1024 px: see "Rooms a room photo can be").
+- `video-home-walk`: a phone held upright and walked through a tiled home (videos/video.mp4 of
+  a navigation aid for the blind, 540x960 at 29.97 fps): at 11 moments the frame and its means of
+  3, 5 and 9 frames, as above; rooms.
 - `pan-real-samples`: the real blurry photos Pan et al. (CVPR 2016, dark channel prior) and the
   papers before them deblur, as deblur-pmp keeps them (`sample_images/`): shaken photos from many
   cameras (night streets with light streaks, a living room at Christmas, flowers, a boat, faces,
@@ -29,6 +32,7 @@ licence is non-commercial; deblur-pmp copies the images "only for academic use")
 """
 
 COMMITS = {
+    "Adk2001tech/Drishti-A-Blind-Navigation-System": "4f5be87b61eba57b07bea50428103ce4fc8f5464",
     "YinboChen/computer_vision_final_projectRCNN": "ad7ce8d3e41dc62d0e9df7dceca5242d0348d6ae",
     "im-vvk/Blur-Image-Detection": "9e4fea344b618fc77c577d3dce811a05c5680775",
     "Rheacoutinho/humanoid-perception-3d-reconstruction": "4d65b919a64d7ecd657608de67b1425d74872fd4",
@@ -93,6 +97,11 @@ REAL_SOURCES = {
 VIDEO_SOURCES = {
     "video-bedroom-walk": ("Rheacoutinho/humanoid-perception-3d-reconstruction", "room.mp4",
                            "no licence stated; read, never copied", "room", tuple(range(40, 1060, 80)), (1, 3, 5, 9)),
+    # A phone held upright and walked from a doorway through a tiled home (a study table, a bed, a
+    # curtained doorway, a washroom; 540x960, 29.97 fps, 686 frames), for a navigation aid's demo.
+    "video-home-walk": ("Adk2001tech/Drishti-A-Blind-Navigation-System", "videos/video.mp4",
+                        "Apache-2.0 (the repository's LICENSE); read, never copied", "room",
+                        tuple(range(40, 660, 60)), (1, 3, 5, 9)),
 }
 
 # Photos of these groups judged as rooms (an interior seen whole; under 1024 px, so refused
