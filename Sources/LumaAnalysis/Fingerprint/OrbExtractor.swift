@@ -58,7 +58,8 @@ enum OrbExtractor {
     /// descriptors: every level's `2 * quota` strongest FAST corners are ranked by Harris, the level's
     /// `quota` best kept, all levels interleaved by rank (the strongest of every level in proportion
     /// to its quota), and only the keypoints the spread keeps are oriented and described.
-    static func extract(from image: LumaPlane, keeping: Int) -> Output {
+    /// The loops run by `path` (the same output).
+    static func extract(from image: LumaPlane, keeping: Int, path: KernelPath = .best) -> Output {
         let factor = Float(1.0 / scaleFactor)
         var desired = Float(featureCount) * (1 - factor) / (1 - Float(Double(factor) * Double(factor) * Double(factor)))
         var quotas: [Int] = []
@@ -73,7 +74,7 @@ enum OrbExtractor {
         var ranks: [Double] = []
         var level = image
         var layerScale: Float = 1
-        let first = firstThreshold(in: image, count: 2 * quotas[0])
+        let first = firstThreshold(in: image, count: 2 * quotas[0], path: path)
         var guess = first.threshold
         for l in 0..<levelCount {
             if l > 0 {
@@ -81,10 +82,10 @@ enum OrbExtractor {
                 let w = Int((Double(image.width) / Double(layerScale)).rounded(.toNearestOrEven))
                 let h = Int((Double(image.height) / Double(layerScale)).rounded(.toNearestOrEven))
                 guard w > 2 * edge, h > 2 * edge else { break }
-                level = PlaneResampling.resizedBilinear(level, width: w, height: h)
+                level = PlaneResampling.resizedBilinear(level, width: w, height: h, path: path)
             }
             levels.append((level, layerScale))
-            let (points, cut) = keypoints(in: level, quota: quotas[l], guess: guess, sample: l == 0 ? first.sample : nil)
+            let (points, cut) = keypoints(in: level, quota: quotas[l], guess: guess, sample: l == 0 ? first.sample : nil, path: path)
             // A coarser level's cut is rarely below two thirds of a finer one's.
             guess = cut * 2 / 3
             found += points.map { (l, $0) }
@@ -107,7 +108,7 @@ enum OrbExtractor {
             let slots = kept.indices.filter { found[order[kept[$0]]].level == l }
             guard !slots.isEmpty else { continue }
             let points = slots.map { found[order[kept[$0]]].point }
-            PlaneResampling.gaussianBlurred7(level.plane, near: points.map { ($0.x, $0.y) }, radius: patternReach, into: &blurred)
+            PlaneResampling.gaussianBlurred7(level.plane, near: points.map { ($0.x, $0.y) }, radius: patternReach, into: &blurred, path: path)
             let words = describe(points, level: level.plane, blurred: blurred)
             for (k, slot) in slots.enumerated() {
                 for w in 0..<4 { out.words[4 * slot + w] = words[4 * k + w] }
@@ -186,15 +187,15 @@ enum OrbExtractor {
         /// between the bands scanned, the bands' corners that score `threshold` or more taken as they
         /// are (a corner found at one threshold is found at a higher one exactly when it scores that
         /// much), in row order as one scan lists them.
-        func detect(in level: LumaPlane, threshold: Int) -> [FastCorners.Corner] {
+        func detect(in level: LumaPlane, threshold: Int, path: KernelPath = .best) -> [FastCorners.Corner] {
             var found: [FastCorners.Corner] = []
             var top = edge
             for (band, inBand) in zip(bands, corners) {
-                found += FastCorners.detect(in: level, threshold: threshold, border: edge, rows: top..<band.lowerBound)
+                found += FastCorners.detect(in: level, threshold: threshold, border: edge, rows: top..<band.lowerBound, path: path)
                 found += inBand.lazy.filter { $0.score >= threshold }
                 top = band.upperBound
             }
-            found += FastCorners.detect(in: level, threshold: threshold, border: edge, rows: top..<(level.height - edge))
+            found += FastCorners.detect(in: level, threshold: threshold, border: edge, rows: top..<(level.height - edge), path: path)
             return found
         }
     }
@@ -206,7 +207,7 @@ enum OrbExtractor {
     /// too few. A photo dense with corners is then scanned once at a high threshold, one with few
     /// strong corners once at a low one instead of first at a raised one; any threshold gives the
     /// same corners (`strongestCorners`), only the work differs.
-    static func firstThreshold(in level: LumaPlane, count n: Int) -> (threshold: Int, sample: CornerSample?) {
+    static func firstThreshold(in level: LumaPlane, count n: Int, path: KernelPath = .best) -> (threshold: Int, sample: CornerSample?) {
         let kept = level.height - 2 * edge
         guard kept > sampleSpacing else { return (sampleThreshold, nil) }
         var sample = CornerSample()
@@ -214,7 +215,7 @@ enum OrbExtractor {
         var top = edge + (sampleSpacing - sampleBand) / 2
         while top + sampleBand <= level.height - edge {
             let band = top..<(top + sampleBand)
-            let corners = FastCorners.detect(in: level, threshold: sampleThreshold, border: edge, rows: band)
+            let corners = FastCorners.detect(in: level, threshold: sampleThreshold, border: edge, rows: band, path: path)
             for c in corners { histogram[min(c.score, 255)] += 1 }
             sample.bands.append(band)
             sample.corners.append(corners)
@@ -248,13 +249,14 @@ enum OrbExtractor {
     /// way), so when there are already `2 * quota` of them the strongest are the same and the many weak
     /// corners are never scored; otherwise the threshold is lowered (down to `fastThreshold`) by as much as the
     /// shortfall suggests. A scan at `sampleThreshold` or above takes `sample`'s bands as they were found.
-    static func strongestCorners(in level: LumaPlane, count n: Int, guess: Int, sample: CornerSample? = nil) -> (corners: [FastCorners.Corner], cut: Int) {
+    static func strongestCorners(in level: LumaPlane, count n: Int, guess: Int, sample: CornerSample? = nil,
+                                 path: KernelPath = .best) -> (corners: [FastCorners.Corner], cut: Int) {
         var threshold = max(guess, fastThreshold)
         while true {
             let corners = if let sample, threshold >= sampleThreshold {
-                sample.detect(in: level, threshold: threshold)
+                sample.detect(in: level, threshold: threshold, path: path)
             } else {
-                FastCorners.detect(in: level, threshold: threshold, border: edge)
+                FastCorners.detect(in: level, threshold: threshold, border: edge, path: path)
             }
             if corners.count >= n || threshold == fastThreshold {
                 let strong = retainBestScores(corners, n)
@@ -264,8 +266,8 @@ enum OrbExtractor {
         }
     }
 
-    private static func keypoints(in level: LumaPlane, quota: Int, guess: Int, sample: CornerSample?) -> ([Candidate], Int) {
-        let (strong, cut) = strongestCorners(in: level, count: 2 * quota, guess: guess, sample: sample)
+    private static func keypoints(in level: LumaPlane, quota: Int, guess: Int, sample: CornerSample?, path: KernelPath) -> ([Candidate], Int) {
+        let (strong, cut) = strongestCorners(in: level, count: 2 * quota, guess: guess, sample: sample, path: path)
         var cands: [Candidate] = []
         cands.reserveCapacity(strong.count)
         level.pixels.withUnsafeBufferPointer { px in
