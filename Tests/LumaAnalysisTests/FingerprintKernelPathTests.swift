@@ -79,6 +79,19 @@ struct FingerprintKernelPathTests {
         }
     }
 
+    @Test("the halved and quarter planes are the baseline's at every width around the vector sizes")
+    func halvingMatches() {
+        for width in Self.widths + [1024, 1055, 2047] where width >= 4 {
+            for height in [4, 5, 7, 8, 11] {
+                for (name, plane) in planes(width: width, height: height, seed: UInt64(width * 17 + height)) {
+                    let baseline = PlaneResampling.halvedAndQuartered(plane, path: .baseline)
+                    let avx2 = PlaneResampling.halvedAndQuartered(plane, path: .avx2)
+                    #expect(avx2?.half == baseline?.half && avx2?.quarter == baseline?.quarter && avx2 != nil, "\(name) \(width)x\(height)")
+                }
+            }
+        }
+    }
+
     @Test("the descriptor blur gives the same bytes over the whole plane and near keypoints")
     func blurMatches() {
         for width in Self.widths {

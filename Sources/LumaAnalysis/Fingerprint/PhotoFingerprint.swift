@@ -34,7 +34,7 @@ public struct PhotoFingerprint: Sendable, Equatable {
     init(of plane: LumaPlane, path: KernelPath) {
         let detectionPlane: LumaPlane?
         // A plane the features halve is read once for the halving and the hash's quarter plane together.
-        if min(plane.width, plane.height) >= 2 * LocalFeatures.detectionSide, let both = PlaneResampling.halvedAndQuartered(plane) {
+        if min(plane.width, plane.height) >= 2 * LocalFeatures.detectionSide, let both = PlaneResampling.halvedAndQuartered(plane, path: path) {
             rotationHashes = DCTHash.rotationHashes(ofQuarter: both.quarter)
             detectionPlane = LocalFeatures.detectionPlane(of: both.half)
         } else {

@@ -30,8 +30,9 @@ enum PlaneResampling {
     }
 
     /// `halved(plane)` and `QuarterPlane.of(plane)` from one pass over the plane (a quarter block is
-    /// two by two halved blocks, each summed before its rounding); nil when a side is under 4.
-    static func halvedAndQuartered(_ plane: LumaPlane) -> (half: LumaPlane, quarter: LumaPlane)? {
+    /// two by two halved blocks, each summed before its rounding); nil when a side is under 4. By the
+    /// loops of `path` (the same bytes).
+    static func halvedAndQuartered(_ plane: LumaPlane, path: KernelPath = .best) -> (half: LumaPlane, quarter: LumaPlane)? {
         let hw = plane.width / 2, hh = plane.height / 2, qw = plane.width / 4, qh = plane.height / 4
         guard qw > 0, qh > 0 else { return nil }
         let sw = plane.width, chunks = plane.width / 16
@@ -58,7 +59,16 @@ enum PlaneResampling {
                     }
                     for qy in 0..<qh {
                         let top = 4 &* qy, upper = h + 2 &* qy &* hw, lower = upper + hw, qo = q + qy &* qw
-                        for chunk in 0..<chunks {
+                        var first = 0
+                        #if arch(x86_64)
+                        if path == .avx2 {
+                            // Pairs of chunks at AVX2 width; an odd last chunk goes to the loop below.
+                            PlaneHalvingAVX2.halveAndQuarter(src.baseAddress!, width: sw, top: top, chunks: chunks / 2,
+                                                             upper: upper, lower: lower, quarter: qo)
+                            first = chunks / 2 * 2
+                        }
+                        #endif
+                        for chunk in first..<chunks {
                             let s0 = pairSums(top, chunk), s1 = pairSums(top &+ 2, chunk)
                             store(s0, upper + 8 &* chunk)
                             store(s1, lower + 8 &* chunk)
