@@ -1,4 +1,7 @@
 import BlurMetrics
+#if arch(x86_64)
+import FingerprintAVX2
+#endif
 
 /// ORB keypoints and rBRIEF descriptors with the parameters of OpenCV's `ORB_create(nfeatures: 256, scaleFactor: 1.3, nlevels: 3, edgeThreshold: 31, patchSize: 31, fastThreshold: 10, scoreType: HARRIS_SCORE)`.
 enum OrbExtractor {
@@ -272,7 +275,7 @@ enum OrbExtractor {
         cands.reserveCapacity(strong.count)
         level.pixels.withUnsafeBufferPointer { px in
             for (i, c) in strong.enumerated() {
-                cands.append(Candidate(x: c.x, y: c.y, response: harris(px.baseAddress!, level.width, c.x, c.y), order: i))
+                cands.append(Candidate(x: c.x, y: c.y, response: harris(px.baseAddress!, level.width, c.x, c.y, path: path), order: i))
             }
         }
         var best = retainBest(cands, quota) { $0.response }
@@ -283,8 +286,15 @@ enum OrbExtractor {
         return (best, cut)
     }
 
-    // Harris response over a 7x7 block of 3x3 Sobel gradients, in OpenCV's arithmetic (its positive scale factor omitted).
-    private static func harris(_ img: UnsafePointer<UInt8>, _ step: Int, _ cx: Int, _ cy: Int) -> Float {
+    // Harris response over a 7x7 block of 3x3 Sobel gradients, in OpenCV's arithmetic (its positive scale factor omitted);
+    // the gradients' sums by the loops of `path` (the same integers).
+    private static func harris(_ img: UnsafePointer<UInt8>, _ step: Int, _ cx: Int, _ cy: Int, path: KernelPath) -> Float {
+        #if arch(x86_64)
+        if path == .avx2 {
+            let sums = HarrisAVX2.gradientSums(img + cy * step + cx, step: step)
+            return response(Int(sums.xx), Int(sums.yy), Int(sums.xy))
+        }
+        #endif
         var a = 0, b = 0, c = 0
         for dy in -3...3 {
             let row = img + (cy + dy) * step + cx
@@ -295,6 +305,11 @@ enum OrbExtractor {
                 a += ix * ix; b += iy * iy; c += ix * iy
             }
         }
+        return response(a, b, c)
+    }
+
+    // The response of the gradients' sums `a` (x²), `b` (y²) and `c` (xy).
+    @inline(__always) private static func response(_ a: Int, _ b: Int, _ c: Int) -> Float {
         let fa = Float(a), fb = Float(b), fc = Float(c)
         return fa * fb - fc * fc - harrisK * (fa + fb) * (fa + fb)
     }
