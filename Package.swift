@@ -14,8 +14,9 @@ let kernelSettings: [SwiftSetting] = [.unsafeFlags(["-target-cpu", "nehalem"]), 
 let kernelSettings: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 #endif
 
-// The blur kernels' AVX2 paths (BlurMetricsAVX2) are compiled for Haswell (AVX2, 2013) and run only
-// where the CPU reports AVX2 (`KernelPath`, checked by the baseline code); elsewhere the SSE paths run.
+// The blur kernels' and the duplicate fingerprint's AVX2 paths (BlurMetricsAVX2, FingerprintAVX2) are
+// compiled for Haswell (AVX2, 2013) and run only where the CPU reports AVX2 (`KernelPath`, checked by
+// the baseline code); elsewhere the SSE paths run.
 #if arch(x86_64)
 let avx2KernelSettings: [SwiftSetting] = [.unsafeFlags(["-target-cpu", "haswell"]), .unsafeFlags(["-O"], .when(configuration: .debug))]
 #else
