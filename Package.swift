@@ -14,8 +14,9 @@ let kernelSettings: [SwiftSetting] = [.unsafeFlags(["-target-cpu", "nehalem"]), 
 let kernelSettings: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 #endif
 
-// The blur kernels' AVX2 paths (BlurMetricsAVX2) are compiled for Haswell (AVX2, 2013) and run only
-// where the CPU reports AVX2 (`KernelPath`, checked by the baseline code); elsewhere the SSE paths run.
+// The blur kernels' and the duplicate fingerprint's AVX2 paths (BlurMetricsAVX2, FingerprintAVX2) are
+// compiled for Haswell (AVX2, 2013) and run only where the CPU reports AVX2 (`KernelPath`, checked by
+// the baseline code); elsewhere the SSE paths run.
 #if arch(x86_64)
 let avx2KernelSettings: [SwiftSetting] = [.unsafeFlags(["-target-cpu", "haswell"]), .unsafeFlags(["-O"], .when(configuration: .debug))]
 #else
@@ -105,8 +106,13 @@ let package = Package(
         // with AVX2: raw pointers and the compiler's intrinsics, no generic code (which another
         // module could share and run on a CPU without AVX2). Tested through BlurMetricsTests.
         .target(name: "BlurMetricsAVX2", swiftSettings: avx2KernelSettings),
+        // The duplicate fingerprint's AVX2 loops (FAST's candidate test, the pyramid's bilinear step, the
+        // descriptor blur), built for Haswell and called by LumaAnalysis only where BlurMetrics' KernelPath
+        // chose AVX2: raw pointers and intrinsics, no generic code, as BlurMetricsAVX2. Tested through
+        // LumaAnalysisTests.
+        .target(name: "FingerprintAVX2", swiftSettings: avx2KernelSettings),
         // Exposure figures and the duplicate fingerprint of the analysis plane: pure Swift, no C, no I/O.
-        .target(name: "LumaAnalysis", dependencies: ["BlurMetrics"], swiftSettings: kernelSettings),
+        .target(name: "LumaAnalysis", dependencies: ["BlurMetrics", "FingerprintAVX2"], swiftSettings: kernelSettings),
         // The one weighted semaphore behind every budget: upload bytes, decode memory, provider calls.
         .target(name: "Admission"),
         // The contract (ValidatePhotoOutput, codes, messages), the upload rules and the validator,

@@ -21,4 +21,20 @@ struct DCTHashTests {
         let expected = zip(sums, counts).map { $1 > 0 ? Double($0) / Double($1) : 0 }
         #expect(DCTHash.averaged(plane, within: bounds) == expected)
     }
+
+    @Test("the content bounds from 32-bit sums are those from 64-bit sums, at the largest sums of squares a line has (flat 255 beside noise)")
+    func boundsInEitherWidth() {
+        for (width, height) in [(341, 256), (97, 40), (20, 45), (1, 9), (9, 1), (1500, 7)] {
+            let noise = TestScenes.noise(width: width, height: height, seed: UInt64(width + height))
+            // A white border of a quarter of each side around the noise, and the noise under flat white bars.
+            let framed = LumaPlane(width: width, height: height, pixels: (0..<(width * height)).map { index in
+                let x = index % width, y = index / width
+                return x < width / 4 || y < height / 4 ? 255 : noise.pixels[index]
+            })
+            for plane in [noise, framed] {
+                let narrow = ContentBounds.bounds(of: plane, summingIn: UInt32.self), wide = ContentBounds.bounds(of: plane, summingIn: UInt64.self)
+                #expect(narrow.0 == wide.0 && narrow.1 == wide.1, "\(width)x\(height)")
+            }
+        }
+    }
 }

@@ -16,35 +16,45 @@ struct ContentBounds: Equatable {
 
     /// The bounds of `plane`'s picture.
     init(of plane: LumaPlane) {
+        // A line's sum of squares fits 32 bits up to 66,051 samples (255² each): then the sums
+        // take four lanes a vector instead of two; they are the same whole numbers either way.
+        let (rows, columns) = max(plane.width, plane.height) <= 66_051
+            ? Self.bounds(of: plane, summingIn: UInt32.self)
+            : Self.bounds(of: plane, summingIn: UInt64.self)
+        self.rows = rows
+        self.columns = columns
+    }
+
+    /// The rows and columns kept, from sums of samples and of their squares in `Sum`, which must
+    /// hold a line's sum of squares.
+    static func bounds<Sum: FixedWidthInteger & UnsignedInteger>(of plane: LumaPlane, summingIn _: Sum.Type) -> (Range<Int>, Range<Int>) {
         let width = plane.width
-        let (rows, columns) = plane.pixels.withUnsafeBufferPointer { pixels -> (Range<Int>, Range<Int>) in
+        return plane.pixels.withUnsafeBufferPointer { pixels -> (Range<Int>, Range<Int>) in
             let rows = Self.longestRun(count: plane.height) { y in
-                var sum = 0, squares = 0
+                var sum: Sum = 0, squares: Sum = 0
                 for x in 0..<width {
-                    let sample = Int(pixels[y &* width &+ x])
+                    let sample = Sum(pixels[y &* width &+ x])
                     sum &+= sample
                     squares &+= sample &* sample
                 }
-                return Self.varies(sum: sum, squares: squares, count: width)
+                return Self.varies(sum: Int(sum), squares: Int(squares), count: width)
             }
             // Column sums gathered row by row: a column walk would touch a cache line per sample.
-            var sums = [Int](repeating: 0, count: width), squares = [Int](repeating: 0, count: width)
+            var sums = [Sum](repeating: 0, count: width), squares = [Sum](repeating: 0, count: width)
             sums.withUnsafeMutableBufferPointer { sums in
                 squares.withUnsafeMutableBufferPointer { squares in
                     for y in rows {
                         for x in 0..<width {
-                            let sample = Int(pixels[y &* width &+ x])
+                            let sample = Sum(pixels[y &* width &+ x])
                             sums[x] &+= sample
                             squares[x] &+= sample &* sample
                         }
                     }
                 }
             }
-            let columns = Self.longestRun(count: width) { x in Self.varies(sum: sums[x], squares: squares[x], count: rows.count) }
+            let columns = Self.longestRun(count: width) { x in Self.varies(sum: Int(sums[x]), squares: Int(squares[x]), count: rows.count) }
             return (rows, columns)
         }
-        self.rows = rows
-        self.columns = columns
     }
 
     /// Whether `count` samples with this sum and sum of squares deviate by more than `flatDeviation`.

@@ -73,11 +73,16 @@ public struct LocalFeatures: Sendable, Equatable {
     /// Features detected on `detectionPlane` (none without one): the `maximumCount` keypoints of
     /// the 256 (more with ties) `OrbExtractor` finds that it keeps spread over the frame.
     public init(detectionPlane: LumaPlane?) {
+        self.init(detectionPlane: detectionPlane, path: .best)
+    }
+
+    /// `init(detectionPlane:)` by the loops of `path` (the same features).
+    init(detectionPlane: LumaPlane?, path: KernelPath) {
         guard let working = detectionPlane else {
             self.init(xs: [], ys: [], words: [], fractionBits: 0)
             return
         }
-        let found = OrbExtractor.extract(from: working, keeping: Self.maximumCount)
+        let found = OrbExtractor.extract(from: working, keeping: Self.maximumCount, path: path)
         self.init(xs: found.xs, ys: found.ys, words: found.words, fractionBits: found.fractionBits)
     }
 

@@ -1,4 +1,7 @@
 import BlurMetrics
+#if arch(x86_64)
+import FingerprintAVX2
+#endif
 
 /// ORB keypoints and rBRIEF descriptors with the parameters of OpenCV's `ORB_create(nfeatures: 256, scaleFactor: 1.3, nlevels: 3, edgeThreshold: 31, patchSize: 31, fastThreshold: 10, scoreType: HARRIS_SCORE)`.
 enum OrbExtractor {
@@ -58,7 +61,8 @@ enum OrbExtractor {
     /// descriptors: every level's `2 * quota` strongest FAST corners are ranked by Harris, the level's
     /// `quota` best kept, all levels interleaved by rank (the strongest of every level in proportion
     /// to its quota), and only the keypoints the spread keeps are oriented and described.
-    static func extract(from image: LumaPlane, keeping: Int) -> Output {
+    /// The loops run by `path` (the same output).
+    static func extract(from image: LumaPlane, keeping: Int, path: KernelPath = .best) -> Output {
         let factor = Float(1.0 / scaleFactor)
         var desired = Float(featureCount) * (1 - factor) / (1 - Float(Double(factor) * Double(factor) * Double(factor)))
         var quotas: [Int] = []
@@ -73,7 +77,7 @@ enum OrbExtractor {
         var ranks: [Double] = []
         var level = image
         var layerScale: Float = 1
-        let first = firstThreshold(in: image, count: 2 * quotas[0])
+        let first = firstThreshold(in: image, count: 2 * quotas[0], path: path)
         var guess = first.threshold
         for l in 0..<levelCount {
             if l > 0 {
@@ -81,10 +85,10 @@ enum OrbExtractor {
                 let w = Int((Double(image.width) / Double(layerScale)).rounded(.toNearestOrEven))
                 let h = Int((Double(image.height) / Double(layerScale)).rounded(.toNearestOrEven))
                 guard w > 2 * edge, h > 2 * edge else { break }
-                level = PlaneResampling.resizedBilinear(level, width: w, height: h)
+                level = PlaneResampling.resizedBilinear(level, width: w, height: h, path: path)
             }
             levels.append((level, layerScale))
-            let (points, cut) = keypoints(in: level, quota: quotas[l], guess: guess, sample: l == 0 ? first.sample : nil)
+            let (points, cut) = keypoints(in: level, quota: quotas[l], guess: guess, sample: l == 0 ? first.sample : nil, path: path)
             // A coarser level's cut is rarely below two thirds of a finer one's.
             guess = cut * 2 / 3
             found += points.map { (l, $0) }
@@ -107,7 +111,7 @@ enum OrbExtractor {
             let slots = kept.indices.filter { found[order[kept[$0]]].level == l }
             guard !slots.isEmpty else { continue }
             let points = slots.map { found[order[kept[$0]]].point }
-            PlaneResampling.gaussianBlurred7(level.plane, near: points.map { ($0.x, $0.y) }, radius: patternReach, into: &blurred)
+            PlaneResampling.gaussianBlurred7(level.plane, near: points.map { ($0.x, $0.y) }, radius: patternReach, into: &blurred, path: path)
             let words = describe(points, level: level.plane, blurred: blurred)
             for (k, slot) in slots.enumerated() {
                 for w in 0..<4 { out.words[4 * slot + w] = words[4 * k + w] }
@@ -186,15 +190,15 @@ enum OrbExtractor {
         /// between the bands scanned, the bands' corners that score `threshold` or more taken as they
         /// are (a corner found at one threshold is found at a higher one exactly when it scores that
         /// much), in row order as one scan lists them.
-        func detect(in level: LumaPlane, threshold: Int) -> [FastCorners.Corner] {
+        func detect(in level: LumaPlane, threshold: Int, path: KernelPath = .best) -> [FastCorners.Corner] {
             var found: [FastCorners.Corner] = []
             var top = edge
             for (band, inBand) in zip(bands, corners) {
-                found += FastCorners.detect(in: level, threshold: threshold, border: edge, rows: top..<band.lowerBound)
+                found += FastCorners.detect(in: level, threshold: threshold, border: edge, rows: top..<band.lowerBound, path: path)
                 found += inBand.lazy.filter { $0.score >= threshold }
                 top = band.upperBound
             }
-            found += FastCorners.detect(in: level, threshold: threshold, border: edge, rows: top..<(level.height - edge))
+            found += FastCorners.detect(in: level, threshold: threshold, border: edge, rows: top..<(level.height - edge), path: path)
             return found
         }
     }
@@ -206,7 +210,7 @@ enum OrbExtractor {
     /// too few. A photo dense with corners is then scanned once at a high threshold, one with few
     /// strong corners once at a low one instead of first at a raised one; any threshold gives the
     /// same corners (`strongestCorners`), only the work differs.
-    static func firstThreshold(in level: LumaPlane, count n: Int) -> (threshold: Int, sample: CornerSample?) {
+    static func firstThreshold(in level: LumaPlane, count n: Int, path: KernelPath = .best) -> (threshold: Int, sample: CornerSample?) {
         let kept = level.height - 2 * edge
         guard kept > sampleSpacing else { return (sampleThreshold, nil) }
         var sample = CornerSample()
@@ -214,7 +218,7 @@ enum OrbExtractor {
         var top = edge + (sampleSpacing - sampleBand) / 2
         while top + sampleBand <= level.height - edge {
             let band = top..<(top + sampleBand)
-            let corners = FastCorners.detect(in: level, threshold: sampleThreshold, border: edge, rows: band)
+            let corners = FastCorners.detect(in: level, threshold: sampleThreshold, border: edge, rows: band, path: path)
             for c in corners { histogram[min(c.score, 255)] += 1 }
             sample.bands.append(band)
             sample.corners.append(corners)
@@ -248,13 +252,14 @@ enum OrbExtractor {
     /// way), so when there are already `2 * quota` of them the strongest are the same and the many weak
     /// corners are never scored; otherwise the threshold is lowered (down to `fastThreshold`) by as much as the
     /// shortfall suggests. A scan at `sampleThreshold` or above takes `sample`'s bands as they were found.
-    static func strongestCorners(in level: LumaPlane, count n: Int, guess: Int, sample: CornerSample? = nil) -> (corners: [FastCorners.Corner], cut: Int) {
+    static func strongestCorners(in level: LumaPlane, count n: Int, guess: Int, sample: CornerSample? = nil,
+                                 path: KernelPath = .best) -> (corners: [FastCorners.Corner], cut: Int) {
         var threshold = max(guess, fastThreshold)
         while true {
             let corners = if let sample, threshold >= sampleThreshold {
-                sample.detect(in: level, threshold: threshold)
+                sample.detect(in: level, threshold: threshold, path: path)
             } else {
-                FastCorners.detect(in: level, threshold: threshold, border: edge)
+                FastCorners.detect(in: level, threshold: threshold, border: edge, path: path)
             }
             if corners.count >= n || threshold == fastThreshold {
                 let strong = retainBestScores(corners, n)
@@ -264,13 +269,13 @@ enum OrbExtractor {
         }
     }
 
-    private static func keypoints(in level: LumaPlane, quota: Int, guess: Int, sample: CornerSample?) -> ([Candidate], Int) {
-        let (strong, cut) = strongestCorners(in: level, count: 2 * quota, guess: guess, sample: sample)
+    private static func keypoints(in level: LumaPlane, quota: Int, guess: Int, sample: CornerSample?, path: KernelPath) -> ([Candidate], Int) {
+        let (strong, cut) = strongestCorners(in: level, count: 2 * quota, guess: guess, sample: sample, path: path)
         var cands: [Candidate] = []
         cands.reserveCapacity(strong.count)
         level.pixels.withUnsafeBufferPointer { px in
             for (i, c) in strong.enumerated() {
-                cands.append(Candidate(x: c.x, y: c.y, response: harris(px.baseAddress!, level.width, c.x, c.y), order: i))
+                cands.append(Candidate(x: c.x, y: c.y, response: harris(px.baseAddress!, level.width, c.x, c.y, path: path), order: i))
             }
         }
         var best = retainBest(cands, quota) { $0.response }
@@ -281,8 +286,15 @@ enum OrbExtractor {
         return (best, cut)
     }
 
-    // Harris response over a 7x7 block of 3x3 Sobel gradients, in OpenCV's arithmetic (its positive scale factor omitted).
-    private static func harris(_ img: UnsafePointer<UInt8>, _ step: Int, _ cx: Int, _ cy: Int) -> Float {
+    // Harris response over a 7x7 block of 3x3 Sobel gradients, in OpenCV's arithmetic (its positive scale factor omitted);
+    // the gradients' sums by the loops of `path` (the same integers).
+    private static func harris(_ img: UnsafePointer<UInt8>, _ step: Int, _ cx: Int, _ cy: Int, path: KernelPath) -> Float {
+        #if arch(x86_64)
+        if path == .avx2 {
+            let sums = HarrisAVX2.gradientSums(img + cy * step + cx, step: step)
+            return response(Int(sums.xx), Int(sums.yy), Int(sums.xy))
+        }
+        #endif
         var a = 0, b = 0, c = 0
         for dy in -3...3 {
             let row = img + (cy + dy) * step + cx
@@ -293,6 +305,11 @@ enum OrbExtractor {
                 a += ix * ix; b += iy * iy; c += ix * iy
             }
         }
+        return response(a, b, c)
+    }
+
+    // The response of the gradients' sums `a` (x²), `b` (y²) and `c` (xy).
+    @inline(__always) private static func response(_ a: Int, _ b: Int, _ c: Int) -> Float {
         let fa = Float(a), fb = Float(b), fc = Float(c)
         return fa * fb - fc * fc - harrisK * (fa + fb) * (fa + fb)
     }

@@ -27,16 +27,21 @@ public struct PhotoFingerprint: Sendable, Equatable {
 
     /// The fingerprint of `plane`.
     public init(of plane: LumaPlane) {
+        self.init(of: plane, path: .best)
+    }
+
+    /// The fingerprint of `plane`, its local features found by the loops of `path` (the same bytes).
+    init(of plane: LumaPlane, path: KernelPath) {
         let detectionPlane: LumaPlane?
         // A plane the features halve is read once for the halving and the hash's quarter plane together.
-        if min(plane.width, plane.height) >= 2 * LocalFeatures.detectionSide, let both = PlaneResampling.halvedAndQuartered(plane) {
+        if min(plane.width, plane.height) >= 2 * LocalFeatures.detectionSide, let both = PlaneResampling.halvedAndQuartered(plane, path: path) {
             rotationHashes = DCTHash.rotationHashes(ofQuarter: both.quarter)
             detectionPlane = LocalFeatures.detectionPlane(of: both.half)
         } else {
             rotationHashes = DCTHash.rotationHashes(of: plane)
             detectionPlane = LocalFeatures.detectionPlane(of: plane)
         }
-        features = LocalFeatures(detectionPlane: detectionPlane)
+        features = LocalFeatures(detectionPlane: detectionPlane, path: path)
         thumbnail = PlaneThumbnail(detectionPlane: detectionPlane)
     }
 

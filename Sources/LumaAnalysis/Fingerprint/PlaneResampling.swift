@@ -1,4 +1,7 @@
 import BlurMetrics
+#if arch(x86_64)
+import FingerprintAVX2
+#endif
 
 /// The resampling steps of the local-features pipeline: halving, the bilinear pyramid step and the descriptor blur.
 enum PlaneResampling {
@@ -27,8 +30,9 @@ enum PlaneResampling {
     }
 
     /// `halved(plane)` and `QuarterPlane.of(plane)` from one pass over the plane (a quarter block is
-    /// two by two halved blocks, each summed before its rounding); nil when a side is under 4.
-    static func halvedAndQuartered(_ plane: LumaPlane) -> (half: LumaPlane, quarter: LumaPlane)? {
+    /// two by two halved blocks, each summed before its rounding); nil when a side is under 4. By the
+    /// loops of `path` (the same bytes).
+    static func halvedAndQuartered(_ plane: LumaPlane, path: KernelPath = .best) -> (half: LumaPlane, quarter: LumaPlane)? {
         let hw = plane.width / 2, hh = plane.height / 2, qw = plane.width / 4, qh = plane.height / 4
         guard qw > 0, qh > 0 else { return nil }
         let sw = plane.width, chunks = plane.width / 16
@@ -55,7 +59,16 @@ enum PlaneResampling {
                     }
                     for qy in 0..<qh {
                         let top = 4 &* qy, upper = h + 2 &* qy &* hw, lower = upper + hw, qo = q + qy &* qw
-                        for chunk in 0..<chunks {
+                        var first = 0
+                        #if arch(x86_64)
+                        if path == .avx2 {
+                            // Pairs of chunks at AVX2 width; an odd last chunk goes to the loop below.
+                            PlaneHalvingAVX2.halveAndQuarter(src.baseAddress!, width: sw, top: top, chunks: chunks / 2,
+                                                             upper: upper, lower: lower, quarter: qo)
+                            first = chunks / 2 * 2
+                        }
+                        #endif
+                        for chunk in first..<chunks {
                             let s0 = pairSums(top, chunk), s1 = pairSums(top &+ 2, chunk)
                             store(s0, upper + 8 &* chunk)
                             store(s1, lower + 8 &* chunk)
@@ -85,8 +98,9 @@ enum PlaneResampling {
         return (LumaPlane(width: hw, height: hh, pixels: half), LumaPlane(width: qw, height: qh, pixels: quarter))
     }
 
-    /// The plane resized to width x height by bilinear interpolation with pixel-centre alignment, as OpenCV's INTER_LINEAR_EXACT up to fixed-point rounding (7-bit weights on both axes).
-    static func resizedBilinear(_ plane: LumaPlane, width: Int, height: Int) -> LumaPlane {
+    /// The plane resized to width x height by bilinear interpolation with pixel-centre alignment, as OpenCV's INTER_LINEAR_EXACT up to fixed-point rounding (7-bit weights on both axes);
+    /// by the loops of `path` (the same bytes).
+    static func resizedBilinear(_ plane: LumaPlane, width: Int, height: Int, path: KernelPath = .best) -> LumaPlane {
         precondition(plane.width > 1)
         let sw = plane.width, sh = plane.height
         let xScale = Double(sw) / Double(width), yScale = Double(sh) / Double(height)
@@ -98,7 +112,9 @@ enum PlaneResampling {
             if i == sw - 1 && sw > 1 { i = sw - 2; f = 1 }
             columns[x] = Int32(i); weights[x] = UInt32((f * 128).rounded())
         }
-        var blended = [UInt16](repeating: 0, count: sw)
+        // Eight samples past the row, so the AVX2 blend's 16-byte windows never leave the buffer.
+        var blended = [UInt16](repeating: 0, count: sw + 8)
+        let groups = path == .avx2 ? ShuffleGroups(columns: columns, weights: weights) : nil
         // Every output row is written below, so the array is not zeroed first.
         let out = plane.pixels.withUnsafeBufferPointer { src in
             [UInt8](unsafeUninitializedCapacity: width * height) { dst, initialized in
@@ -111,8 +127,21 @@ enum PlaneResampling {
                             // The two source rows blended first, across the whole row (the loop vectorises), then
                             // each output sample reads its pair: one gather per output sample instead of one per
                             // sample of every source row. The sums are the same exact integers either way.
-                            verticalBlend(s + sy * sw, s + min(sy + 1, sh - 1) * sw, wa, wb, into: v, count: sw)
-                            horizontalBlend(v, cp.baseAddress!, wp.baseAddress!, into: dst.baseAddress! + y * width, count: width)
+                            verticalBlend(s + sy * sw, s + min(sy + 1, sh - 1) * sw, wa, wb, into: v, count: sw, path: path)
+                            let o = dst.baseAddress! + y * width
+                            var done = 0
+                            #if arch(x86_64)
+                            if let groups {
+                                groups.starts.withUnsafeBufferPointer { st in groups.masks.withUnsafeBufferPointer { m in
+                                    groups.weights.withUnsafeBufferPointer { gw in
+                                        PlaneResamplingAVX2.horizontalBlend(v, starts: st.baseAddress!, masks: m.baseAddress!, weights: gw.baseAddress!,
+                                                                            groups: groups.count, into: o)
+                                    }
+                                } }
+                                done = 8 * groups.count
+                            }
+                            #endif
+                            horizontalBlend(v, cp.baseAddress! + done, wp.baseAddress! + done, into: o + done, count: width - done)
                         }
                     }
                 } }
@@ -124,25 +153,25 @@ enum PlaneResampling {
 
     /// The plane blurred with OpenCV's 7x7 Gaussian of sigma 2 (8-bit fixed-point weights): each row filtered and
     /// rounded, then each column; the 3-pixel frame, never sampled by descriptors, is copied unblurred.
-    static func gaussianBlurred7(_ plane: LumaPlane) -> LumaPlane {
+    static func gaussianBlurred7(_ plane: LumaPlane, path: KernelPath = .best) -> LumaPlane {
         var out: [UInt8] = []
-        gaussianBlurred7(plane, into: &out)
+        gaussianBlurred7(plane, into: &out, path: path)
         return LumaPlane(width: plane.width, height: plane.height, pixels: out)
     }
 
     /// `gaussianBlurred7(plane)`'s samples written to the first width x height of `out`, which grows to
     /// that size when it is smaller (the pyramid's levels, each smaller than the last, share one buffer).
-    static func gaussianBlurred7(_ plane: LumaPlane, into out: inout [UInt8]) {
+    static func gaussianBlurred7(_ plane: LumaPlane, into out: inout [UInt8], path: KernelPath = .best) {
         let w = plane.width, h = plane.height
         guard out.count >= w * h else {
             // A new buffer is not zeroed first: every sample is written (the frame copied, the rest filtered).
             out = [UInt8](unsafeUninitializedCapacity: w * h) { buffer, initialized in
-                blur(plane, into: buffer.baseAddress!)
+                blur(plane, into: buffer.baseAddress!, path: path)
                 initialized = w * h
             }
             return
         }
-        out.withUnsafeMutableBufferPointer { blur(plane, into: $0.baseAddress!) }
+        out.withUnsafeMutableBufferPointer { blur(plane, into: $0.baseAddress!, path: path) }
     }
 
     /// `gaussianBlurred7(plane)`'s samples within `radius` (a square) of each of `centres`, written to
@@ -150,11 +179,11 @@ enum PlaneResampling {
     /// left unspecified, as the descriptors read the blur near their keypoints only. Each sample is the
     /// same row-then-column sum as the whole plane's; the whole plane is blurred when a centre is within
     /// `radius + 10` of an edge.
-    static func gaussianBlurred7(_ plane: LumaPlane, near centres: [(x: Int, y: Int)], radius: Int, into out: inout [UInt8]) {
+    static func gaussianBlurred7(_ plane: LumaPlane, near centres: [(x: Int, y: Int)], radius: Int, into out: inout [UInt8], path: KernelPath = .best) {
         let w = plane.width, h = plane.height, reach = radius + 3
         // A band of 8 rows is filtered whole, with 3 rows more above and below: up to 10 rows past a centre's square.
         guard centres.allSatisfy({ $0.x >= reach && $0.x < w - reach && $0.y >= radius + 10 && $0.y < h - radius - 10 }) else {
-            gaussianBlurred7(plane, into: &out)
+            gaussianBlurred7(plane, into: &out, path: path)
             return
         }
         if out.count < w * h { out = [UInt8](repeating: 0, count: w * h) }
@@ -195,14 +224,14 @@ enum PlaneResampling {
                         for y in (8 * band)..<min(8 * band + 8, h) {
                             for source in max(nextSource, y - 3)...(y + 3) {
                                 for span in sourceColumns[source / 8] {
-                                    filterRun(s + source * w - 3, step: 1, into: r + source % 7 * w, from: span.lowerBound, to: span.upperBound)
+                                    filterRun(s + source * w - 3, step: 1, into: r + source % 7 * w, from: span.lowerBound, to: span.upperBound, path: path)
                                 }
                             }
                             nextSource = y + 4
                             for span in outputColumns[band] {
                                 filterColumns(r + (y - 3) % 7 * w, r + (y - 2) % 7 * w, r + (y - 1) % 7 * w, r + y % 7 * w,
                                               r + (y + 1) % 7 * w, r + (y + 2) % 7 * w, r + (y + 3) % 7 * w, into: d + y * w,
-                                              from: span.lowerBound, to: span.upperBound)
+                                              from: span.lowerBound, to: span.upperBound, path: path)
                             }
                         }
                     }
@@ -211,7 +240,7 @@ enum PlaneResampling {
         }
     }
 
-    private static func blur(_ plane: LumaPlane, into d: UnsafeMutablePointer<UInt8>) {
+    private static func blur(_ plane: LumaPlane, into d: UnsafeMutablePointer<UInt8>, path: KernelPath) {
         let w = plane.width, h = plane.height
         guard w > 6, h > 6 else {
             plane.pixels.withUnsafeBufferPointer { d.update(from: $0.baseAddress!, count: w * h) }
@@ -224,14 +253,14 @@ enum PlaneResampling {
                 let s = src.baseAddress!, r = rb.baseAddress!
                 d.update(from: s, count: 3 * w)
                 (d + (h - 3) * w).update(from: s + (h - 3) * w, count: 3 * w)
-                for y in 0..<6 { filterRun(s + y * w - 3, step: 1, into: r + y * w, from: 3, to: w - 3) }
+                for y in 0..<6 { filterRun(s + y * w - 3, step: 1, into: r + y * w, from: 3, to: w - 3, path: path) }
                 for y in 3..<(h - 3) {
-                    filterRun(s + (y + 3) * w - 3, step: 1, into: r + (y + 3) % 7 * w, from: 3, to: w - 3)
+                    filterRun(s + (y + 3) * w - 3, step: 1, into: r + (y + 3) % 7 * w, from: 3, to: w - 3, path: path)
                     let o = d + y * w, row = s + y * w
                     o.update(from: row, count: 3)
                     (o + w - 3).update(from: row + w - 3, count: 3)
                     filterColumns(r + (y - 3) % 7 * w, r + (y - 2) % 7 * w, r + (y - 1) % 7 * w, r + y % 7 * w,
-                                  r + (y + 1) % 7 * w, r + (y + 2) % 7 * w, r + (y + 3) % 7 * w, into: o, from: 3, to: w - 3)
+                                  r + (y + 1) % 7 * w, r + (y + 2) % 7 * w, r + (y + 3) % 7 * w, into: o, from: 3, to: w - 3, path: path)
                 }
             }
         }
@@ -247,7 +276,13 @@ enum PlaneResampling {
     }
 
     private static func verticalBlend(_ upper: UnsafePointer<UInt8>, _ lower: UnsafePointer<UInt8>, _ wa: UInt16, _ wb: UInt16,
-                                      into v: UnsafeMutablePointer<UInt16>, count: Int) {
+                                      into v: UnsafeMutablePointer<UInt16>, count: Int, path: KernelPath) {
+        #if arch(x86_64)
+        if path == .avx2 {
+            PlaneResamplingAVX2.verticalBlend(upper, lower, wa, wb, into: v, count: count)
+            return
+        }
+        #endif
         for j in 0..<count { v[j] = UInt16(upper[j]) &* wa &+ UInt16(lower[j]) &* wb }
     }
 
@@ -277,14 +312,20 @@ enum PlaneResampling {
 
     // Weights 18, 33, 49, 56 are exp(-i²/8) normalised to a sum of 256.
     // Plain wrapping arithmetic on pointers so the optimiser vectorises the loop.
-    private static func filterRun(_ s: UnsafePointer<UInt8>, step: Int, into o: UnsafeMutablePointer<UInt8>, from x0: Int, to x1: Int) {
-        filterColumns(s, s + step, s + 2 * step, s + 3 * step, s + 4 * step, s + 5 * step, s + 6 * step, into: o, from: x0, to: x1)
+    private static func filterRun(_ s: UnsafePointer<UInt8>, step: Int, into o: UnsafeMutablePointer<UInt8>, from x0: Int, to x1: Int, path: KernelPath) {
+        filterColumns(s, s + step, s + 2 * step, s + 3 * step, s + 4 * step, s + 5 * step, s + 6 * step, into: o, from: x0, to: x1, path: path)
     }
 
     // The seven taps of the filter, each read from its own row.
     private static func filterColumns(_ r0: UnsafePointer<UInt8>, _ r1: UnsafePointer<UInt8>, _ r2: UnsafePointer<UInt8>, _ r3: UnsafePointer<UInt8>,
                                       _ r4: UnsafePointer<UInt8>, _ r5: UnsafePointer<UInt8>, _ r6: UnsafePointer<UInt8>,
-                                      into o: UnsafeMutablePointer<UInt8>, from x0: Int, to x1: Int) {
+                                      into o: UnsafeMutablePointer<UInt8>, from x0: Int, to x1: Int, path: KernelPath) {
+        #if arch(x86_64)
+        if path == .avx2 {
+            PlaneResamplingAVX2.filterColumns(r0, r1, r2, r3, r4, r5, r6, into: o, from: x0, to: x1)
+            return
+        }
+        #endif
         for x in x0..<x1 {
             var acc = (UInt16(r0[x]) &+ UInt16(r6[x])) &* 18
             acc = acc &+ (UInt16(r1[x]) &+ UInt16(r5[x])) &* 33
