@@ -56,6 +56,9 @@ public struct DuplicateScreen: Sendable {
         self.fingerprint = fingerprint
         self.rule = rule
         minimumSharedFeatures = max(1, rule.minimumInliers)
+        // The slot's 8-bit index, the 128-bit set of descriptors measured and a table never more
+        // than half full (so every probe ends) all rest on this.
+        precondition(PhotoFingerprint.keptKeypoints <= min(128, Self.slotsPerPosition / 2), "a fingerprint keeps more descriptors than the screen indexes")
         var bitmap = [UInt64](repeating: 0, count: Self.chunks << (Self.foldBits - 6))
         var slots = [UInt32](repeating: Self.emptySlot, count: Self.chunks * Self.slotsPerPosition)
         let words = fingerprint.features.words

@@ -114,7 +114,9 @@ enum PlaneResampling {
         }
         // Eight samples past the row, so the AVX2 blend's 16-byte windows never leave the buffer.
         var blended = [UInt16](repeating: 0, count: sw + 8)
+        #if arch(x86_64)
         let groups = path == .avx2 ? ShuffleGroups(columns: columns, weights: weights) : nil
+        #endif
         // Every output row is written below, so the array is not zeroed first.
         let out = plane.pixels.withUnsafeBufferPointer { src in
             [UInt8](unsafeUninitializedCapacity: width * height) { dst, initialized in
@@ -129,8 +131,8 @@ enum PlaneResampling {
                             // sample of every source row. The sums are the same exact integers either way.
                             verticalBlend(s + sy * sw, s + min(sy + 1, sh - 1) * sw, wa, wb, into: v, count: sw, path: path)
                             let o = dst.baseAddress! + y * width
-                            var done = 0
                             #if arch(x86_64)
+                            var done = 0
                             if let groups {
                                 groups.starts.withUnsafeBufferPointer { st in groups.masks.withUnsafeBufferPointer { m in
                                     groups.weights.withUnsafeBufferPointer { gw in
@@ -140,6 +142,8 @@ enum PlaneResampling {
                                 } }
                                 done = 8 * groups.count
                             }
+                            #else
+                            let done = 0
                             #endif
                             horizontalBlend(v, cp.baseAddress! + done, wp.baseAddress! + done, into: o + done, count: width - done)
                         }
