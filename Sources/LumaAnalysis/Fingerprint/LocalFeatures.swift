@@ -38,6 +38,11 @@ public struct LocalFeatures: Sendable, Equatable {
     /// instead (halved first while its longest side is twice that or more). Nil when the plane's
     /// shortest side is under 16, or would be after that.
     public static func detectionPlane(of plane: LumaPlane) -> LumaPlane? {
+        detectionPlane(of: plane, path: .best)
+    }
+
+    /// `detectionPlane(of:)`, its resize by the loops of `path` (the same plane).
+    static func detectionPlane(of plane: LumaPlane, path: KernelPath) -> LumaPlane? {
         var working = plane
         while min(working.width, working.height) >= 2 * detectionSide, let half = PlaneResampling.halved(working) { working = half }
         let side = min(working.width, working.height)
@@ -49,7 +54,7 @@ public struct LocalFeatures: Sendable, Equatable {
               working.width / 2 >= size.width, working.height / 2 >= size.height,
               let half = PlaneResampling.halved(working) { working = half }
         if (working.width, working.height) != size {
-            working = PlaneResampling.resizedBilinear(working, width: size.width, height: size.height)
+            working = PlaneResampling.resizedBilinear(working, width: size.width, height: size.height, path: path)
         }
         return working
     }

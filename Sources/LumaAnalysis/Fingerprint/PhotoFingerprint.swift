@@ -36,10 +36,10 @@ public struct PhotoFingerprint: Sendable, Equatable {
         // A plane the features halve is read once for the halving and the hash's quarter plane together.
         if min(plane.width, plane.height) >= 2 * LocalFeatures.detectionSide, let both = PlaneResampling.halvedAndQuartered(plane, path: path) {
             rotationHashes = DCTHash.rotationHashes(ofQuarter: both.quarter)
-            detectionPlane = LocalFeatures.detectionPlane(of: both.half)
+            detectionPlane = LocalFeatures.detectionPlane(of: both.half, path: path)
         } else {
             rotationHashes = DCTHash.rotationHashes(of: plane)
-            detectionPlane = LocalFeatures.detectionPlane(of: plane)
+            detectionPlane = LocalFeatures.detectionPlane(of: plane, path: path)
         }
         features = LocalFeatures(detectionPlane: detectionPlane, path: path)
         thumbnail = PlaneThumbnail(detectionPlane: detectionPlane)
