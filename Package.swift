@@ -107,7 +107,7 @@ let package = Package(
         // module could share and run on a CPU without AVX2). Tested through BlurMetricsTests.
         .target(name: "BlurMetricsAVX2", swiftSettings: avx2KernelSettings),
         // The duplicate fingerprint's AVX2 loops (FAST's candidate test, the pyramid's bilinear step, the
-        // descriptor blur), built for Haswell and called by LumaAnalysis only where BlurMetrics' KernelPath
+        // descriptor blur, the halving and quartering, the Harris sums), built for Haswell and called by LumaAnalysis only where BlurMetrics' KernelPath
         // chose AVX2: raw pointers and intrinsics, no generic code, as BlurMetricsAVX2. Tested through
         // LumaAnalysisTests.
         .target(name: "FingerprintAVX2", swiftSettings: avx2KernelSettings),
