@@ -32,6 +32,7 @@ struct BatchDuplicatesTests {
         for (index, photo) in photos.enumerated() {
             let judged = check.judge(photo, path: "project/\(index).jpg")
             #expect(judged.passed, "photo \(index) is distinct from the others")
+            #expect(photo.details.fingerprint != nil && judged.details.fingerprint == nil, "the record leaves out the fingerprint the check read")
         }
         // Photo k was screened against the min(k, 64) accepted before it, and none compared in full:
         // photos with nothing in common are screened out (candidates before comparisons, issue 51).
@@ -49,6 +50,7 @@ struct BatchDuplicatesTests {
         let copyInside = check.judge(photos[10], path: "project/z-copy-of-10.jpg")
         #expect(copyInside.failures == [.duplicatePhoto])
         #expect(copyInside.details.duplicateOf == "project/10.jpg")
+        #expect(copyInside.details.fingerprint == nil)
         #expect(check.comparisons - before == 64 + 4)
         #expect(check.fullComparisons == 1, "only the copy's original passed the screen")
 

@@ -37,8 +37,11 @@ struct BatchDuplicates {
 
     /// `output` for the photo at `path`, `duplicate_photo` when one of the `window` newest passed
     /// photos of its project matches (the earliest of them that does); remembered when it passed.
+    /// The answer leaves out `details.fingerprint`, which only this check reads: a record carries
+    /// it no more than a daemon answer does unless asked.
     mutating func judge(_ output: ValidatePhotoOutput, path: String) -> ValidatePhotoOutput {
         guard scope != .off, let fingerprint = output.details.fingerprint.flatMap(PhotoFingerprint.init(base64:)) else { return output }
+        let output = output.withoutFingerprint
         let project = scope == .run ? "" : (path as NSString).deletingLastPathComponent
         let newest = accepted[project, default: []]
         if !newest.isEmpty {
