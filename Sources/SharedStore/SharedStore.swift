@@ -109,34 +109,30 @@ package final class SharedStore: Service, Sendable {
             case .starting, .ready: throw SharedStoreError.unavailable("the shared store at \(endpoint) is still starting")
             }
         }
-        let leased = LeaseFlag()
-        let client = client, logger = logger, limit = acquireTimeout
+        let lease = LeaseFlag()
+        let client = client, logger = logger, limit = acquireTimeout, endpoint = endpoint
+        // The work runs in a task of its own, so that a lease the pool does not give up when
+        // cancelled (it can queue a request until its circuit breaker trips, a minute later) never
+        // holds the caller past `limit`: the caller is answered, and the body never runs.
+        let work = Task<Result, any Error> {
+            guard transaction else {
+                return try await client.withConnection { connection in
+                    try lease.claim()
+                    return try await body(connection)
+                }
+            }
+            return try await client.withTransaction(logger: logger) { connection in
+                try lease.claim()
+                return try await body(connection)
+            }
+        }
         do {
-            let result = try await withThrowingTaskGroup(of: Result?.self) { group in
-                group.addTask {
-                    guard transaction else {
-                        return try await client.withConnection { connection in
-                            leased.value.store(true, ordering: .releasing)
-                            return try await body(connection)
-                        }
-                    }
-                    return try await client.withTransaction(logger: logger) { connection in
-                        leased.value.store(true, ordering: .releasing)
-                        return try await body(connection)
-                    }
+            let result = try await withTaskCancellationHandler {
+                try await Self.outcome(of: work, lease: lease, within: limit) {
+                    SharedStoreError.unavailable("no connection to the shared store at \(endpoint) within \(limit)")
                 }
-                group.addTask {
-                    try await Task.sleep(for: limit)
-                    if leased.value.load(ordering: .acquiring) { return nil }
-                    throw SharedStoreError.unavailable("no connection to the shared store at \(self.endpoint) within \(limit)")
-                }
-                while let next = try await group.next() {
-                    if let result = next {
-                        group.cancelAll()
-                        return result
-                    }
-                }
-                throw CancellationError()
+            } onCancel: {
+                work.cancel()
             }
             state.withLock { $0 = .ready }
             return result
@@ -151,6 +147,29 @@ package final class SharedStore: Service, Sendable {
             throw CancellationError()
         } catch {
             throw unavailable(error)
+        }
+    }
+
+    /// `work`'s result, or `timedOut()` thrown when `limit` passes before `work` has its connection
+    /// (then `work` is cancelled and its lease abandoned, so its body never runs, and nothing waits
+    /// for it). Once the connection is had, `work` is waited for however long it takes.
+    private static func outcome<Result: Sendable>(of work: Task<Result, any Error>, lease: LeaseFlag, within limit: Duration,
+                                                   timedOut: @escaping @Sendable () -> SharedStoreError) async throws -> Result {
+        let waiting = Waiting<Result>()
+        return try await withCheckedThrowingContinuation { continuation in
+            waiting.continuation.withLock { $0 = continuation }
+            let timer = Task {
+                do { try await Task.sleep(for: limit) } catch { return }
+                guard lease.abandon() else { return }
+                // Answered before the work is cancelled, so its cancellation is never the answer.
+                waiting.continuation.withLock { $0.take() }?.resume(throwing: timedOut())
+                work.cancel()
+            }
+            Task {
+                let result = await work.result
+                timer.cancel()
+                waiting.continuation.withLock { $0.take() }?.resume(with: result)
+            }
         }
     }
 
@@ -183,9 +202,30 @@ package final class SharedStore: Service, Sendable {
     }
 }
 
-/// Whether a transaction has its connection, shared by the transaction and its acquire timer.
+/// Whether a transaction has its connection or was given up before it had one, shared by the
+/// transaction and its acquire timer: whichever comes first decides, so a body never runs once its
+/// caller was told the store is unavailable.
 private final class LeaseFlag: Sendable {
-    let value = Atomic<Bool>(false)
+    /// Thrown inside the lease when the timer gave up first: the body does not run.
+    struct Abandoned: Error {}
+
+    // 0 waiting for a connection, 1 leased, 2 abandoned.
+    private let value = Atomic<UInt8>(0)
+
+    /// Marks the connection as had; throws `Abandoned` when the timer gave up first.
+    func claim() throws {
+        guard value.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged else { throw Abandoned() }
+    }
+
+    /// Gives up the wait; false when the connection was had first (the body runs, and is waited for).
+    func abandon() -> Bool {
+        value.compareExchange(expected: 0, desired: 2, ordering: .acquiringAndReleasing).exchanged
+    }
+}
+
+/// The caller of `SharedStore.outcome` until the work or its timer answers it, whichever first.
+private final class Waiting<Result: Sendable>: Sendable {
+    let continuation = Mutex<CheckedContinuation<Result, any Error>?>(nil)
 }
 
 /// A step of a transaction in the shared store that a caller composes without reading it: a
