@@ -117,20 +117,22 @@ package final class SharedStore: Service, Sendable {
         let work = Task<Result, any Error> {
             guard transaction else {
                 return try await client.withConnection { connection in
-                    try lease.claim()
+                    try lease.claim(connection)
                     return try await body(connection)
                 }
             }
             return try await client.withTransaction(logger: logger) { connection in
-                try lease.claim()
+                try lease.claim(connection)
                 return try await body(connection)
             }
         }
         do {
             let result = try await withTaskCancellationHandler {
-                try await Self.outcome(of: work, lease: lease, within: limit) {
+                try await Self.outcome(of: work, lease: lease, within: limit, timedOut: {
                     SharedStoreError.unavailable("no connection to the shared store at \(endpoint) within \(limit)")
-                }
+                }, lost: {
+                    SharedStoreError.unavailable("the connection to the shared store at \(endpoint) closed during a statement")
+                })
             } onCancel: {
                 work.cancel()
             }
@@ -152,17 +154,28 @@ package final class SharedStore: Service, Sendable {
 
     /// `work`'s result, or `timedOut()` thrown when `limit` passes before `work` has its connection
     /// (then `work` is cancelled and its lease abandoned, so its body never runs, and nothing waits
-    /// for it). Once the connection is had, `work` is waited for however long it takes.
+    /// for it). Once the connection is had, `work` is waited for as long as its connection is open;
+    /// past `limit`, a connection found closed (the database stopped under a statement, whose
+    /// completion the driver can then lose) throws `lost()`: nothing more can commit on it.
     private static func outcome<Result: Sendable>(of work: Task<Result, any Error>, lease: LeaseFlag, within limit: Duration,
-                                                   timedOut: @escaping @Sendable () -> SharedStoreError) async throws -> Result {
+                                                   timedOut: @escaping @Sendable () -> SharedStoreError,
+                                                   lost: @escaping @Sendable () -> SharedStoreError) async throws -> Result {
         let waiting = Waiting<Result>()
         return try await withCheckedThrowingContinuation { continuation in
             waiting.continuation.withLock { $0 = continuation }
             let timer = Task {
                 do { try await Task.sleep(for: limit) } catch { return }
-                guard lease.abandon() else { return }
-                // Answered before the work is cancelled, so its cancellation is never the answer.
-                waiting.continuation.withLock { $0.take() }?.resume(throwing: timedOut())
+                if lease.abandon() {
+                    // Answered before the work is cancelled, so its cancellation is never the answer.
+                    waiting.continuation.withLock { $0.take() }?.resume(throwing: timedOut())
+                    work.cancel()
+                    return
+                }
+                // A statement past the limit: looked at once a second until the work ends.
+                while !lease.connectionClosed {
+                    do { try await Task.sleep(for: .seconds(1)) } catch { return }
+                }
+                waiting.continuation.withLock { $0.take() }?.resume(throwing: lost())
                 work.cancel()
             }
             Task {
@@ -211,11 +224,16 @@ private final class LeaseFlag: Sendable {
 
     // 0 waiting for a connection, 1 leased, 2 abandoned.
     private let value = Atomic<UInt8>(0)
+    private let connection = Mutex<PostgresConnection?>(nil)
 
-    /// Marks the connection as had; throws `Abandoned` when the timer gave up first.
-    func claim() throws {
+    /// Marks `connection` as had; throws `Abandoned` when the timer gave up first.
+    func claim(_ connection: PostgresConnection) throws {
+        self.connection.withLock { $0 = connection }
         guard value.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged else { throw Abandoned() }
     }
+
+    /// Whether the connection had is closed (false before one is had).
+    var connectionClosed: Bool { connection.withLock { $0?.isClosed ?? false } }
 
     /// Gives up the wait; false when the connection was had first (the body runs, and is waited for).
     func abandon() -> Bool {

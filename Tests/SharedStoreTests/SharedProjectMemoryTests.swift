@@ -162,4 +162,45 @@ struct SharedProjectMemoryTests {
             }
         }
     }
+
+    /// 8 uploads' flows at once, each call timed, while the database stops under them and comes
+    /// back. Two waits had no end: a lease the pool keeps queued after it was cancelled (until its
+    /// circuit breaker trips, a minute later), and a statement on a connection the stopping
+    /// database closed, whose completion the driver lost; the store answers both.
+    @Test(.timeLimit(.minutes(2)))
+    func aStopUnderLoadHoldsNoCaller() async throws {
+        try await PostgresCluster.with { cluster in
+            try await withReplicas(1, url: try await cluster.createDatabase()) { stores in
+                let memory = TextMemory.text(stores[0])
+                // Each worker's longest call and its number of calls.
+                let timed = try await withThrowingTaskGroup(of: (longest: Duration, calls: Int).self) { group in
+                    for worker in 0..<8 {
+                        group.addTask {
+                            let end = ContinuousClock.now + .seconds(9)
+                            var photo = 0, longest = Duration.zero
+                            while ContinuousClock.now < end {
+                                let start = ContinuousClock.now
+                                _ = try? await check("w\(worker)-\(photo)", as: "w\(worker)-\(photo)", in: "race-\(worker % 2)", on: memory)
+                                longest = max(longest, ContinuousClock.now - start)
+                                photo += 1
+                            }
+                            return (longest, photo)
+                        }
+                    }
+                    group.addTask {
+                        try await Task.sleep(for: .seconds(1))
+                        await cluster.stop()
+                        try await Task.sleep(for: .seconds(4))
+                        try await cluster.start()
+                        return (.zero, 0)
+                    }
+                    return try await group.reduce(into: [(longest: Duration, calls: Int)]()) { $0.append($1) }
+                }
+                // The acquire timeout is 2 s and a call makes two leases; the margin is for a loaded machine.
+                let worst = timed.map(\.longest).max() ?? .zero
+                #expect(worst < .seconds(15), "a call waited \(worst) (\(timed.map(\.calls).reduce(0, +)) calls)")
+                #expect(try await poll(within: .seconds(10), every: .milliseconds(100)) { await stores[0].check() == nil })
+            }
+        }
+    }
 }
