@@ -40,6 +40,8 @@ package final class SandboxedDecoding: PhotoDecodeIsolation {
     private let supervisor: Mutex<Supervisor<SandboxedWorker>>
     /// The replacements being started in the background: shutdown waits for them.
     private let replacements = DispatchGroup()
+    /// Wakes a photo awaiting a replacement when a worker got ready, failed to start or came back idle.
+    private let idleWorkers = IdleWorkerSignal()
 
     /// Starts one worker for `settings` to check that workers can run, and keeps it for the first photo.
     ///
@@ -223,6 +225,8 @@ package final class SandboxedDecoding: PhotoDecodeIsolation {
         // parent-death signal follows, so this thread may end.
         let thread = Thread { [self] in
             defer { replacements.leave() }
+            // Whatever the start's end, a photo awaiting this replacement asks the supervisor again.
+            defer { idleWorkers.changed() }
             do {
                 let worker = try SandboxedWorker(executable: options.executable, setup: setup, startLimit: limit)
                 if supervisor.withLock({ $0.replacementStarted(worker) }) == .stop { worker.stop() }
@@ -247,6 +251,8 @@ package final class SandboxedDecoding: PhotoDecodeIsolation {
         var worker: SandboxedWorker?
         var awaiting = false
         while worker == nil {
+            // Read before asking, so a worker that arrives after the answer wakes the wait below.
+            let seen = idleWorkers.generation
             let checkOut = supervisor.withLock { supervisor -> Supervisor<SandboxedWorker>.CheckOut? in
                 awaiting ? supervisor.awaitReplacement(deadline: deadline, now: .now) : supervisor.checkOut(deadline: deadline, now: .now)
             }
@@ -256,10 +262,10 @@ package final class SandboxedDecoding: PhotoDecodeIsolation {
                 let reason = supervisor.withLock { $0.startFailed(deadline: deadline, now: .now) }
                 return .failure(WorkerEnd(reason: reason, detail: "no decode worker got ready within the photo's time"))
             case .awaitReplacement:
-                // The replacement's thread gets it ready within a few hundred milliseconds; a
-                // short poll keeps the supervisor a plain state under a mutex.
+                // The replacement's thread gets it ready within a few hundred milliseconds and
+                // then signals, as does a worker checked in meanwhile; the photo's deadline ends the wait.
                 awaiting = true
-                usleep(2000)
+                idleWorkers.wait(after: seen, until: deadline)
             case .reuse(let idle) where idle.isRunning:
                 worker = idle
             case .reuse:
@@ -293,6 +299,8 @@ package final class SandboxedDecoding: PhotoDecodeIsolation {
         if supervisor.withLock({ $0.checkIn(worker, after: outcome) }) == .stop {
             worker.stop()
             workerStopped()
+        } else {
+            idleWorkers.changed()
         }
         return result
     }
