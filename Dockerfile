@@ -58,7 +58,7 @@ LABEL org.opencontainers.image.title="photo-validator" \
       io.photo-validator.decoders="libvips42, libjpeg62-turbo, libavcodec59, libwebp7 from Debian bookworm; exact versions: photo-validator --version --verbose, /usr/share/doc/photo-validator/versions.txt"
 # STATE_DIRECTORY plays systemd's part: the outbox defaults to /var/lib/photo-validator/outbox.sqlite,
 # on the volume below, writable by the numeric user. MALLOC_ARENA_MAX=2 keeps glibc from giving
-# every decoding thread its own heap; scripts/measure-arenas compares it with the default
+# every decoding thread its own heap; benchmarks/measure-arenas compares it with the default
 # (README, "Memory": not yet measured with the release binary).
 ENV PHOTO_VALIDATOR_HTTP_HOST=0.0.0.0 \
     STATE_DIRECTORY=/var/lib/photo-validator \

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The crafted HEIC files of `scripts/make-heif-lies`: structural lies an attacker sends (each must
+/// The crafted HEIC files of `datasets/make-heif-lies`: structural lies an attacker sends (each must
 /// be refused as `invalid_image` from its header) and valid controls (each must decode), written
 /// from one tile of `../shared/photos/room-couch-pug.heic` into a fresh folder.
 package enum HEIFLies {
@@ -20,7 +20,7 @@ package enum HEIFLies {
             throw GenerationFailure(message: "../shared/photos/room-couch-pug.heic is missing")
         }
         let folder = URL(fileURLWithPath: Fixtures.temporaryPath("heif-lies"))
-        let script = Fixtures.repositoryRoot.appendingPathComponent("scripts/make-heif-lies")
+        let script = Fixtures.repositoryRoot.appendingPathComponent("datasets/make-heif-lies")
         let outcome = try await ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", script.path, source.path, folder.path])
         guard outcome.status == 0 else {
             throw GenerationFailure(message: "make-heif-lies failed (\(outcome.status)): \(outcome.standardError)")

@@ -110,7 +110,7 @@ struct ExposureRuleTests {
         let rule = ExposureRule()
         let washedOut = ExposureStatistics(of: plane(levels: [200, 215, 230, 245, 255, 255, 255]))
         #expect(rule.verdict(on: washedOut) == .overexposed)
-        // Two thirds clipped, the rest pale: the +3 EV room of scripts/make-bright-cases (p10 93 to 138).
+        // Two thirds clipped, the rest pale: the +3 EV room of datasets/make-bright-cases (p10 93 to 138).
         let blownRoom = ExposureStatistics(of: plane(levels: [95, 120, 160, 200, 255, 255, 255, 255, 255, 255]))
         #expect(rule.verdict(on: blownRoom) == .overexposed)
         // A window clipping a fifth of the frame (the most a usable labelled photo clips is 0.196).

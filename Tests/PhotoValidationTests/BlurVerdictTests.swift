@@ -26,7 +26,7 @@ struct BlurVerdictTests {
         let score: Double
     }
 
-    /// A set already made by `scripts/make-labelled-set` (its held part is used), instead of
+    /// A set already made by `datasets/make-labelled-set` (its held part is used), instead of
     /// generating the held part again: `PHOTO_VALIDATOR_LABELLED_SET=.build/labelled`.
     static let existingSet = ProcessInfo.processInfo.environment["PHOTO_VALIDATOR_LABELLED_SET"]
 
@@ -40,7 +40,7 @@ struct BlurVerdictTests {
             defer { try? FileManager.default.removeItem(at: out) }
             let process = Process()
             process.executableURL = URL(fileURLWithPath: python)
-            process.arguments = [Fixtures.repositoryRoot.appendingPathComponent("scripts/make-labelled-set").path,
+            process.arguments = [Fixtures.repositoryRoot.appendingPathComponent("datasets/make-labelled-set").path,
                                  "--split", "held", "--out", out.path] + (sharedRooms.map { ["--rooms", $0.path] } ?? [])
             process.standardOutput = FileHandle.nullDevice
             try process.run()

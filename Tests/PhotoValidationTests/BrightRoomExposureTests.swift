@@ -9,7 +9,7 @@ private let pythonPresent = FileManager.default.isExecutableFile(atPath: python)
 
 /// Issue 48: a bright room whose furniture keeps its tones is not `overexposed`, a blown one is,
 /// and the gateway's grid is not `too_dark`, on real rooms of `../shared` made brighter in linear
-/// light (`scripts/make-bright-cases`), through the whole validator.
+/// light (`datasets/make-bright-cases`), through the whole validator.
 @Suite("Exposure: bright rooms pass, blown rooms fail", .integration,
        .enabled(if: pythonPresent || Fixtures.peersRequired, "needs .venv with Pillow (scripts/setup --test)"),
        .enabled(if: Fixtures.sharedRequiredOrPresent, "needs ../shared/rooms beside the checkout"))

@@ -9,7 +9,7 @@ private let pythonPresent = FileManager.default.isExecutableFile(atPath: python)
 
 /// Resolution independence (issue 35): the gateway's own sharp test image (`_make_sharp_image`, 1 px
 /// black lines every 4 px on grey) and its blurred solid (`_make_blurry_image`), written by Pillow as
-/// the gateway writes them (`scripts/make-grid-sweep`) at every width from 1024 to 4096 px in
+/// the gateway writes them (`datasets/make-grid-sweep`) at every width from 1024 to 4096 px in
 /// 128 px steps, in three shapes (the square from 768 to 4096x4096), as JPEG quality 75 and 95 and as PNG; and photos beside their
 /// downscale to half.
 @Suite("Resolution independence: the gateway's grid at every size", .integration,
@@ -27,7 +27,7 @@ struct GridSweepTests {
         let score: Double
     }
 
-    /// A sweep already written by `scripts/make-grid-sweep`: `PHOTO_VALIDATOR_GRID_SWEEP=.build/grid-sweep`.
+    /// A sweep already written by `datasets/make-grid-sweep`: `PHOTO_VALIDATOR_GRID_SWEEP=.build/grid-sweep`.
     static let existingSweep = ProcessInfo.processInfo.environment["PHOTO_VALIDATOR_GRID_SWEEP"]
 
     /// Writes the sweep once (unless one is named) and validates every file as inspiration, and as a
@@ -42,11 +42,11 @@ struct GridSweepTests {
         }
     }
 
-    /// Runs `scripts/NAME` with the test Python.
+    /// Runs `datasets/NAME` (a data-set maker) with the test Python.
     static func runScript(_ name: String, _ arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [Fixtures.repositoryRoot.appendingPathComponent("scripts/\(name)").path] + arguments
+        process.arguments = [Fixtures.repositoryRoot.appendingPathComponent("datasets/\(name)").path] + arguments
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()

@@ -19,7 +19,7 @@ struct OpenCVParityTests {
         let paths = Self.files.map { Fixtures.testdataFile($0).path }
         let outcome = try await ProcessRunner.run(
             URL(fileURLWithPath: python),
-            [Fixtures.repositoryRoot.appendingPathComponent("scripts/opencv-variance").path] + paths
+            [Fixtures.repositoryRoot.appendingPathComponent("scripts/peers/opencv-variance").path] + paths
         )
         try #require(outcome.status == 0, "opencv-variance failed: \(outcome.standardError)")
         let reference = try JSONDecoder().decode([String: Double].self, from: Data(outcome.standardOutput.utf8))

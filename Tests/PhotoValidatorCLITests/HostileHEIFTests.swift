@@ -2,7 +2,7 @@ import Foundation
 import TestFixtures
 import Testing
 
-/// The crafted HEIC lies of `scripts/make-heif-lies` (reference cycles, bitstreams larger than their
+/// The crafted HEIC lies of `datasets/make-heif-lies` (reference cycles, bitstreams larger than their
 /// container, thousands of cells over one tile...) against the built binary: each is refused
 /// quickly, and the daemon survives all of them in a row with its memory and health intact.
 @Suite("Crafted HEIC files against validate and the daemon", .integration, .timeLimit(.minutes(10)), .enabled(if: Fixtures.sharedRequiredOrPresent))

@@ -1,5 +1,5 @@
 /// The thresholds of the exposure check, measured on the labelled exposure set
-/// (`scripts/make-exposure-set`, testdata/EXPOSURE.md).
+/// (`datasets/make-exposure-set`, testdata/EXPOSURE.md).
 ///
 /// A photo is `too_dark` when even its brightest tenth is dark: its 90th luma percentile is under
 /// `darkP90` (a lamp or a window alone does not rescue it; a dim but readable room passes). It is

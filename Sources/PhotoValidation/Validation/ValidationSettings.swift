@@ -11,7 +11,7 @@ public struct ValidationSettings: Sendable, Equatable, Codable {
     /// Minimum shortest side of an inspiration photo, in pixels.
     public var inspirationMinimumShortSide: Int = 400
     /// A room photo whose blur score is below this is `blurry`: one step under the threshold with
-    /// the best balanced accuracy on the tuning part of `scripts/make-labelled-set` (24.97), so the
+    /// the best balanced accuracy on the tuning part of `datasets/make-labelled-set` (24.97), so the
     /// softest sharp real room known (24.7) passes (README, Tuning).
     public var roomBlurThreshold: Double = 24
     /// An inspiration photo whose blur score is below this is `blurry`: under the crossing-corrected

@@ -2,7 +2,7 @@ import Foundation
 import SwiftCSV
 
 /// Reads a labelled duplicate-pair manifest: `a,b,label[,transform][,source][,split]`, labels
-/// `duplicate` or `distinct` (what `scripts/make-duplicate-set` writes). A relative path is taken
+/// `duplicate` or `distinct` (what `datasets/make-duplicate-set` writes). A relative path is taken
 /// from the manifest's folder, else from the working folder.
 enum DuplicatePairReader {
     /// One labelled pair.

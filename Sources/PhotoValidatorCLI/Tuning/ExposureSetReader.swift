@@ -3,7 +3,7 @@ import LumaAnalysis
 import SwiftCSV
 
 /// Reads the manifest of a labelled exposure set: `path,label[,split][,source]`, labels `usable`,
-/// `too_dark` or `overexposed` (what `scripts/make-exposure-set` writes); paths relative to the manifest.
+/// `too_dark` or `overexposed` (what `datasets/make-exposure-set` writes); paths relative to the manifest.
 enum ExposureSetReader {
     /// One labelled file.
     struct Entry: Sendable {
