@@ -184,7 +184,8 @@ package struct BlurModel: Sendable {
 
     /// Writes the tile's `(v - mean) / max(std, stdFloor)` to `output`, row after row: the
     /// population mean and standard deviation of its samples in Double (from exact integer sums),
-    /// each of the 256 possible values converted once to Float.
+    /// used as Float, the subtraction and division in Float as the training's `normalise`; each of
+    /// the 256 possible values once.
     private func normalise(tile: UnsafePointer<UInt8>, rowStride: Int, into output: UnsafeMutablePointer<Float>, table: UnsafeMutablePointer<Float>) {
         var sum = 0, sumOfSquares = 0
         for y in 0..<tileSize {
@@ -201,8 +202,8 @@ package struct BlurModel: Sendable {
         let count = tileSize * tileSize
         let mean = Double(sum) / Double(count)
         let variance = Double(count * sumOfSquares - sum * sum) / (Double(count) * Double(count))
-        let scale = max(variance.squareRoot(), stdFloor)
-        for value in 0..<256 { table[value] = Float((Double(value) - mean) / scale) }
+        let meanFloat = Float(mean), scale = Float(max(variance.squareRoot(), stdFloor))
+        for value in 0..<256 { table[value] = (Float(value) - meanFloat) / scale }
         for y in 0..<tileSize {
             let row = tile + y * rowStride
             let target = output + y * tileSize

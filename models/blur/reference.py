@@ -19,16 +19,18 @@ Layer objects in the JSON: {"type": "conv3x3", "in", "out", "stride", "relu", "w
 {"type": "global_average"}, {"type": "dense", "in", "out", "relu", "weights", "bias"}; weights and
 bias base64 of float32 little-endian in PyTorch's layout ([out][in][3][3], [out][in], [out]).
 
-Fixture format (Tests/BlurModelTests/Fixtures/parity.json):
-    {"format": "photo-validator-blur-parity", "model_version", "model_sha256", "tile_size",
-     "logits_from": "pytorch" | "numpy",
-     "tiles": [{"name", "pixels": base64 uint8 T*T row-major, "logit": float}],
-     "plane": {"name", "width", "height", "png": base64 8-bit grey PNG, "probability": float,
-               "tiles": [{"x", "y", "detail", "logit", "probability"}] (evaluated tiles, row-major)}}
+Fixture format (Tests/BlurModelTests/Fixtures/parity.json), export.py's (the Swift test reads it):
+    {"model_version", "model_sha256" (of the JSON as in the Swift literal), "tile_size",
+     "tiles": [{"pixels": base64 uint8 T*T row-major, "logit": PyTorch's, "note"}],
+     "plane": {"png": base64 8-bit grey PNG, "width", "height", "probability",
+               "evaluated": [{"x", "y", "probability"}] in selection order, "note"}}
+This file's `fixtures` adds "detail" and "logit" to each evaluated tile.
 
 Commands:
-    reference.py provisional SWIFT_PATH [--seed N]   random weights of a plausible architecture
-    reference.py fixtures SWIFT_PATH FIXTURE_PATH    fixtures for the model inside SWIFT_PATH
+    reference.py provisional JSON_PATH [--seed N]    random weights of blurlib's architecture
+    reference.py swift JSON_PATH SWIFT_PATH          the Swift weights file for a model JSON
+    reference.py fixtures SWIFT_PATH FIXTURE_PATH    fixtures (synthetic plane) for the model inside SWIFT_PATH
+(export.py writes both files from blur-model.json with planes of committed photos; prefer it.)
 """
 import base64
 import hashlib
@@ -104,11 +106,12 @@ def select_tiles(scores, max_tiles):
 
 
 def normalise(tile, std_floor):
-    """(v - mean) / max(std, std_floor): population mean and std in float64, used as float32."""
+    """(v - mean) / max(std, std_floor): population mean and std in float64, used as float32 (the
+    subtraction and division in float32, as blurlib.normalise and the Swift side do)."""
     v = tile.astype(np.float64)
-    mean = v.mean()
-    std = v.std()
-    return ((v - mean) / max(std, std_floor)).astype(np.float32)
+    mean = np.float32(v.mean())
+    scale = np.float32(max(v.std(), std_floor))
+    return (tile.astype(np.float32) - mean) / scale
 
 
 def conv3x3(x, w, b, stride):
@@ -212,8 +215,9 @@ def png_grey(plane):
 
 def provisional_model(seed):
     """Random weights of a plausible architecture (He initialisation), within SPEC's budget:
-    conv 1->16 s2, 16->16 s2, 16->32 s2, 32->32 s2, global average, dense 32->1. A stand-in until
-    the trained model lands; its outputs mean nothing."""
+    blurlib's network (conv 1->16 s2, 16->16 s2, 16->32 s2, 32->32 s2, global average, dense 32->16
+    ReLU, dense 16->1), so that export.py runs on it. A stand-in until the trained model lands; its
+    outputs mean nothing."""
     rng = np.random.default_rng(seed)
     layers = []
     for inputs, outputs, stride in [(1, 16, 2), (16, 16, 2), (16, 32, 2), (32, 32, 2)]:
@@ -222,10 +226,11 @@ def provisional_model(seed):
         layers.append({"type": "conv3x3", "in": inputs, "out": outputs, "stride": stride, "relu": True,
                        "weights": floats_base64(w), "bias": floats_base64(b)})
     layers.append({"type": "global_average"})
-    w = rng.normal(0, np.sqrt(1.0 / 32), (1, 32)).astype(np.float32)
-    layers.append({"type": "dense", "in": 32, "out": 1, "relu": False, "weights": floats_base64(w),
-                   "bias": floats_base64(np.array([-0.5], np.float32))})
-    model = {"format": FORMAT, "version": f"provisional-random-{seed}", "seed": seed, "tile_size": 64, "std_floor": 2.0,
+    for inputs, outputs, relu in [(32, 16, True), (16, 1, False)]:
+        w = rng.normal(0, np.sqrt(2.0 / inputs), (outputs, inputs)).astype(np.float32)
+        b = rng.normal(0, 0.05, outputs).astype(np.float32)
+        layers.append({"type": "dense", "in": inputs, "out": outputs, "relu": relu, "weights": floats_base64(w), "bias": floats_base64(b)})
+    model = {"format": FORMAT, "version": f"provisional-random-{seed}", "seed": seed, "tile_size": 64, "std_floor": 4.0,
              "max_tiles": 16, "pool_sharpest": 3, "threshold_room": 0.5, "threshold_inspiration": 0.5, "layers": layers,
              "training": {"note": "provisional random weights from models/blur/reference.py, not trained; replaced by train.py's export"}}
     assert multiply_adds(load_model(json.dumps(model))) <= 1_000_000
@@ -294,18 +299,21 @@ def write_fixtures(json_text, plane, path, seed=64):
                 x = normalise(tile, model["std_floor"])
                 logit, reference_logit = logit_of(x), forward(model, x)
                 assert abs(logit - reference_logit) <= 1e-4 * max(1.0, abs(logit)), (name, logit, reference_logit)
-                entries.append({"name": name, "pixels": base64.b64encode(tile.tobytes()).decode("ascii"), "logit": float(logit)})
+                entries.append({"pixels": base64.b64encode(tile.tobytes()).decode("ascii"), "logit": float(logit), "note": name})
             probability, evaluated = photo_probability(model, plane, logit_of)
     except ImportError:
         rng = np.random.default_rng(seed)
-        entries = [{"name": name, "pixels": base64.b64encode(tile.tobytes()).decode("ascii"), "logit": float(forward(model, normalise(tile, model["std_floor"])))}
+        entries = [{"pixels": base64.b64encode(tile.tobytes()).decode("ascii"), "logit": float(forward(model, normalise(tile, model["std_floor"]))), "note": name}
                    for name, tile in fixture_tiles(rng, plane, size)]
         probability, evaluated = photo_probability(model, plane)
-    fixture = {"format": "photo-validator-blur-parity", "model_version": model["version"],
-               "model_sha256": hashlib.sha256(json_text.encode("utf-8")).hexdigest(), "tile_size": size, "logits_from": source,
+    ranked = sorted(evaluated, key=lambda t: (-t["detail"], (t["y"], t["x"])))
+    fixture = {"about": f"Swift/{source} parity (models/blur/SPEC.md), written by models/blur/reference.py fixtures.",
+               "model_version": model["version"],
+               "model_sha256": hashlib.sha256(json_text.encode("utf-8")).hexdigest(), "tile_size": size,
                "tiles": entries,
-               "plane": {"name": "synthetic", "width": int(plane.shape[1]), "height": int(plane.shape[0]),
-                         "png": base64.b64encode(png_grey(plane)).decode("ascii"), "probability": probability, "tiles": evaluated}}
+               "plane": {"png": base64.b64encode(png_grey(plane)).decode("ascii"), "width": int(plane.shape[1]),
+                         "height": int(plane.shape[0]), "probability": probability, "evaluated": ranked,
+                         "note": "synthetic plane: shapes, a box-blurred right half, a flat corner"}}
     with open(path, "w", encoding="utf-8") as out:
         json.dump(fixture, out, indent=1)
         out.write("\n")
@@ -314,7 +322,10 @@ def write_fixtures(json_text, plane, path, seed=64):
 def main(argv):
     if len(argv) >= 2 and argv[0] == "provisional":
         seed = int(argv[argv.index("--seed") + 1]) if "--seed" in argv else 64
-        write_swift_weights(provisional_model(seed), argv[1])
+        with open(argv[1], "w", encoding="utf-8") as out:
+            out.write(provisional_model(seed) + "\n")
+    elif len(argv) == 3 and argv[0] == "swift":
+        write_swift_weights(open(argv[1], encoding="utf-8").read().rstrip(), argv[2])
     elif len(argv) == 3 and argv[0] == "fixtures":
         json_text = json_from_swift(argv[1])
         plane = synthetic_plane(np.random.default_rng(6401), 704, 448)
