@@ -228,6 +228,7 @@ let package = Package(
                 "MultipartUpload",
                 "ContentCheck",
                 "PhotoFormat",
+                "PhotoStructure",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),

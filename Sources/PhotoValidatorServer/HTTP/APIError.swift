@@ -9,6 +9,7 @@ package struct APIError: Error, HTTPResponseError, Sendable, Equatable {
     /// that codes can be added without breaking callers' exhaustive switches).
     package struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Base: String, CaseIterable {
+            case bodyTooSlow = "body_too_slow"
             case fileTooLarge = "file_too_large"
             case idempotencyKeyReused = "idempotency_key_reused"
             case internalError = "internal_error"
@@ -34,6 +35,8 @@ package struct APIError: Error, HTTPResponseError, Sendable, Equatable {
             self.base = base
         }
 
+        /// `body_too_slow`.
+        package static let bodyTooSlow = Code(.bodyTooSlow)
         /// `file_too_large`.
         package static let fileTooLarge = Code(.fileTooLarge)
         /// `idempotency_key_reused`.
@@ -199,10 +202,17 @@ extension APIError {
                  retryable: true, detail: "the body did not arrive within \(limit)")
     }
 
-    /// 408: the body arrived more slowly than the minimum rate.
-    static func bodyTooSlow(received: Int, after elapsed: Duration, minimumRate: Int) -> APIError {
-        APIError(status: .requestTimeout, code: .requestTimeout, message: "The upload took too long. Please try again.",
-                 retryable: true, detail: "\(received) bytes arrived in \(String(format: "%.1f", elapsed.seconds)) s, under the minimum of \(minimumRate >> 10) KiB/s")
+    /// 408: the body, holding upload memory, arrived too slowly: under the minimum rate, or at a
+    /// rate at which the rest of its declared length would not arrive within the request timeout.
+    /// Its memory is given back with the answer.
+    static func bodyTooSlow(received: Int, declared: Int?, after elapsed: Duration, minimumRate: Int, timeout: Duration) -> APIError {
+        let rate = Int((Double(received) / max(elapsed.seconds, 0.001) / 1024).rounded())
+        let arrived = "\(received) bytes\(declared.map { " of \($0)" } ?? "") arrived in \(String(format: "%.1f", elapsed.seconds)) s (\(rate) KiB/s)"
+        let rule = declared == nil
+            ? "under the minimum of \(minimumRate >> 10) KiB/s (limits.min_body_rate_kib)"
+            : "too slow for the rest to arrive within the request timeout of \(timeout) (limits.request_timeout_seconds)"
+        return APIError(status: .requestTimeout, code: .bodyTooSlow, message: "The upload was too slow. Please try again on a faster connection.",
+                        retryable: true, detail: "\(arrived), \(rule)")
     }
 
     /// 401: a token is configured and the request lacks it.

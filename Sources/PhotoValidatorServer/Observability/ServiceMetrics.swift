@@ -18,7 +18,7 @@ package final class ServiceMetrics: Sendable {
     private let workerThreads: Gauge
     private let overdueTotal: Gauge
     private let budget: WeightedSemaphore
-    private let uploads: WeightedSemaphore
+    private let uploads: FairMemoryGate
     private let uploadsHeld: Gauge
     private let uploadsWaiting: Gauge
     private let isolation: (any PhotoDecodeIsolation)?
@@ -31,7 +31,7 @@ package final class ServiceMetrics: Sendable {
     private static let requestBuckets: [Duration] = stageBuckets + [.seconds(10), .seconds(30)]
 
     /// Metrics for a daemon whose work runs on `pool` under `budget`, its bodies under `uploads`.
-    init(pool: ValidationThreadPool, budget: WeightedSemaphore, uploads: WeightedSemaphore, isolation: (any PhotoDecodeIsolation)? = nil) {
+    init(pool: ValidationThreadPool, budget: WeightedSemaphore, uploads: FairMemoryGate, isolation: (any PhotoDecodeIsolation)? = nil) {
         self.pool = pool
         self.isolation = isolation
         self.budget = budget
