@@ -126,10 +126,10 @@ let package = Package(
         // The contract (ValidatePhotoOutput, codes, messages), the upload rules and the validator,
         // which checks photos through the decoding it is handed and links no decoder: the public
         // library product, with PhotoChecks for decoding in the caller's process.
-        .target(name: "PhotoValidation", dependencies: ["Admission", "PhotoFormat", "PhotoStructure", "BlurMetrics", "LumaAnalysis"]),
+        .target(name: "PhotoValidation", dependencies: ["Admission", "PhotoFormat", "PhotoStructure", "BlurMetrics", "BlurModel", "LumaAnalysis"]),
         // The checks run in this process: decode, measure, judge, preview. The worker's side of the
         // wall: what a decode worker runs, `PhotoValidator(settings:)` and `decode_isolation = none`.
-        .target(name: "PhotoChecks", dependencies: ["Admission", "PhotoFormat", "PhotoValidation", "ImageCodecs", "BlurMetrics", "LumaAnalysis"]),
+        .target(name: "PhotoChecks", dependencies: ["Admission", "PhotoFormat", "PhotoValidation", "ImageCodecs", "BlurMetrics", "BlurModel", "LumaAnalysis"]),
         // Process isolation for decoders: spawning workers, rlimits, seccomp (libseccomp); imported
         // only by DecodeSandbox.
         .target(name: "CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
@@ -335,7 +335,7 @@ let package = Package(
             dependencies: ["MultipartUpload", "TestFixtures", .product(name: "NIOCore", package: "swift-nio")]
         ),
         // The contract, settings and judgement; photos are checked through `PhotoChecks`' decoder.
-        .testTarget(name: "PhotoValidationTests", dependencies: ["LumaAnalysis", "PhotoChecks", "PhotoFormat", "PhotoStructure", "PhotoValidation", "TestFixtures", "ValidatorHarness"]),
+        .testTarget(name: "PhotoValidationTests", dependencies: ["BlurModel", "LumaAnalysis", "PhotoChecks", "PhotoFormat", "PhotoStructure", "PhotoValidation", "TestFixtures", "ValidatorHarness"]),
         // The checks run in this process: decode paths, previews, threads, the decode memory they reserve.
         .testTarget(
             name: "PhotoChecksTests",

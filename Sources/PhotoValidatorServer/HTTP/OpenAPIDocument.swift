@@ -70,6 +70,8 @@ components:
         blur_score: {type: number, description: the figure compared with blur_threshold}
         blur_threshold: {type: number}
         laplacian_variance: {type: number}
+        blur_probability: {type: number, minimum: 0, maximum: 1, description: 'the blur model''s probability that the photo is blurred, from its sharpest tiles on the analysis plane (absent when the plane is under one 64 px tile); decides blurry with blur.judge = model'}
+        blur_probability_threshold: {type: number, description: the probability from which blur.judge = model calls the photo blurry}
         analysis_width: {type: integer}
         analysis_height: {type: integer}
         decode_scale: {type: number}
