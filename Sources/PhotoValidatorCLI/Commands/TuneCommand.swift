@@ -29,7 +29,7 @@ struct TuneCommand: AsyncParsableCommand, SettingsCommand {
     @Argument(help: "Labelled folders or CSV manifests.")
     var labelled: [String]
 
-    @Option(help: "The check to tune: blur (labels sharp, blurry), exposure (a manifest path,label,split,source with labels usable, too_dark, overexposed, as scripts/make-exposure-set writes) or duplicates (pairs a,b,label,transform,source,split with labels duplicate, distinct, as scripts/make-duplicate-set writes).")
+    @Option(help: "The check to tune: blur (labels sharp, blurry), blur-model (the same labels: the blur model's probability thresholds, blur.probability_threshold_*), exposure (a manifest path,label,split,source with labels usable, too_dark, overexposed, as scripts/make-exposure-set writes) or duplicates (pairs a,b,label,transform,source,split with labels duplicate, distinct, as scripts/make-duplicate-set writes).")
     var check: TunedCheck = .blur
 
     @Option(name: .customLong("type"), help: "Photo type of photos whose manifest does not say.")
@@ -68,6 +68,9 @@ struct TuneCommand: AsyncParsableCommand, SettingsCommand {
             return
         case .duplicates:
             try await tuneDuplicates(settings: settings, deadline: deadline)
+            return
+        case .blurModel:
+            try await tuneBlurModel(settings: settings, deadline: deadline)
             return
         case .blur:
             break
