@@ -200,6 +200,7 @@ package struct PhotoValidationService: Sendable {
                 return (prepared, candidates == nil ? nil : prepared.output.details.fingerprint.flatMap(PhotoFingerprint.init(base64:)))
             }
         }
+        try refuseUnchecked(prepared.output, record: record)
         var duplicateOf: String?
         if let duplicates, let candidates, let fingerprint {
             duplicateOf = try await earliestMatch(of: fingerprint, among: candidates.photos, by: duplicates, in: slot, until: deadline, record: record)

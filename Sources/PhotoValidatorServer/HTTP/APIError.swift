@@ -10,6 +10,7 @@ package struct APIError: Error, HTTPResponseError, Sendable, Equatable {
     package struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Base: String, CaseIterable {
             case bodyTooSlow = "body_too_slow"
+            case decoderUnavailable = "decoder_unavailable"
             case fileTooLarge = "file_too_large"
             case idempotencyKeyReused = "idempotency_key_reused"
             case internalError = "internal_error"
@@ -37,6 +38,8 @@ package struct APIError: Error, HTTPResponseError, Sendable, Equatable {
 
         /// `body_too_slow`.
         package static let bodyTooSlow = Code(.bodyTooSlow)
+        /// `decoder_unavailable`.
+        package static let decoderUnavailable = Code(.decoderUnavailable)
         /// `file_too_large`.
         package static let fileTooLarge = Code(.fileTooLarge)
         /// `idempotency_key_reused`.
@@ -189,6 +192,14 @@ extension APIError {
     static func storeUnavailable(retryAfter: Int) -> APIError {
         APIError(status: .serviceUnavailable, code: .storeUnavailable, message: "We couldn't save this photo right now. Please try again in a moment.",
                  retryable: true, detail: "the shared store (store.url) could not be reached; /readyz and the daemon's log have the cause",
+                 headers: [.retryAfter: String(retryAfter)])
+    }
+
+    /// 503: no decode worker could take the photo (none can be started now: a broken install, the
+    /// OOM killer, a crash loop), so it was not checked; the service's failure, not the photo's.
+    static func decoderUnavailable(retryAfter: Int) -> APIError {
+        APIError(status: .serviceUnavailable, code: .decoderUnavailable, message: "We couldn't check this photo right now. Please try again in a moment.",
+                 retryable: true, detail: "no decode worker could take the photo, so it was not checked (it is not at fault); /readyz and the daemon's log have the cause",
                  headers: [.retryAfter: String(retryAfter)])
     }
 

@@ -43,7 +43,7 @@ components:
     APIErrorCode:
       type: string
       description: The stable code of an error answer.
-      enum: [body_too_slow, file_too_large, idempotency_key_reused, internal_error, method_not_allowed, not_found, note_not_allowed, note_too_long, outbox_disabled, outbox_unavailable, overloaded, photo_id_conflict, request_timeout, shutting_down, store_unavailable, unauthorized, validation_error, validation_timeout]
+      enum: [body_too_slow, decoder_unavailable, file_too_large, idempotency_key_reused, internal_error, method_not_allowed, not_found, note_not_allowed, note_too_long, outbox_disabled, outbox_unavailable, overloaded, photo_id_conflict, request_timeout, shutting_down, store_unavailable, unauthorized, validation_error, validation_timeout]
     Timings:
       type: object
       description: Milliseconds per stage.
@@ -134,7 +134,7 @@ components:
         application/json:
           schema: {$ref: '#/components/schemas/Error'}
     Busy:
-      description: Saturated, timed out, shutting down, or the outbox or shared store (store_unavailable) cannot be written; retry after Retry-After seconds.
+      description: Saturated, timed out, shutting down, no decode worker can be started (decoder_unavailable), or the outbox or shared store (store_unavailable) cannot be written; retry after Retry-After seconds.
       headers:
         Retry-After: {schema: {type: integer}}
       content:
