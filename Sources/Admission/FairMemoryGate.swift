@@ -15,6 +15,7 @@ public final class FairMemoryGate: Sendable {
 
     /// Units held by a caller; `release()` them exactly once.
     public struct Permit: Sendable {
+        /// The gate they came from.
         fileprivate let gate: FairMemoryGate
         /// Who holds them.
         public let caller: String
