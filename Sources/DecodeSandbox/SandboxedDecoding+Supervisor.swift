@@ -296,25 +296,27 @@ extension SandboxedDecoding {
             return backOff
         }
 
-        /// A start that failed may have left no worker to be had: when workers are unavailable and
-        /// no start in the background is due yet, one is due after the returned delay (1 s,
-        /// doubling with each failure past `unavailableAfter`, at most `longestRecoveryDelay`), so
-        /// that the workers come back without a photo to start one (a daemon that is not ready
-        /// gets none); nil when none is to be scheduled. Then `recoveryStart()`.
+        /// A start that failed may have left no worker to be had: when the last start failed, no
+        /// worker is idle and no start in the background is due yet, one is due after the returned
+        /// delay (1 s, doubling with each failure past `unavailableAfter`, at most
+        /// `longestRecoveryDelay`), so that the workers come back without a photo to start one (a
+        /// daemon that is not ready gets none), and a start that hangs is counted within the whole
+        /// start limit rather than cut short by photos' deadlines; nil when none is to be
+        /// scheduled. Then `recoveryStart()`.
         mutating func recoveryDelay() -> Duration? {
-            guard !isShutDown, isUnavailable, !recoveryPending else { return nil }
+            guard !isShutDown, startFailuresInARow > 0, idle.isEmpty, !recoveryPending else { return nil }
             recoveryPending = true
             let doublings = min(max(0, startFailuresInARow - unavailableAfter), 3)
             return min(Self.longestRecoveryDelay, .seconds(1) * (1 << doublings))
         }
 
         /// The start `recoveryDelay()` scheduled is due: start one in the background (then
-        /// `replacementStarted(_:)` or `replacementFailed(now:why:)`) while workers are still
-        /// unavailable and none is starting; else nothing (a worker got ready meanwhile, or the
-        /// start under way decides).
+        /// `replacementStarted(_:)` or `replacementFailed(now:why:)`) while the last start still
+        /// failed, no worker is idle and none is starting; else nothing (a worker got ready
+        /// meanwhile, or the start under way decides).
         mutating func recoveryStart() -> Replacement {
             recoveryPending = false
-            guard !isShutDown, isUnavailable, starting == 0 else { return .none }
+            guard !isShutDown, startFailuresInARow > 0, idle.isEmpty, starting == 0 else { return .none }
             starting += 1
             return .startReplacement(limit: startLimit)
         }

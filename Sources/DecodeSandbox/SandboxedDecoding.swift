@@ -236,8 +236,8 @@ package final class SandboxedDecoding: PhotoDecodeIsolation {
         startInBackground { $0.workerStopped(now: .now) }
     }
 
-    /// A start failed: while the workers are unavailable, one is started in the background after
-    /// the delay the supervisor gives, and again after each that fails, until one gets ready.
+    /// A start failed: while no worker is idle, one is started in the background after the delay
+    /// the supervisor gives, and again after each that fails, until one gets ready.
     private func scheduleRecovery() {
         guard let delay = supervisor.withLock({ $0.recoveryDelay() }) else { return }
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(delay.wholeMilliseconds))) { [self] in
