@@ -67,6 +67,21 @@ def score_photos(paths, doc, cache_file):
         for r in csv.DictReader(open(cache_file)):
             cache[r["path"]] = (float(r["p"]) if r["p"] else None, float(r["var"]) if r["var"] else None)
     net = blurlib.load_net(doc)
+    # Photos already seen: their evaluated tiles (finetune.py's cache of SPEC's selection) and their
+    # OpenCV variance (any earlier cache) make the same numbers without decoding again.
+    tiles_file = cache_file.parent / f"tiles-{doc['max_tiles']}-{doc['tile_size']}.npz"
+    known_var = {}
+    for other in cache_file.parent.glob("*.csv"):
+        for r in csv.DictReader(open(other)):
+            if r["var"]:
+                known_var[r["path"]] = float(r["var"])
+    if tiles_file.exists():
+        tiles = np.load(tiles_file, allow_pickle=True)["tiles"].item()
+        for p in paths:
+            if p not in cache and p in known_var and tiles.get(p) is not None:
+                z = blurlib.torch_logits(net, blurlib.normalise(tiles[p], doc["std_floor"]))
+                q = np.sort(1.0 / (1.0 + np.exp(-z.astype(np.float64))))
+                cache[p] = (float(q[:min(doc["pool_sharpest"], len(q))].mean()), known_var[p])
     todo = [p for p in paths if p not in cache]
     for n, p in enumerate(todo):
         img = read_image(p)

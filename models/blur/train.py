@@ -38,6 +38,8 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--out", default=str(HERE / "blur-model.json"))
     ap.add_argument("--checkpoint", default=None, help="also save the state dict here")
+    ap.add_argument("--max-shards", type=int, default=0,
+                    help="use only the first N shards of each folder (0: all; the shipped model: 18)")
     ap.add_argument("--no-export", action="store_true", help="write only the JSON (for studies)")
     args = ap.parse_args()
 
@@ -46,7 +48,7 @@ def main():
     torch.set_num_threads(args.threads)
     rng = np.random.Generator(np.random.PCG64(args.seed))
 
-    tiles, labels, photo, summary, ids = load_data([Path(d) for d in args.data.split(",")])
+    tiles, labels, photo, summary, ids = load_data([Path(d) for d in args.data.split(",")], args.max_shards)
     # Validation: one photo in ten (by CRC-32 of its id), with every tile made from it.
     val_photo = np.array([zlib.crc32(ids[int(i)].encode()) % 10 == 0 for i in range(max(ids) + 1)])
     is_val = val_photo[photo]
@@ -98,7 +100,8 @@ def main():
         pool_sharpest=blurlib.POOL_SHARPEST, threshold_room=0.5, threshold_inspiration=0.5,
         layers=blurlib.export_layers(net),
         training=dict(
-            command=f"models/blur/train.py --seed {args.seed} --epochs {args.epochs} --batch {args.batch} --lr {args.lr}",
+            command=f"models/blur/train.py --seed {args.seed} --epochs {args.epochs} --batch {args.batch} --lr {args.lr}"
+                    + (f" --max-shards {args.max_shards}" if args.max_shards else ""),
             torch=torch.__version__, numpy=np.__version__,
             multiply_adds_per_tile=blurlib.macs_per_tile(),
             parameters=int(sum(p.numel() for p in net.parameters())),
@@ -113,7 +116,7 @@ def main():
         export.export(Path(args.out), net)
 
 
-def load_data(folders):
+def load_data(folders, max_shards=0):
     """Tiles, labels (float32), photo indices, the data summary and {index: photo id} of
     make-training-set's shards in one or more folders (photo indices offset per folder)."""
     import csv
@@ -123,7 +126,7 @@ def load_data(folders):
     summary = dict(photos=0, tiles=0, blurry_tiles=0, sharp_tiles=0, tiles_by_kind={}, sources={})
     offset = 0
     for folder in folders:
-        s = mts.summarise(folder)
+        s = mts.summarise(folder, max_shards)
         for k in ("photos", "tiles", "blurry_tiles", "sharp_tiles"):
             summary[k] += s[k]
         for k, v in s["tiles_by_kind"].items():
@@ -132,7 +135,7 @@ def load_data(folders):
         summary["motion"] = s["motion"]
         rows = list(csv.DictReader(open(folder / "photos.csv")))
         ids.update({offset + int(r["index"]): r["id"] for r in rows})
-        for p in sorted((folder / "shards").glob("shard-*[0-9].npz")):
+        for p in sorted((folder / "shards").glob("shard-*[0-9].npz"))[:max_shards or None]:
             d = np.load(p)
             tiles.append(d["tiles"])
             labels.append(d["label"].astype(np.float32))
