@@ -34,6 +34,10 @@ package struct SandboxOptions: Sendable {
     /// Whether a stopped worker's replacement is started in the background (off only to measure
     /// what that saves the next photo).
     package var startsReplacements = true
+    /// Worker starts that fail in a row, with no idle worker left, after which the workers are
+    /// unavailable: photos are answered `decoder_unavailable` and the daemon is not ready until a
+    /// worker gets ready again (one is tried in the background every few seconds meanwhile).
+    package var unavailableAfter = 3
     /// Where a replacement that cannot be started is reported (nowhere unless set).
     package var logger = Logger(label: "photo-validator.decode-workers", factory: { _ in SwiftLogNoOpLogHandler() })
     /// CPU a worker must have left to take another photo: what the longest photo may use.

@@ -4,7 +4,9 @@ extension SandboxedDecoding {
     /// take, on how many threads it decodes, what becomes of the worker after its answer (kept
     /// idle, stopped because it retires or idle ones are enough, or stopped and counted because it
     /// crashed, ran out of time or memory), when a stopped worker's replacement is started in the
-    /// background so that the next photo finds it ready, and which workers shutdown stops. Each
+    /// background so that the next photo finds it ready, when no worker can be started (workers
+    /// are then unavailable, and a start is tried in the background until one gets ready), and
+    /// which workers shutdown stops. Each
     /// event is a method that returns what `SandboxedDecoding` must do; it holds one under its lock
     /// and carries the actions out. Pure, generic over what stands for a worker and with the time a
     /// parameter, so its tests run without processes, threads or sleeps, as AsyncHTTPClient tests
@@ -32,6 +34,9 @@ extension SandboxedDecoding {
             case retiring
             /// It crashed, ran out of time or reached its memory limit, and was killed.
             case ended(WorkerEnd.Reason)
+            /// It ended before it read the request (`WorkerEnd.Reason.unavailable`): a worker that
+            /// died at birth, counted as a start that failed, not as a restart.
+            case endedBeforeRequest
         }
 
         /// What becomes of a worker after its exchange, or of a replacement once ready.
@@ -62,6 +67,10 @@ extension SandboxedDecoding {
         let maximumIdle: Int
         /// The cores photos may use together.
         let cores: Int
+        /// Starts that fail in a row, with no idle worker left, after which workers are unavailable.
+        let unavailableAfter: Int
+        /// The longest wait between the starts tried in the background while workers are unavailable.
+        static var longestRecoveryDelay: Duration { .seconds(5) }
 
         /// Idle workers, the last returned first out.
         private(set) var idle: [Worker] = []
@@ -89,22 +98,39 @@ extension SandboxedDecoding {
         private(set) var backingOffUntil: ContinuousClock.Instant?
         /// True once shutdown has begun: no worker is kept or started any more.
         private(set) var isShutDown = false
+        /// Worker starts that failed, for a photo, in the background or at birth (a worker that
+        /// ended before it read its first request).
+        private(set) var startFailures = 0
+        /// Starts that failed since the last one that got ready, wherever they were started.
+        private(set) var startFailuresInARow = 0
+        /// Why the last start failed.
+        private(set) var lastStartFailure: String?
+        /// True while a start in the background is due (`recoveryDelay()` said when).
+        private(set) var recoveryPending = false
 
         /// A supervisor with the limits of `options`, for photos that share `cores` cores.
         init(options: SandboxOptions, cores: Int) {
             self.init(
                 photoTimeLimit: options.photoTimeLimit, deadlineMargin: options.deadlineMargin, startLimit: options.startLimit,
-                maximumIdle: options.maximumIdle, cores: cores
+                maximumIdle: options.maximumIdle, cores: cores, unavailableAfter: options.unavailableAfter
             )
         }
 
         /// A supervisor with these limits.
-        init(photoTimeLimit: Duration, deadlineMargin: Duration, startLimit: Duration, maximumIdle: Int, cores: Int) {
+        init(photoTimeLimit: Duration, deadlineMargin: Duration, startLimit: Duration, maximumIdle: Int, cores: Int, unavailableAfter: Int = 3) {
             self.photoTimeLimit = photoTimeLimit
             self.deadlineMargin = deadlineMargin
             self.startLimit = startLimit
             self.maximumIdle = maximumIdle
             self.cores = cores
+            self.unavailableAfter = max(1, unavailableAfter)
+        }
+
+        /// True while no worker can be had: the last `unavailableAfter` starts failed and no worker
+        /// is idle. Photos are then the service's failure (`decoder_unavailable`) and the daemon is
+        /// not ready, until a start gets ready.
+        var isUnavailable: Bool {
+            startFailuresInARow >= unavailableAfter && idle.isEmpty
         }
 
         /// When a photo starting at `now` must be answered: the earlier of its own `limit` (the
@@ -152,8 +178,7 @@ extension SandboxedDecoding {
         /// replacement, or any worker checked in meanwhile); a worker of its own when the
         /// replacements it could wait for failed or were stopped (shutdown); `.awaitReplacement`
         /// while one is still starting and the photo has time left. A photo whose time ran out
-        /// ends as `startFailed(deadline:now:)` says (`decode_timeout`), as one whose own worker
-        /// did not get ready in time.
+        /// (nil) was run by no worker: `gaveUpAwaiting()`, and it is `decoder_unavailable`.
         mutating func awaitReplacement(deadline: ContinuousClock.Instant, now: ContinuousClock.Instant) -> CheckOut? {
             if let worker = idle.popLast() {
                 awaiting -= 1
@@ -176,12 +201,30 @@ extension SandboxedDecoding {
             busy -= 1
         }
 
-        /// No worker could be started for a request due at `deadline`: the photo's end is
-        /// `decode_timeout` when its time was shorter than the start limit, else `decoder_crashed`.
-        /// Not a worker's end: it is not counted among the restarts.
-        mutating func startFailed(deadline: ContinuousClock.Instant, now: ContinuousClock.Instant) -> WorkerEnd.Reason {
+        /// A photo that awaited a replacement ran out of time before one got ready: no worker ran
+        /// it (`decoder_unavailable`). The replacement goes on starting, for the next photo.
+        mutating func gaveUpAwaiting() {
             busy -= 1
-            return deadline - now < startLimit ? .timedOut : .crashed
+        }
+
+        /// A worker started for a photo got ready: the workers can start.
+        mutating func photoWorkerStarted() {
+            startFailuresInARow = 0
+        }
+
+        /// No worker could be started for a photo, because of `why`: no worker ran it
+        /// (`decoder_unavailable`), and it is not a worker's end, so not among the restarts. A start
+        /// the photo's own deadline cut short while the worker was still getting ready says nothing
+        /// of the workers (`counted` false); any other is counted as a start that failed.
+        mutating func startFailed(counted: Bool, why: String) {
+            busy -= 1
+            if counted { countStartFailure(why) }
+        }
+
+        private mutating func countStartFailure(_ why: String) {
+            startFailures += 1
+            startFailuresInARow += 1
+            lastStartFailure = why
         }
 
         /// The worker started before any photo, to check that workers run: kept for the first photo.
@@ -190,8 +233,9 @@ extension SandboxedDecoding {
         }
 
         /// `worker` is done with its request, which ended as `outcome`: what becomes of it. A worker
-        /// that ended is counted by reason; one that answered is kept while fewer than
-        /// `maximumIdle` wait and shutdown has not begun. After a `.stop`, `workerStopped(now:)`.
+        /// that ended is counted by reason, one that ended before it read the request as a start
+        /// that failed; one that answered is kept while fewer than `maximumIdle` wait and shutdown
+        /// has not begun. After a `.stop`, `workerStopped(now:)`.
         mutating func checkIn(_ worker: Worker, after outcome: Outcome) -> Disposal {
             busy -= 1
             switch outcome {
@@ -203,6 +247,9 @@ extension SandboxedDecoding {
                 return .stop
             case .ended(let reason):
                 ends[reason, default: 0] += 1
+                return .stop
+            case .endedBeforeRequest:
+                countStartFailure("a worker ended before it read its request")
                 return .stop
             }
         }
@@ -226,25 +273,52 @@ extension SandboxedDecoding {
             starting -= 1
             replacementsStarted += 1
             failuresInARow = 0
+            startFailuresInARow = 0
             backingOffUntil = nil
             guard !isShutDown, idle.count < maximumIdle else { return .stop }
             idle.append(worker)
             return .keepIdle
         }
 
-        /// A replacement could not be started: counted, and none is started again until the
-        /// back-off has passed (1 s, doubling with each failure in a row, at most a minute). It is
-        /// not retried on a timer: the next worker to stop after the back-off starts one, and until
-        /// then a photo that finds no idle worker starts its own, as without replacements. Returns
-        /// the back-off.
+        /// A replacement could not be started (because of `why`): counted, and none is started
+        /// again until the back-off has passed (1 s, doubling with each failure in a row, at most a
+        /// minute). It is not retried on a timer while workers are available: the next worker to
+        /// stop after the back-off starts one, and until then a photo that finds no idle worker
+        /// starts its own, as without replacements. Returns the back-off.
         @discardableResult
-        mutating func replacementFailed(now: ContinuousClock.Instant) -> Duration {
+        mutating func replacementFailed(now: ContinuousClock.Instant, why: String = "a replacement could not be started") -> Duration {
             starting -= 1
             replacementFailures += 1
+            countStartFailure(why)
             failuresInARow += 1
             let backOff = min(.seconds(60), .seconds(1) * (1 << min(failuresInARow - 1, 6)))
             backingOffUntil = now + backOff
             return backOff
+        }
+
+        /// A start that failed may have left no worker to be had: when the last start failed, no
+        /// worker is idle and no start in the background is due yet, one is due after the returned
+        /// delay (1 s, doubling with each failure past `unavailableAfter`, at most
+        /// `longestRecoveryDelay`), so that the workers come back without a photo to start one (a
+        /// daemon that is not ready gets none), and a start that hangs is counted within the whole
+        /// start limit rather than cut short by photos' deadlines; nil when none is to be
+        /// scheduled. Then `recoveryStart()`.
+        mutating func recoveryDelay() -> Duration? {
+            guard !isShutDown, startFailuresInARow > 0, idle.isEmpty, !recoveryPending else { return nil }
+            recoveryPending = true
+            let doublings = min(max(0, startFailuresInARow - unavailableAfter), 3)
+            return min(Self.longestRecoveryDelay, .seconds(1) * (1 << doublings))
+        }
+
+        /// The start `recoveryDelay()` scheduled is due: start one in the background (then
+        /// `replacementStarted(_:)` or `replacementFailed(now:why:)`) while the last start still
+        /// failed, no worker is idle and none is starting; else nothing (a worker got ready
+        /// meanwhile, or the start under way decides).
+        mutating func recoveryStart() -> Replacement {
+            recoveryPending = false
+            guard !isShutDown, startFailuresInARow > 0, idle.isEmpty, starting == 0 else { return .none }
+            starting += 1
+            return .startReplacement(limit: startLimit)
         }
 
         /// The supervisor stops: the idle workers to stop, none kept; replacements still starting
@@ -258,7 +332,7 @@ extension SandboxedDecoding {
 
         /// Workers that ended while holding a photo, by reason (its code), every reason listed.
         var restartCounts: [String: Int] {
-            Dictionary(uniqueKeysWithValues: WorkerEnd.Reason.allCases.map { ($0.rawValue, ends[$0] ?? 0) })
+            Dictionary(uniqueKeysWithValues: WorkerEnd.Reason.restartReasons.map { ($0.rawValue, ends[$0] ?? 0) })
         }
     }
 }

@@ -15,9 +15,14 @@ import Synchronization
 /// `photoTimeLimit` and the caller's deadline less `deadlineMargin`. A worker that crashes, runs
 /// out of time or hits its address-space limit is killed and reaped, counted by reason, and the
 /// photo is answered `invalid_image` with `decoder_crashed`, `decode_timeout` or
-/// `memory_limit_exceeded`. A stopped worker's replacement is started at once in the background,
-/// so the next photo normally finds it ready rather than paying the start-up (the time of a few
-/// small photos on a warm worker) within its own deadline. A photo may decode on as many
+/// `memory_limit_exceeded`. A photo that no worker ran (none could be started or got ready within
+/// its time, or the one given it ended before it read it) is the service's failure, not the
+/// photo's: its answer carries `decoder_unavailable`, which the daemon answers with a 503; after
+/// `unavailableAfter` starts failed in a row with no idle worker, the workers are unavailable
+/// (`unavailableReason`) until a start, tried in the background every few seconds, gets ready.
+/// A stopped worker's replacement is started at once in the background, so the next photo
+/// normally finds it ready rather than paying the start-up (the time of a few small photos on a
+/// warm worker) within its own deadline. A photo may decode on as many
 /// threads as there are cores without a photo (a HEIC's tiles); with every core busy, or any
 /// photo waiting for a thread behind it (the caller's `waitingPhotos`), on one.
 package final class SandboxedDecoding: PhotoDecodeIsolation {
@@ -83,6 +88,20 @@ package final class SandboxedDecoding: PhotoDecodeIsolation {
     /// not be started (`failed`).
     package var replacementCounts: [String: Int] {
         supervisor.withLock { ["started": $0.replacementsStarted, "failed": $0.replacementFailures] }
+    }
+
+    /// Worker starts that failed: for a photo, in the background, or at birth (a worker that ended
+    /// before it read its first request).
+    package var startFailures: Int { supervisor.withLock { $0.startFailures } }
+
+    /// Why no worker can be had now, while the last starts failed and none is idle; nil while
+    /// workers can be had.
+    package var unavailableReason: String? {
+        supervisor.withLock { supervisor in
+            guard supervisor.isUnavailable else { return nil }
+            return "the last \(supervisor.startFailuresInARow) decode worker starts failed and no worker is idle "
+                + "(last: \(supervisor.lastStartFailure ?? "unknown")); photos are answered 503 decoder_unavailable, and a start is tried again every few seconds"
+        }
     }
 
     /// Waits until no replacement is being started in the background (tests and benchmarks).
@@ -214,9 +233,24 @@ package final class SandboxedDecoding: PhotoDecodeIsolation {
     /// A worker was stopped: starts its replacement in the background when the supervisor says so.
     private func workerStopped() {
         guard options.startsReplacements else { return }
+        startInBackground { $0.workerStopped(now: .now) }
+    }
+
+    /// A start failed: while no worker is idle, one is started in the background after the delay
+    /// the supervisor gives, and again after each that fails, until one gets ready.
+    private func scheduleRecovery() {
+        guard let delay = supervisor.withLock({ $0.recoveryDelay() }) else { return }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(delay.wholeMilliseconds))) { [self] in
+            startInBackground { $0.recoveryStart() }
+        }
+    }
+
+    /// Starts a worker in the background when `decide` (asked under the supervisor's lock) says so;
+    /// it is kept idle once ready, and a failure is counted, logged and may schedule a recovery.
+    private func startInBackground(_ decide: (inout Supervisor<SandboxedWorker>) -> Supervisor<SandboxedWorker>.Replacement) {
         // Counted before the decision, so that a shutdown deciding after it waits for this start.
         replacements.enter()
-        guard case .startReplacement(let limit) = supervisor.withLock({ $0.workerStopped(now: .now) }) else {
+        guard case .startReplacement(let limit) = supervisor.withLock({ decide(&$0) }) else {
             replacements.leave()
             return
         }
@@ -231,11 +265,12 @@ package final class SandboxedDecoding: PhotoDecodeIsolation {
                 let worker = try SandboxedWorker(executable: options.executable, setup: setup, startLimit: limit)
                 if supervisor.withLock({ $0.replacementStarted(worker) }) == .stop { worker.stop() }
             } catch {
-                let backOff = supervisor.withLock { $0.replacementFailed(now: .now) }
+                let backOff = supervisor.withLock { $0.replacementFailed(now: .now, why: "\(error)") }
                 options.logger.warning(
-                    "a stopped decode worker's replacement could not be started; the next photo without an idle worker starts its own",
+                    "a decode worker could not be started in the background; the next photo without an idle worker starts its own",
                     metadata: ["error": "\(error)", "back_off_ms": "\(backOff.wholeMilliseconds)"]
                 )
+                scheduleRecovery()
             }
         }
         thread.name = "pv-worker-warmer"
@@ -259,8 +294,8 @@ package final class SandboxedDecoding: PhotoDecodeIsolation {
             awaiting = false
             switch checkOut {
             case nil:
-                let reason = supervisor.withLock { $0.startFailed(deadline: deadline, now: .now) }
-                return .failure(WorkerEnd(reason: reason, detail: "no decode worker got ready within the photo's time"))
+                supervisor.withLock { $0.gaveUpAwaiting() }
+                return .failure(WorkerEnd(reason: .unavailable, detail: "no decode worker got ready within the photo's time"))
             case .awaitReplacement:
                 // The replacement's thread gets it ready within a few hundred milliseconds and
                 // then signals, as does a worker checked in meanwhile; the photo's deadline ends the wait.
@@ -273,14 +308,21 @@ package final class SandboxedDecoding: PhotoDecodeIsolation {
                 supervisor.withLock { $0.idleWorkerEnded() }
                 continue
             case .start(let limit):
-                // The photo's time is judged as it was when the start began: a start that hung
-                // for the whole start limit is the worker's failure, not the photo's timeout.
                 let attempted = ContinuousClock.now
                 do {
                     worker = try SandboxedWorker(executable: options.executable, setup: setup, startLimit: limit)
+                    supervisor.withLock { $0.photoWorkerStarted() }
                 } catch {
-                    let reason = supervisor.withLock { $0.startFailed(deadline: deadline, now: attempted) }
-                    return .failure(WorkerEnd(reason: reason, detail: "no decode worker could be started: \(error)"))
+                    // A start that the photo's deadline cut short while the worker was still getting
+                    // ready says nothing of the workers; one that failed sooner, or within the whole
+                    // start limit, does. Either way no worker ran the photo.
+                    let cutShort = limit < options.startLimit && ContinuousClock.now - attempted >= limit
+                    supervisor.withLock { $0.startFailed(counted: !cutShort, why: "\(error)") }
+                    if !cutShort {
+                        options.logger.warning("a decode worker could not be started for a photo", metadata: ["error": "\(error)"])
+                        scheduleRecovery()
+                    }
+                    return .failure(WorkerEnd(reason: .unavailable, detail: "no decode worker could be started: \(error)"))
                 }
             }
         }
@@ -294,11 +336,13 @@ package final class SandboxedDecoding: PhotoDecodeIsolation {
         let outcome: Supervisor<SandboxedWorker>.Outcome = switch result {
         case .success(let frame) where frame.kind == .result && (try? frame.header(WorkerRetirement.self))?.retiring == true: .retiring
         case .success: .answered
+        case .failure(let end) where end.reason == .unavailable: .endedBeforeRequest
         case .failure(let end): .ended(end.reason)
         }
         if supervisor.withLock({ $0.checkIn(worker, after: outcome) }) == .stop {
             worker.stop()
             workerStopped()
+            if outcome == .endedBeforeRequest { scheduleRecovery() }
         } else {
             idleWorkers.changed()
         }

@@ -73,7 +73,10 @@ package final class SandboxedWorker: @unchecked Sendable {
             _ = pv_sandbox_wait(pid, 1)
             close(fds[0])
             if let shared { pv_sandbox_shared_unmap(shared.baseAddress, shared.count) }
-            throw .startFailed("the decode worker \(executable) did not get ready within \(startLimit): \(error)")
+            if let error = error as? ChannelError, case .timedOut = error {
+                throw .startFailed("the decode worker \(executable) did not get ready within \(startLimit)")
+            }
+            throw .startFailed("the decode worker \(executable) ended or failed before it got ready: \(error)")
         }
     }
 
@@ -110,13 +113,20 @@ package final class SandboxedWorker: @unchecked Sendable {
     }
 
     /// Sends `kind` with `header` and `body` and waits until `deadline` for the reply; a worker that
-    /// dies, sends nonsense or misses the deadline is killed and the end is classified.
+    /// dies, sends nonsense or misses the deadline is killed and the end is classified. A worker
+    /// whose socket was closed before the request was sent never read it: `unavailable`, not the
+    /// request's end.
     func exchange<Header: Encodable>(
         _ kind: FrameKind, _ header: Header, body: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0), deadline: ContinuousClock.Instant
     ) -> Result<Frame, WorkerEnd> {
-        guard isAlive else { return .failure(WorkerEnd(reason: .crashed, detail: "the worker had already ended")) }
+        guard isAlive else { return .failure(WorkerEnd(reason: .unavailable, detail: "the worker had already ended")) }
         do {
-            try channel.send(kind, header, body: body)
+            do {
+                try channel.send(kind, header, body: body)
+            } catch .closed {
+                let end = end(after: .closed(prefix: []))
+                return .failure(WorkerEnd(reason: .unavailable, detail: "the worker ended before it read the request: \(end.detail)"))
+            }
             let left = max(1, (deadline - ContinuousClock.now).wholeMilliseconds)
             let frame = try channel.receive(timeoutMilliseconds: Int32(clamping: left))
             return .success(frame)

@@ -1,9 +1,10 @@
 import PhotoFormat
 import PhotoValidation
 
-/// How a worker ended while it held a photo.
+/// How a photo's exchange with a worker ended without an answer: the worker ended while it held
+/// the photo, or no worker ran the photo at all.
 package struct WorkerEnd: Error, Sendable, Equatable {
-    /// The kinds of end, each a restart reason.
+    /// The kinds of end: the photo's own (each a restart reason), or the service's.
     package enum Reason: String, Sendable, CaseIterable {
         /// It died of a signal or exited (`decoder_crashed`).
         case crashed = "decoder_crashed"
@@ -11,6 +12,13 @@ package struct WorkerEnd: Error, Sendable, Equatable {
         case timedOut = "decode_timeout"
         /// It reached its address-space limit (`memory_limit_exceeded`).
         case memory = "memory_limit_exceeded"
+        /// No worker ran the photo: none could be started, none got ready within the photo's time,
+        /// or the one given it ended before it read it (`decoder_unavailable`). The service's
+        /// failure, not the photo's, and no worker's end with a photo: not a restart reason.
+        case unavailable = "decoder_unavailable"
+
+        /// The ends of a worker that held a photo, each counted as a restart.
+        package static let restartReasons: [Reason] = [.crashed, .timedOut, .memory]
     }
 
     /// The kind of end.
@@ -30,6 +38,8 @@ package struct WorkerEnd: Error, Sendable, Equatable {
     /// The photo's failure: what happened and what to do.
     func failure(limit: Duration) -> DecodeFailure {
         switch reason {
+        case .unavailable:
+            DecodeFailure(.decoderUnavailable, "no decode worker could take this photo (\(detail)); the photo was not checked and is not at fault; try again in a moment (operators: /readyz and the log say why workers cannot start)")
         case .crashed:
             DecodeFailure(.decoderCrashed, "the decoder crashed on this file in its sandboxed worker (\(detail)); the file is treated as unreadable; re-export it as JPEG or PNG and upload it again")
         case .timedOut:

@@ -178,8 +178,9 @@ public struct InProcessChecks: PhotoDecoding {
         // pixels' period there (4/8 turns a 4 px grid into a flat 2 px one): one that fails is
         // decoded again at more than twice the analysis size, whose finer plane holds it
         // (`AnalysisScale.decodeShortestSide`), and passes when either decode finds it sharp
-        // (`judgement`). Photos that pass the first time pay nothing.
-        if first.blurScore < threshold {
+        // (`judgement`). Photos that pass the first time pay nothing, and so do photos the blur
+        // model judges (`blur.judge = model`), which read the first decode's plane alone.
+        if first.blurScore < threshold, !(settings.blurJudge == .model && first.blurModel != nil) {
             measurements.secondSettled = true
             if let finerSide = settings.analysisScale.decodeShortestSide, let again = try? decoder.open(bytes, copying: false) {
                 // Colour kept by the first decode serves the preview whichever decode is judged.

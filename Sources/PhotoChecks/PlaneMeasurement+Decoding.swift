@@ -1,4 +1,5 @@
 import BlurMetrics
+import BlurModel
 import ImageCodecs
 import LumaAnalysis
 import PhotoFormat
@@ -126,22 +127,24 @@ extension PlaneMeasurement {
             let coarse = coarseWeight > 0 ? half.map { OrientedDetail(plane: $0) } : nil
             return (bands, noiseSigma, coarse, statistics, nil, clock.now - start)
         }
-        let lower = { () -> (bands: [OrientedDetail.TileBand], bandTime: Duration, exposure: ExposureStatistics, fingerprint: PhotoFingerprint?,
-                             exposureTime: Duration, fingerprintTime: Duration) in
+        let lower = { () -> (bands: [OrientedDetail.TileBand], bandTime: Duration, blurModel: BlurModelEstimate?, exposure: ExposureStatistics,
+                             fingerprint: PhotoFingerprint?, exposureTime: Duration, fingerprintTime: Duration) in
             let start = clock.now
             let bands = lowerBands.map { OrientedDetail.band($0, of: bandCount, plane: plane) }
+            // The blur model reads the analysis plane as it is (SPEC: smaller photos at their own size).
+            let blurModel = BlurModel.shipped.estimate(plane)
             let exposureStart = clock.now
             let exposure = ExposureStatistics(of: plane)
             let fingerprintStart = clock.now
             let fingerprint = known ?? (fingerprinting ? PhotoFingerprint(of: plane) : nil)
             // A fingerprint not made takes no time (the stage reads 0).
             let fingerprintTime = known == nil && !fingerprinting ? Duration.zero : clock.now - fingerprintStart
-            return (bands, exposureStart - start, exposure, fingerprint, fingerprintStart - exposureStart, fingerprintTime)
+            return (bands, exposureStart - start, blurModel, exposure, fingerprint, fingerprintStart - exposureStart, fingerprintTime)
         }
         let first: (bands: [OrientedDetail.TileBand], noiseSigma: Double, coarse: OrientedDetail?, statistics: LaplacianStatistics,
                     magnifiedScore: Double?, time: Duration)
-        let second: (bands: [OrientedDetail.TileBand], bandTime: Duration, exposure: ExposureStatistics, fingerprint: PhotoFingerprint?,
-                     exposureTime: Duration, fingerprintTime: Duration)
+        let second: (bands: [OrientedDetail.TileBand], bandTime: Duration, blurModel: BlurModelEstimate?, exposure: ExposureStatistics,
+                     fingerprint: PhotoFingerprint?, exposureTime: Duration, fingerprintTime: Duration)
         if threads > 1 {
             (first, second) = ConcurrentPair.run(upper, lower)
         } else {
@@ -178,7 +181,8 @@ extension PlaneMeasurement {
             fingerprint: fingerprint,
             exposureSeconds: exposureTime.seconds,
             fingerprintSeconds: fingerprintTime.seconds,
-            hasFinerPlane: finer != nil
+            hasFinerPlane: finer != nil,
+            blurModel: second.blurModel
         )
     }
 

@@ -26,6 +26,10 @@ public struct DecodeFailure: Error, Sendable, Equatable, CustomStringConvertible
         /// The image library itself failed (libvips did not start, or could not render a chart the
         /// process made): not the photo's fault.
         case libraryFailure = "library_failure"
+        /// No decode worker could take the photo: none could be started, none got ready within the
+        /// photo's time, or the one given it ended before it read the photo. The service's failure,
+        /// not the photo's: the daemon answers 503 `decoder_unavailable` rather than a verdict.
+        case decoderUnavailable = "decoder_unavailable"
     }
 
     /// The stable reason code.

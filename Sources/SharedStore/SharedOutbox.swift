@@ -55,7 +55,8 @@ package final class SharedOutbox: Sendable {
     /// The stored answer to the upload with `key` for `projectID`, or nil when there is none
     /// younger than `window`.
     ///
-    /// - Throws: `SharedStoreError.unavailable` when the database cannot be read.
+    /// - Throws: `SharedStoreError.unavailable` when the database cannot be read, or the stored
+    ///   answer does not parse as an answer naming its photo (`IdempotentUpload.answerChecks`).
     package func idempotentUpload(projectID: String, key: String, window: TimeInterval = SignalOutbox.idempotencyWindow,
                                  now: Date = Date()) async throws -> IdempotentUpload? {
         let cutoff = now.timeIntervalSince1970 - window
@@ -143,8 +144,11 @@ package final class SharedOutbox: Sendable {
             WHERE project_id = \(projectID) AND key = \(key) AND created_at >= \(cutoff)
             """, logger: logger)
         for try await (digest, photoID, answer, created) in rows.decode((String, String, ByteBuffer, Double).self) {
-            return IdempotentUpload(projectID: projectID, key: key, requestDigest: digest, photoID: photoID, answer: String(buffer: answer),
-                                    createdAt: Date(timeIntervalSince1970: created))
+            // The table keeps no digest beside the answer: the answer is checked by its shape before it is replayed.
+            let stored = IdempotentUpload(projectID: projectID, key: key, requestDigest: digest, photoID: photoID, answer: String(buffer: answer),
+                                          createdAt: Date(timeIntervalSince1970: created), answerDigest: nil)
+            guard stored.answerChecks else { throw SharedStoreError.unavailable(stored.uncheckedDescription(in: "the shared store")) }
+            return stored
         }
         return nil
     }

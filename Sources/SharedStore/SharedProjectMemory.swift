@@ -113,7 +113,8 @@ package final class SharedProjectMemory<Fingerprint: Sendable & Equatable>: Send
                 }
                 if let photo = self.photo(row) { arrived.append(photo) }
             }
-            if !arrived.isEmpty, let earlier = try await compare(arrived) {
+            // Comparing runs on the worker threads, in their queue: the database's time, not this, is bounded.
+            if !arrived.isEmpty, let earlier = try await SharedStore.awayFromDatabase({ try await compare(arrived) }) {
                 return (.duplicate(of: earlier), [])
             }
             let insert = ProjectMemoryStatements.Insert(projectID: projectID, photoID: photoID, fingerprint: ByteBuffer(bytes: encoded),

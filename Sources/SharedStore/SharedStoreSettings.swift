@@ -25,14 +25,21 @@ package struct SharedStoreSettings: Sendable, Equatable {
     package var tls: TLSMode
     /// A PEM file of the certificate authorities to trust instead of the system's (`store.tls_ca_file`).
     package var tlsCAFile: String?
+    /// The longest one call to the database may take, its connection and its statements together
+    /// (`store.timeout_seconds`): past it the connection is dropped and the caller told the store
+    /// is unavailable, so a database that stops answering (a partition, a paused machine) holds no
+    /// upload and no /readyz longer.
+    package var timeout: Duration
 
     /// Settings from their parts.
-    package init(url: String, password: String? = nil, poolSize: Int = 8, tls: TLSMode = .require, tlsCAFile: String? = nil) {
+    package init(url: String, password: String? = nil, poolSize: Int = 8, tls: TLSMode = .require, tlsCAFile: String? = nil,
+                 timeout: Duration = .seconds(2)) {
         self.url = url
         self.password = password
         self.poolSize = max(1, poolSize)
         self.tls = tls
         self.tlsCAFile = tlsCAFile
+        self.timeout = max(.milliseconds(1), timeout)
     }
 
     /// The parts of `url`, checked.

@@ -96,6 +96,51 @@ struct FairQueue<Element> {
         turn.contains { firstAllowed(of: $0, selection) != nil }
     }
 
+    /// The place of the cheapest waiting item `selection` allows whose `cost` is below `ceiling`
+    /// (the earliest to arrive among equals), or nil. Items of unknown cost are never chosen.
+    private func cheapest(_ selection: QueueSelection, below ceiling: Int, cost: (Element) -> Int?) -> (caller: String, project: String, index: Int)? {
+        var best: (caller: String, project: String, index: Int, cost: Int, arrival: Int)?
+        for caller in turn {
+            for (project, items) in callers[caller]!.projects where selection.allows(FairKey(caller: caller, project: project)) {
+                for (index, item) in items.enumerated() {
+                    guard let itemCost = cost(item.element), itemCost < ceiling else { continue }
+                    if let chosen = best, (chosen.cost, chosen.arrival) <= (itemCost, item.arrival) { continue }
+                    best = (caller, project, index, itemCost, item.arrival)
+                }
+            }
+        }
+        return best.map { (caller: $0.caller, project: $0.project, index: $0.index) }
+    }
+
+    /// True when some waiting item `selection` allows costs less than `ceiling` (`popCheapest`).
+    func containsCheaper(_ selection: QueueSelection, than ceiling: Int, cost: (Element) -> Int?) -> Bool {
+        cheapest(selection, below: ceiling, cost: cost) != nil
+    }
+
+    /// Takes out the cheapest waiting item `selection` allows whose `cost` is below `ceiling` (the
+    /// earliest among equals), or nil when there is none; turns stand (a spare thread's pick, beside them).
+    ///
+    /// Looks at every waiting item: the queue holds at most the pool's queue limit.
+    mutating func popCheapest(_ selection: QueueSelection, below ceiling: Int, cost: (Element) -> Int?) -> Element? {
+        guard let place = cheapest(selection, below: ceiling, cost: cost) else { return nil }
+        var queue = callers.removeValue(forKey: place.caller)!
+        var items = queue.projects.removeValue(forKey: place.project)!
+        let element = items.remove(at: place.index).element
+        if items.isEmpty {
+            queue.turn.removeAll { $0 == place.project }
+        } else {
+            queue.projects[place.project] = items
+        }
+        queue.count -= 1
+        count -= 1
+        if queue.count == 0 {
+            turn.removeAll { $0 == place.caller }
+        } else {
+            callers[place.caller] = queue
+        }
+        return element
+    }
+
     /// The place in `caller`'s project turn of its first project `selection` allows, if any.
     private func firstAllowed(of caller: String, _ selection: QueueSelection) -> Int? {
         let projects = callers[caller]!.turn

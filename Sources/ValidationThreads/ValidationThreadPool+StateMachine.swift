@@ -168,11 +168,16 @@ extension ValidationThreadPool {
                 surplusThreads = max(0, surplusThreads - 1)
                 return .exit
             }
-            // A free thread goes to the caller with the fewest jobs under way (`FairQueue.popFirst(placesHeld:)`).
+            // A free thread goes to the caller with the fewest jobs under way (`FairQueue.popFirst(placesHeld:)`);
+            // a spare one to the cheapest job it may take (`FreeThreadChoice.spare`).
             let held = admitted
-            guard let selection = freeThreadSelection, let job = queue.popFirst(placesHeld: held.places(of:), selecting: selection) else {
-                return .wait
+            let picked: Job? = switch freeThreadChoice {
+            case nil: nil
+            case .any: queue.popFirst(placesHeld: held.places(of:), selecting: .any)
+            case .spare(let selection, cheaperThan: nil): queue.popFirst(placesHeld: held.places(of:), selecting: selection)
+            case .spare(let selection, cheaperThan: let ceiling?): queue.popCheapest(selection, below: ceiling, cost: \.cost)
             }
+            guard let job = picked else { return .wait }
             if let deadline = job.deadline, now >= deadline {
                 return .expire(job)
             }
@@ -181,23 +186,42 @@ extension ValidationThreadPool {
             return .run(job, deadline: deadline)
         }
 
+        /// What a free thread may take.
+        enum FreeThreadChoice: Equatable {
+            /// Any waiting job, in the fair queue's order.
+            case any
+            /// A spare thread's pick among the jobs `selection` allows (`sparing(_:)`): the cheapest
+            /// whose cost is below `cheaperThan`, the cheapest on-time job running, so the spare
+            /// never takes a photo as costly as those holding the threads and stays free for a
+            /// cheap one (issue 63, finding 4: a crowd of identities sending costly photos took it
+            /// as well as every worker). Nil when a running job's cost is unknown: the first job
+            /// `selection` allows in the fair queue's order.
+            case spare(QueueSelection, cheaperThan: Int?)
+        }
+
         /// Which jobs a free thread may take now, nil when none: any while fewer on-time jobs than
         /// threads run (overdue ones have stand-ins, so they no longer count), a spare thread's
-        /// choice (`sparing(_:)`) while the spare threads are not all taken.
-        private var freeThreadSelection: QueueSelection? {
+        /// pick while the spare threads are not all taken.
+        var freeThreadChoice: FreeThreadChoice? {
             // Counted first: the keys are gathered only when a spare thread is choosing.
             let onTime = running.values.reduce(0) { $1.overdue ? $0 : $0 + 1 }
             if onTime < threadCount { return .any }
-            if onTime < threadCount + spareThreads { return Self.sparing(running.values.filter { !$0.overdue }.map(\.job.key)) }
-            return nil
+            guard onTime < threadCount + spareThreads else { return nil }
+            let jobs = running.values.filter { !$0.overdue }.map(\.job)
+            let costs = jobs.map(\.cost)
+            return .spare(Self.sparing(jobs.map(\.key)), cheaperThan: costs.contains(nil) ? nil : costs.compactMap { $0 }.min())
         }
 
         /// True when a waiting job could run on a free thread now. Which jobs may run depends on
         /// which run, so a thread that takes a job (or a job that becomes overdue) can make a job
         /// runnable that no enqueue will signal: the pool wakes another thread when this is true.
         var hasWorkForAFreeThread: Bool {
-            guard let selection = freeThreadSelection else { return false }
-            return queue.contains(selection)
+            switch freeThreadChoice {
+            case nil: false
+            case .any: queue.contains(.any)
+            case .spare(let selection, cheaperThan: nil): queue.contains(selection)
+            case .spare(let selection, cheaperThan: let ceiling?): queue.containsCheaper(selection, than: ceiling, cost: \.cost)
+            }
         }
 
         /// Which jobs a spare thread may take while the jobs of `running` hold every thread: a

@@ -157,12 +157,14 @@ package final class ValidationThreadPool: Sendable {
         let pool: ValidationThreadPool
         /// Whose job runs in it: jobs queue per caller and project and are served in turn.
         let key: FairKey
+        /// What its jobs cost, as the photo's header tells (`Job.cost`), when known.
+        let cost: Int?
 
         /// Runs `body` on a worker thread and returns its result, or throws
         /// `ThreadPoolError.timedOut` as soon as `deadline` passes, whether the job is still
         /// waiting or already running.
         package func run<Result: Sendable>(deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () throws -> Result) async throws -> Result {
-            try await pool.submit(deadline: deadline, runLimit: nil, key: key) { _ in try body() }
+            try await pool.submit(deadline: deadline, runLimit: nil, key: key, cost: cost) { _ in try body() }
         }
 
         /// Runs `body` on a worker thread with the job's deadline (the earlier of `deadline` and
@@ -172,25 +174,27 @@ package final class ValidationThreadPool: Sendable {
         package func run<Result: Sendable>(
             deadline: ContinuousClock.Instant? = nil, runLimit: Duration? = nil, _ body: @escaping @Sendable (_ deadline: ContinuousClock.Instant) throws -> Result
         ) async throws -> Result {
-            try await pool.submit(deadline: deadline, runLimit: deadline == nil ? runLimit ?? pool.defaultTimeout : runLimit, key: key, body)
+            try await pool.submit(deadline: deadline, runLimit: deadline == nil ? runLimit ?? pool.defaultTimeout : runLimit, key: key, cost: cost, body)
         }
 
         /// Runs `body` on a worker thread and returns its result, or throws
         /// `ThreadPoolError.timedOut` once it has run for `runLimit` (the pool's default timeout
         /// when nil); time spent waiting for a thread does not count.
         package func run<Result: Sendable>(runLimit: Duration? = nil, _ body: @escaping @Sendable () throws -> Result) async throws -> Result {
-            try await pool.submit(deadline: nil, runLimit: runLimit ?? pool.defaultTimeout, key: key) { _ in try body() }
+            try await pool.submit(deadline: nil, runLimit: runLimit ?? pool.defaultTimeout, key: key, cost: cost) { _ in try body() }
         }
     }
 
     /// Takes a slot for `key`, runs `operation` with it, and gives the slot back; `ticket`, the
-    /// place promised to the request before its body was read, ends here either way.
+    /// place promised to the request before its body was read, ends here either way. `cost`, what
+    /// the slot's jobs cost when known (`Job.cost`), lets a spare thread prefer the cheapest.
     ///
     /// - Throws: `ThreadPoolError.overloaded` at once when `threadCount + queueLimit` slots are
     ///   taken and no other caller (nor, within `key`'s caller, another project) holds two places
     ///   more than `key`'s with a job still waiting, `ThreadPoolError.notRunning` when the pool is
     ///   stopped, or what `operation` throws.
-    package func withSlot<Result>(for key: FairKey = FairKey(caller: ""), ticket: Ticket? = nil, _ operation: (Slot) async throws -> Result) async throws -> Result {
+    package func withSlot<Result>(for key: FairKey = FairKey(caller: ""), ticket: Ticket? = nil, cost: Int? = nil,
+                                  _ operation: (Slot) async throws -> Result) async throws -> Result {
         guard !stopped.load(ordering: .acquiring) else {
             if let ticket { settle(ticket) }
             throw ThreadPoolError.notRunning
@@ -205,7 +209,7 @@ package final class ValidationThreadPool: Sendable {
         defer {
             condition.withLock { state.release(key) }
         }
-        return try await operation(Slot(pool: self, key: key))
+        return try await operation(Slot(pool: self, key: key, cost: cost))
     }
 
     /// Runs `body` on a worker thread in a slot of its own and returns its result.
@@ -248,7 +252,7 @@ package final class ValidationThreadPool: Sendable {
     // MARK: - Jobs
 
     private func submit<Result: Sendable>(
-        deadline: ContinuousClock.Instant?, runLimit: Duration?, key: FairKey, _ body: @escaping @Sendable (ContinuousClock.Instant) throws -> Result
+        deadline: ContinuousClock.Instant?, runLimit: Duration?, key: FairKey, cost: Int?, _ body: @escaping @Sendable (ContinuousClock.Instant) throws -> Result
     ) async throws -> Result {
         let completion = JobCompletion<Result>()
         let id = nextJobID.wrappingAdd(1, ordering: .relaxed).newValue
@@ -256,7 +260,7 @@ package final class ValidationThreadPool: Sendable {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 completion.install(continuation)
-                let job = Job(
+                var job = Job(
                     id: id,
                     deadline: deadline,
                     runLimit: runLimit,
@@ -264,6 +268,7 @@ package final class ValidationThreadPool: Sendable {
                     expire: { completion.resume(with: .failure(ThreadPoolError.timedOut(after: ContinuousClock.now - started))) },
                     refuse: { completion.resume(with: .failure($0)) }
                 )
+                job.cost = cost
                 let accepted = condition.withLock {
                     guard state.enqueue(job, for: key) else { return false }
                     condition.signal()
@@ -345,5 +350,8 @@ package final class ValidationThreadPool: Sendable {
         let refuse: @Sendable (any Error) -> Void
         /// Whose job it is: set as it is queued (`StateMachine.enqueue(_:for:)`).
         var key = FairKey(caller: "")
+        /// What it costs, in any unit that orders jobs by the time they take (the daemon: the
+        /// photo's estimated decode milliseconds from its header, `DecodeCost`), nil when unknown.
+        var cost: Int?
     }
 }

@@ -26,6 +26,20 @@ extension Setting {
         default: Setting.text(defaults.inspirationBlurThreshold),
         "blur score below which an inspiration photo is blurry")
 
+    /// The setting `blur.judge`.
+    package static let blurJudge = Setting("blur.judge", .choice(BlurJudge.allCases.map(\.rawValue)), default: defaults.blurJudge.rawValue,
+        "which measure decides blurry: score (blur_score under the type's blur_threshold) or model (the blur model's blur_probability at least the type's blur.probability_threshold_*; the score decides a plane under one tile)")
+
+    /// The setting `blur.probability_threshold_room`.
+    package static let blurProbabilityThresholdRoom = Setting("blur.probability_threshold_room", .number(0...1),
+        default: Setting.text(defaults.roomBlurProbabilityThreshold),
+        "with blur.judge = model, blur probability from which a room photo is blurry (default: the shipped model's threshold_room)")
+
+    /// The setting `blur.probability_threshold_inspiration`.
+    package static let blurProbabilityThresholdInspiration = Setting("blur.probability_threshold_inspiration", .number(0...1),
+        default: Setting.text(defaults.inspirationBlurProbabilityThreshold),
+        "with blur.judge = model, blur probability from which an inspiration photo is blurry (default: the shipped model's threshold_inspiration)")
+
     /// The setting `exposure.check`.
     package static let exposureCheck = Setting("exposure.check", .boolean, default: String(defaults.exposure.enabled),
         "whether photos too dark to make out or washed out fail (too_dark, overexposed)")

@@ -3,7 +3,7 @@ import Configuration
 /// One configuration setting, declared once: its key, what it holds and accepts, its default, its
 /// flag and its meaning. The reader takes ranges and choices from it, the command-line flags are
 /// parsed by it, its default is what a read returns when nothing sets it, and `photo-validator config`
-/// and docs/configuration.md are printed from it, so adding a setting is one declaration plus the
+/// and docs/settings.md are printed from it, so adding a setting is one declaration plus the
 /// line that reads it. Each is a `static let` of `Setting` that the catalog lists and the read names,
 /// so its key is written once.
 package struct Setting: Sendable, Equatable {

@@ -6,7 +6,8 @@ extension ValidationSettings {
     /// The settings of the checks, shared by `serve` and the batch commands (declared in
     /// `Setting+Validation.swift`).
     package static let settings = SettingsCatalog([
-        .roomMinSide, .inspirationMinSide, .roomBlurThreshold, .inspirationBlurThreshold, .exposureCheck, .exposureDarkP90,
+        .roomMinSide, .inspirationMinSide, .roomBlurThreshold, .inspirationBlurThreshold, .blurJudge, .blurProbabilityThresholdRoom,
+        .blurProbabilityThresholdInspiration, .exposureCheck, .exposureDarkP90,
         .exposureClippedShare, .exposureWashedOutP10, .duplicatesCheck, .duplicatesMaxDistance, .duplicatesMinMatches, .duplicatesMinCorrelation,
         .pixelLimit, .analysisSize, .decodeMemoryMib, .decodeMaxJpegSegments, .decodeMaxJpegScans, .decodeMaxMetadataMib,
         .decodeMaxPngChunks, .decodeMaxWebpFrames, .decodeMaxHeifUnitsPerTile, .decodeMaxHeifBytesPerPixel, .decodeIsolation,
@@ -23,6 +24,9 @@ extension ValidationSettings {
         inspirationMinimumShortSide = try settings.integer(.inspirationMinSide)
         roomBlurThreshold = try settings.number(.roomBlurThreshold)
         inspirationBlurThreshold = try settings.number(.inspirationBlurThreshold)
+        blurJudge = try settings.choice(.blurJudge, of: BlurJudge.self)
+        roomBlurProbabilityThreshold = try settings.number(.blurProbabilityThresholdRoom)
+        inspirationBlurProbabilityThreshold = try settings.number(.blurProbabilityThresholdInspiration)
         exposure.enabled = settings.bool(.exposureCheck)
         exposure.darkP90 = try settings.integer(.exposureDarkP90)
         exposure.clippedShare = try settings.number(.exposureClippedShare)

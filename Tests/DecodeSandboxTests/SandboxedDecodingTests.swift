@@ -374,6 +374,44 @@ struct SandboxedDecodingTests {
         #expect(output.details.error == nil)
     }
 
+    @Test("workers that die at birth make photos decoder_unavailable, never the photo's failure, and the workers unavailable; once they can start again, a start in the background brings them back without a photo")
+    func workersDyingAtBirth() throws {
+        let link = try WorkerExecutableLink()
+        let decoding = try makeDecoding {
+            $0.executable = link.path
+            $0.maximumIdle = 1
+        }
+        defer { decoding.shutdown() }
+        // A broken install: the worker's program now exits at once; then the one worker crashes.
+        try link.breakWorkers()
+        let end = try #require(decoding.misbehave(.crash, deadline: .now + .seconds(10)))
+        #expect(end.reason == .crashed)
+        decoding.waitForReplacements()
+        #expect(decoding.replacementCounts["failed"] == 1)
+        let bytes = try photo("photos/cups.jpg")
+        for attempt in 0..<3 {
+            let start = ContinuousClock.now
+            let (output, _) = bytes.withUnsafeBytes { decoding.validate($0, as: .room, previews: nil) }
+            print("a photo with workers dying at birth (attempt \(attempt)) answered in \(ContinuousClock.now - start): \(output.details.errorDetail ?? "")")
+            #expect(output.details.error == "decoder_unavailable", "\(output.details.errorDetail ?? "")")
+            #expect(output.details.errorDetail?.contains("re-export") == false)
+        }
+        #expect(decoding.startFailures >= 3)
+        let reason = try #require(decoding.unavailableReason, "three starts failed with no idle worker: the workers are unavailable")
+        #expect(reason.contains("decode worker starts failed"), "\(reason)")
+        // Only the crash was a photo's end.
+        #expect(decoding.restartCounts == ["decoder_crashed": 1, "decode_timeout": 0, "memory_limit_exceeded": 0])
+        try link.repair()
+        let back = ContinuousClock.now + .seconds(60)
+        while decoding.unavailableReason != nil, ContinuousClock.now < back {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(decoding.unavailableReason == nil, "no worker got ready within 60 s of the repair")
+        #expect(decoding.idleWorkerIDs.count == 1, "the start in the background keeps its worker idle for the next photo")
+        let (output, _) = bytes.withUnsafeBytes { decoding.validate($0, as: .room, previews: nil) }
+        #expect(output.details.error == nil, "\(output.details.errorDetail ?? "")")
+    }
+
     @Test("a worker that never gets ready is a start failure, not a hang")
     func startFailure() throws {
         #expect(throws: SandboxError.self) { try makeDecoding { $0.executable = "/bin/false" } }
@@ -384,10 +422,13 @@ struct SandboxedDecodingTests {
         let output = ValidationSettings().answer(for: DecodeFailure(.decoderCrashed, "x"), as: .room, after: .milliseconds(3))
         #expect(output.failures == [.invalidImage])
         #expect(output.details.error == "decoder_crashed")
-        for reason in WorkerEnd.Reason.allCases {
+        for reason in WorkerEnd.Reason.restartReasons {
             let message = WorkerEnd(reason: reason, detail: "test").failureMessage(limit: .seconds(1))
             #expect(message.contains("re-export"))
         }
+        // A photo no worker ran is not at fault: it is told to try again, not to re-export.
+        let unavailable = WorkerEnd(reason: .unavailable, detail: "test").failureMessage(limit: .seconds(1))
+        #expect(unavailable.contains("try again") && !unavailable.contains("re-export"))
     }
 }
 

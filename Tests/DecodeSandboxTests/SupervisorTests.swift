@@ -73,12 +73,62 @@ struct SupervisorTests {
         #expect(past == .milliseconds(1))
     }
 
-    @Test("a worker that cannot start is the photo's decode_timeout when its time was shorter than the start limit, else decoder_crashed; neither is a restart")
+    @Test("a worker that cannot start for a photo is counted as a start failure, not a restart; one the photo's deadline cut short is not counted")
     func startFailure() {
         var supervisor = supervisor()
-        #expect(supervisor.startFailed(deadline: t0 + .seconds(3), now: t0) == .timedOut)
-        #expect(supervisor.startFailed(deadline: t0 + .seconds(25), now: t0) == .crashed)
+        _ = supervisor.checkOut(deadline: t0 + .seconds(3), now: t0)
+        supervisor.startFailed(counted: true, why: "exec failed")
+        _ = supervisor.checkOut(deadline: t0 + .seconds(3), now: t0)
+        supervisor.startFailed(counted: false, why: "not ready in the photo's time")
+        #expect(supervisor.busy == 0)
+        #expect(supervisor.startFailures == 1 && supervisor.startFailuresInARow == 1 && supervisor.lastStartFailure == "exec failed")
         #expect(supervisor.restartCounts.values.allSatisfy { $0 == 0 })
+    }
+
+    @Test("after unavailableAfter starts fail in a row with no idle worker, workers are unavailable; a start in the background is scheduled, backing off to at most 5 s, and the first start that gets ready ends it")
+    func unavailability() {
+        var supervisor = Supervisor(photoTimeLimit: .seconds(30), deadlineMargin: .milliseconds(250), startLimit: .seconds(20), maximumIdle: 2, cores: 4,
+                                    unavailableAfter: 3)
+        supervisor.firstWorkerReady(1)
+        #expect(reused(&supervisor) == 1)
+        // The worker given the photo had died before it read it: a start failure, not a restart.
+        #expect(supervisor.checkIn(1, after: .endedBeforeRequest) == .stop)
+        #expect(supervisor.restartCounts.values.allSatisfy { $0 == 0 } && supervisor.startFailures == 1)
+        // With no worker idle, a start in the background is due at once, before the workers are unavailable; one at a time.
+        #expect(!supervisor.isUnavailable && supervisor.recoveryDelay() == .seconds(1))
+        #expect(supervisor.recoveryDelay() == nil)
+        for _ in 0..<2 {
+            _ = supervisor.checkOut(deadline: t0 + .seconds(3), now: t0)
+            supervisor.startFailed(counted: true, why: "exec failed")
+        }
+        #expect(supervisor.isUnavailable && supervisor.startFailuresInARow == 3)
+        #expect(supervisor.recoveryDelay() == nil)
+        var delays: [Duration] = []
+        for _ in 0..<5 {
+            #expect(supervisor.recoveryStart() == .startReplacement(limit: .seconds(20)))
+            // While it starts, no second one.
+            #expect(supervisor.recoveryStart() == .none)
+            supervisor.replacementFailed(now: t0, why: "still failing")
+            if let delay = supervisor.recoveryDelay() { delays.append(delay) }
+        }
+        #expect(delays == [2, 4, 5, 5, 5].map { Duration.seconds($0) })
+        #expect(supervisor.recoveryStart() == .startReplacement(limit: .seconds(20)))
+        #expect(supervisor.replacementStarted(7) == .keepIdle)
+        #expect(!supervisor.isUnavailable && supervisor.startFailuresInARow == 0 && supervisor.recoveryDelay() == nil)
+        #expect(supervisor.startFailures == 8 && supervisor.lastStartFailure == "still failing")
+
+        // A worker started for a photo ends it too, as does any idle worker.
+        var photoStart = self.supervisor(maximumIdle: 2)
+        for _ in 0..<3 {
+            _ = photoStart.checkOut(deadline: t0 + .seconds(3), now: t0)
+            photoStart.startFailed(counted: true, why: "exec failed")
+        }
+        #expect(photoStart.isUnavailable)
+        #expect(photoStart.checkIn(9, after: .answered) == .keepIdle)
+        #expect(!photoStart.isUnavailable)
+        _ = photoStart.shutdown()
+        photoStart.photoWorkerStarted()
+        #expect(photoStart.startFailuresInARow == 0)
     }
 
     @Test("a photo's deadline is the earliest of its own limit, the photo time limit and its job's deadline less the margin, at most a fifth of the time left")
@@ -176,7 +226,7 @@ struct SupervisorTests {
         }
     }
 
-    @Test("a photo that finds no idle worker while a replacement starts awaits it instead of starting a second, one photo per replacement; it starts its own if the replacement fails, and ends as decode_timeout when its time runs out")
+    @Test("a photo that finds no idle worker while a replacement starts awaits it instead of starting a second, one photo per replacement; it starts its own if the replacement fails, and no worker runs it when its time runs out")
     func awaitingReplacement() {
         var supervisor = supervisor(maximumIdle: 2)
         supervisor.firstWorkerReady(1)
@@ -218,8 +268,10 @@ struct SupervisorTests {
         _ = photoEnds(&late, worker: 1, as: .ended(.crashed), at: t0)
         _ = late.checkOut(deadline: due, now: t0)
         #expect(late.awaitReplacement(deadline: due, now: due) == nil)
-        #expect(late.startFailed(deadline: due, now: due) == .timedOut)
+        late.gaveUpAwaiting()
         #expect(late.awaiting == 0 && late.busy == 0 && late.starting == 1)
+        // Giving up is no start failure: the replacement may yet get ready.
+        #expect(late.startFailures == 0)
     }
 
     @Test("a replacement that cannot start is counted and backs off, doubling with each failure in a row; none is started meanwhile, and one that gets ready ends the back-off")

@@ -9,11 +9,11 @@ struct WireValuesTests {
     func reasonCodes() {
         let codes = [
             DecodeFailure.Reason.emptyInput, .unsupportedFormat, .unreadableHeader, .pixelLimitExceeded, .costlyStructure,
-            .corruptPixels, .memoryLimitExceeded, .decodeTimeout, .decoderCrashed, .libraryFailure,
+            .corruptPixels, .memoryLimitExceeded, .decodeTimeout, .decoderCrashed, .libraryFailure, .decoderUnavailable,
         ].map(\.rawValue)
         #expect(codes == [
             "empty_input", "unsupported_format", "unreadable_header", "pixel_limit_exceeded", "costly_structure",
-            "corrupt_pixels", "memory_limit_exceeded", "decode_timeout", "decoder_crashed", "library_failure",
+            "corrupt_pixels", "memory_limit_exceeded", "decode_timeout", "decoder_crashed", "library_failure", "decoder_unavailable",
         ])
         #expect(DecodeFailure(.corruptPixels, "the jpeg pixel data is truncated").description == "corrupt_pixels: the jpeg pixel data is truncated")
     }

@@ -2,18 +2,18 @@ import Foundation
 import TestFixtures
 import Testing
 
-@Suite("docs/configuration.md's settings table", .integration, .timeLimit(.minutes(10)))
+@Suite("docs/settings.md's settings table", .integration, .timeLimit(.minutes(10)))
 struct ConfigurationReferenceTests {
-    @Test("docs/configuration.md's settings table equals `photo-validator config --markdown`")
+    @Test("docs/settings.md's settings table equals `photo-validator config --markdown`")
     func documentMatchesConfig() async throws {
         let generated = try await ProcessRunner.run(ProcessRunner.photoValidatorExecutable, ["config", "--markdown"], environment: [:])
         #expect(generated.status == 0, "\(generated.standardError)")
-        let document = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("docs/configuration.md"), encoding: .utf8)
+        let document = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("docs/settings.md"), encoding: .utf8)
         let begin = try #require(document.range(of: "<!-- config-reference:begin (scripts/config-reference --write) -->\n"))
         let end = try #require(document.range(of: "<!-- config-reference:end -->", range: begin.upperBound..<document.endIndex))
         let documented = String(document[begin.upperBound..<end.lowerBound])
         #expect(documented == generated.standardOutput,
-                "docs/configuration.md's settings table differs from `photo-validator config --markdown`: run scripts/config-reference --write")
+                "docs/settings.md's settings table differs from `photo-validator config --markdown`: run scripts/config-reference --write")
         #expect(generated.standardOutput.contains("| `outbox.path` | `PHOTO_VALIDATOR_OUTBOX_PATH` | `--outbox` |"))
         #expect(generated.standardOutput.contains("| `room.blur_threshold` | `PHOTO_VALIDATOR_ROOM_BLUR_THRESHOLD` | `--room-blur-threshold` | 24 |"))
         #expect(generated.standardOutput.contains("| `limits.admission_wait_seconds` | `PHOTO_VALIDATOR_LIMITS_ADMISSION_WAIT_SECONDS` | `--admission-wait-seconds` | 10 |"))

@@ -53,7 +53,7 @@ struct CallerTokenTests {
         let warning = PhotoValidatorApp.fairnessWarning(configuration)
         #expect(warning?.contains("limits.client_header is not set") == true)
         #expect(warning?.contains("--client-header") == true && warning?.contains("PHOTO_VALIDATOR_LIMITS_CLIENT_HEADER") == true)
-        #expect(warning?.contains("per peer IP address") == true && warning?.contains("auth.tokens") == false)
+        #expect(warning?.contains("per peer network (IPv4 /24, IPv6 /64)") == true && warning?.contains("auth.tokens") == false)
         configuration.callerTokens = [CallerToken(name: "gateway", token: "g")]
         #expect(PhotoValidatorApp.fairnessWarning(configuration)?.contains("per auth.tokens name") == true)
         configuration.clientHeader = "X-User-Id"

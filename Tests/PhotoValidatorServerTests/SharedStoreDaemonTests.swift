@@ -20,16 +20,19 @@ struct SharedStoreDaemonTests {
         return try ServiceConfiguration(reader: reader)
     }
 
-    @Test("unset, there is no shared store; set, its password comes from its file and the pool from its size")
+    @Test("unset, there is no shared store; set, its password comes from its file, the pool from its size and the bound of each call from its timeout")
     func resolves() async throws {
         #expect(try await resolve([:]).store == nil)
         let file = Fixtures.temporaryPath("store-password")
         try Data("from-the-file\n".utf8).write(to: URL(fileURLWithPath: file))
         let configuration = try await resolve([
             "PHOTO_VALIDATOR_STORE_URL": "postgres://validator@db.internal/rooms", "PHOTO_VALIDATOR_STORE_PASSWORD_FILE": file,
-            "PHOTO_VALIDATOR_STORE_POOL_SIZE": "3",
+            "PHOTO_VALIDATOR_STORE_POOL_SIZE": "3", "PHOTO_VALIDATOR_STORE_TIMEOUT_SECONDS": "1.5",
         ])
-        #expect(configuration.store == SharedStoreSettings(url: "postgres://validator@db.internal/rooms", password: "from-the-file", poolSize: 3, tls: .require))
+        #expect(configuration.store == SharedStoreSettings(url: "postgres://validator@db.internal/rooms", password: "from-the-file", poolSize: 3, tls: .require,
+                                                           timeout: .milliseconds(1500)))
+        // Every call to the store is bounded by 2 s unless set.
+        #expect(try await resolve(["PHOTO_VALIDATOR_STORE_URL": "postgres://validator@db.internal/rooms"]).store?.timeout == .seconds(2))
     }
 
     @Test("a URL that names no PostgreSQL database is refused, and the message shows no password")
@@ -90,6 +93,86 @@ struct SharedStoreDaemonTests {
                 let again = try jsonObject(try await upload(client, project: "outage"))
                 #expect((again["validation"] as? [String: Any])?["failures"] as? [String] == ["duplicate_photo"])
             }
+        }
+    }
+
+    @Test("a frozen database (connections open, nothing answers) holds no upload and no /readyz past store.timeout_seconds: 503 store_unavailable within the contract's 3 s, and all is well once it thaws",
+          .integration, .enabled(if: PostgresCluster.available, "needs PostgreSQL's server (scripts/setup --test installs it)"))
+    func frozenDatabase() async throws {
+        try await PostgresCluster.with { cluster in
+            let url = try await cluster.createDatabase()
+            // A 1 s store timeout, under the default 2 s: the contract's 3 s bound then leaves room for a
+            // debug build on a loaded 2-core machine, where the requests' own work takes a second more.
+            try await withLiveApp({ $0.store = SharedStoreSettings(url: url, tls: .disable, timeout: .seconds(1)) }) { client, app in
+                let store = try #require(app.sharedStore)
+                #expect(try await poll { store.readiness == .ready })
+                // Pooled connections open and used before the freeze, as in a daemon that has been serving.
+                let warm = ContinuousClock.now
+                #expect(try await upload(client, project: "before-freeze").status == .ok)
+                print("frozen database: an upload before the freeze answered in \(String(format: "%.2f", (ContinuousClock.now - warm).seconds)) s")
+                #expect(try await client.execute(uri: "/readyz", method: .get).status == .ok)
+                let port = try #require(client.port)
+                var form = MultipartBody()
+                // A small photo: little of each answer's time is its own parsing and decoding.
+                form.file("file", filename: "photo.jpg", contentType: "image/jpeg", bytes: try testdataBytes("photos/small-indoor-lab.jpg"))
+                let (formHeaders, body) = form.finished()
+                let frozen = try cluster.freeze()
+                let answers: [FrozenAnswer]
+                do {
+                    // Uploads and readiness checks in flight together, each on its own connection, while the database is frozen.
+                    answers = try await withThrowingTaskGroup(of: FrozenAnswer.self) { group in
+                        for index in 0..<2 {
+                            group.addTask {
+                                try await FrozenAnswer.timed("upload \(index)", port: port,
+                                                             TestClient.Request("/api/v1/projects/frozen-\(index)/photos", method: .post, headers: formHeaders, body: body))
+                            }
+                        }
+                        group.addTask { try await FrozenAnswer.timed("readyz", port: port, TestClient.Request("/readyz", method: .get)) }
+                        return try await group.reduce(into: []) { $0.append($1) }
+                    }
+                } catch {
+                    cluster.thaw(frozen)
+                    throw error
+                }
+                cluster.thaw(frozen)
+                for answer in answers.sorted(by: { $0.what < $1.what }) {
+                    print("frozen database: \(answer.what) answered \(answer.status.code) \(answer.code ?? "") in \(String(format: "%.2f", answer.seconds)) s")
+                    // The contract's bound.
+                    #expect(answer.seconds < 3, "\(answer.what) took \(answer.seconds) s")
+                    #expect(answer.status == .serviceUnavailable, "\(answer.what)")
+                    if answer.what.hasPrefix("upload") {
+                        #expect(answer.code == "store_unavailable" && answer.retryAfter != nil, "\(answer.what): \(answer.code ?? "no code")")
+                    }
+                }
+                // Thawed, the dropped connections are replaced: ready again, and uploads are remembered.
+                #expect(try await poll(within: .seconds(30), every: .milliseconds(200)) {
+                    try await client.execute(uri: "/readyz", method: .get).status == .ok
+                })
+                #expect(try await upload(client, project: "after-freeze").status == .ok)
+                let again = try jsonObject(try await upload(client, project: "after-freeze"))
+                #expect((again["validation"] as? [String: Any])?["failures"] as? [String] == ["duplicate_photo"])
+            }
+        }
+    }
+}
+
+/// An answer got while the database was frozen, and how long it took.
+private struct FrozenAnswer: Sendable {
+    let what: String
+    let status: HTTPResponse.Status
+    let code: String?
+    let retryAfter: String?
+    let seconds: Double
+
+    /// Sends `request` on a connection of its own to the daemon on `port` and times the answer.
+    static func timed(_ what: String, port: Int, _ request: TestClient.Request) async throws -> FrozenAnswer {
+        try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(60))) { client in
+            let start = ContinuousClock.now
+            let response = try await client.execute(request)
+            let seconds = (ContinuousClock.now - start).seconds
+            let object = response.body.flatMap { try? JSONSerialization.jsonObject(with: Data(buffer: $0)) as? [String: Any] }
+            return FrozenAnswer(what: what, status: response.status, code: object?["error"] as? String, retryAfter: response.headers[.retryAfter],
+                                seconds: seconds)
         }
     }
 }

@@ -24,7 +24,7 @@ struct SharedOutboxTests {
                         for (replica, outbox) in outboxes.enumerated() {
                             let photoID = "k\(key)-r\(replica)"
                             let upload = IdempotentUpload(projectID: "project", key: "key-\(key)", requestDigest: "digest-\(key)", photoID: photoID,
-                                                          answer: #"{"photo_id":"\#(photoID)","validation":{"passed":true}} ✓"#)
+                                                          answer: #"{"photo_id":"\#(photoID)","validation":{"passed":true},"note":"✓"}"#)
                             let promise = try SharedOutbox.promise(workflowID: "project", signalName: "photo_added", photo: photo(photoID))
                             group.addTask { try await outbox.record(upload, alongside: promise) }
                         }
@@ -84,6 +84,25 @@ struct SharedOutboxTests {
                 #expect(reclaimed.map(\.photo.photoID) == ["orphan"])
                 try await survivor.markDelivered(try #require(reclaimed.first).id)
                 #expect(try await dying.counts().delivered == 1)
+            }
+        }
+    }
+
+    @Test func anAnswerEditedInTheDatabaseIsRefusedNotReplayed() async throws {
+        try await PostgresCluster.with { cluster in
+            let url = try await cluster.createDatabase()
+            try await withReplicas(1, url: url) { stores in
+                let outbox = SharedOutbox(store: stores[0], logger: testLogger)
+                let answer = #"{"photo_id":"p1","validation":{"passed":true,"failures":[],"messages":["Photo looks great!"]}}"#
+                _ = try await outbox.record(IdempotentUpload(projectID: "project", key: "k", requestDigest: "d", photoID: "p1", answer: answer))
+                #expect(try await outbox.idempotentUpload(projectID: "project", key: "k")?.answer == answer)
+                _ = try await cluster.psql(url, "UPDATE photo_validator.idempotent_upload SET answer = convert_to('garbage {', 'UTF8')")
+                await #expect(throws: SharedStoreError.self) { _ = try await outbox.idempotentUpload(projectID: "project", key: "k") }
+                // A repeat racing it reads the stored answer back to replay it: refused the same way.
+                let repeated = IdempotentUpload(projectID: "project", key: "k", requestDigest: "d", photoID: "p2", answer: answer)
+                await #expect(throws: SharedStoreError.self) { _ = try await outbox.record(repeated) }
+                _ = try await cluster.psql(url, #"UPDATE photo_validator.idempotent_upload SET answer = convert_to('{"photo_id":"someone else","validation":{"passed":true}}', 'UTF8')"#)
+                await #expect(throws: SharedStoreError.self) { _ = try await outbox.idempotentUpload(projectID: "project", key: "k") }
             }
         }
     }

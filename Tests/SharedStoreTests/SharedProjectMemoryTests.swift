@@ -163,6 +163,48 @@ struct SharedProjectMemoryTests {
         }
     }
 
+    /// A database frozen in the middle of a transaction (SIGSTOP: the connection open, nothing
+    /// answering) fails the call at the store's timeout and closes its connection, and what the
+    /// transaction had not committed is not there when the database thaws; the caller's own work
+    /// inside the transaction (the comparison) is not counted against the timeout.
+    @Test(.timeLimit(.minutes(2)))
+    func aDatabaseFrozenMidTransactionFailsTheCallAtItsTimeout() async throws {
+        try await PostgresCluster.with { cluster in
+            let url = try await cluster.createDatabase()
+            let store = try SharedStore(settings: SharedStoreSettings(url: url, poolSize: 2, tls: .disable, timeout: .seconds(1)), logger: testLogger,
+                                        retryDelay: .milliseconds(100))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await store.run() }
+                defer { group.cancelAll() }
+                #expect(try await poll { store.readiness == .ready })
+                let memory = TextMemory.text(store)
+                #expect(try await memory.remember("first", as: "p1", in: "frozen", comparedUpTo: 0) == .remembered(row: nil))
+                // A comparison longer than the timeout is the caller's time, not the database's: remembered.
+                let slow = try await memory.remember("second", encoded: Array("second".utf8), photoID: "p2", in: "frozen", comparedUpTo: 0) { _ in
+                    try await Task.sleep(for: .milliseconds(1500))
+                    return nil
+                }
+                #expect(slow == .remembered(row: nil))
+                // Frozen while the transaction holds the project's lock, before its insert.
+                let frozen = Mutex<[pid_t]>([])
+                let start = ContinuousClock.now
+                await #expect(throws: SharedStoreError.self) {
+                    _ = try await memory.remember("third", encoded: Array("third".utf8), photoID: "p3", in: "frozen", comparedUpTo: 0) { _ in
+                        let stopped = try cluster.freeze()
+                        frozen.withLock { $0 = stopped }
+                        return nil
+                    }
+                }
+                let took = ContinuousClock.now - start
+                cluster.thaw(frozen.withLock { $0 })
+                print("a transaction frozen under its insert failed after \(took) (timeout 1 s)")
+                #expect(took < .seconds(3), "the contract's bound")
+                #expect(try await poll(within: .seconds(30), every: .milliseconds(100)) { await store.check() == nil })
+                #expect(try await memory.photos(in: "frozen").photos.map(\.photoID) == ["p1", "p2"])
+            }
+        }
+    }
+
     /// 8 uploads' flows at once, each call timed, while the database stops under them and comes
     /// back. Two waits had no end: a lease the pool keeps queued after it was cancelled (until its
     /// circuit breaker trips, a minute later), and a statement on a connection the stopping

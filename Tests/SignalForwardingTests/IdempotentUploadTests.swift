@@ -48,6 +48,48 @@ struct IdempotentUploadTests {
         #expect(try await outbox.idempotentUpload(projectID: "project-1", key: "old", window: 10 * SignalOutbox.idempotencyWindow) == nil)
         #expect(try await outbox.idempotentUpload(projectID: "project-1", key: "k")?.photoID == "b")
     }
+
+    @Test("an answer edited in the outbox file is refused, not replayed: by its digest, or by its shape for a row stored before digests")
+    func editedAnswerRefused() async throws {
+        let path = temporaryOutboxPath()
+        let outbox = try SignalOutbox(path: path)
+        let answer = #"{"photo_id":"a","validation":{"passed":true,"failures":[],"messages":["Photo looks great!"]}}"#
+        _ = try await outbox.record(IdempotentUpload(projectID: "project-1", key: "k", requestDigest: "d1", photoID: "a", answer: answer), promising: nil)
+        #expect(try await outbox.idempotentUpload(projectID: "project-1", key: "k")?.answer == answer)
+        let editor = try DatabaseQueue(path: path)
+        // Still JSON of the right shape, but not the bytes that were answered: the digest tells.
+        try await editor.write { try $0.execute(sql: #"UPDATE idempotent_upload SET answer = replace(answer, 'true', 'false')"#) }
+        await #expect(throws: OutboxError.self) { _ = try await outbox.idempotentUpload(projectID: "project-1", key: "k") }
+        // A repeat that reads the stored answer back to replay it is refused the same way.
+        let repeated = IdempotentUpload(projectID: "project-1", key: "k", requestDigest: "d1", photoID: "b", answer: answer)
+        await #expect(throws: OutboxError.self) { _ = try await outbox.record(repeated, promising: nil) }
+
+        // Rows from before the digest column: a well-formed answer naming its photo is replayed, garbage is not.
+        try await editor.write { try $0.execute(sql: "UPDATE idempotent_upload SET answer = ?, answer_digest = NULL", arguments: [answer]) }
+        #expect(try await outbox.idempotentUpload(projectID: "project-1", key: "k")?.answer == answer)
+        try await editor.write { try $0.execute(sql: "UPDATE idempotent_upload SET answer = 'garbage {'") }
+        let error = await #expect(throws: OutboxError.self) { _ = try await outbox.idempotentUpload(projectID: "project-1", key: "k") }
+        #expect(error?.description.contains("does not match the shape of an answer (edited or damaged); it is not replayed") == true)
+        try await editor.write { try $0.execute(sql: #"UPDATE idempotent_upload SET answer = '{"photo_id":"someone else","validation":{"passed":true}}'"#) }
+        await #expect(throws: OutboxError.self) { _ = try await outbox.idempotentUpload(projectID: "project-1", key: "k") }
+    }
+
+    @Test("the digest column is added to an outbox made before it; its rows are kept and checked by their shape")
+    func digestMigration() async throws {
+        let path = temporaryOutboxPath()
+        let answer = #"{"photo_id":"a","validation":{"passed":false}}"#
+        try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+        do {
+            let old = try DatabaseQueue(path: path)
+            try SignalOutbox.migrator.migrate(old, upTo: "count idempotent_upload")
+            try await old.write { db in
+                try db.execute(sql: "INSERT INTO idempotent_upload VALUES ('project-1', 'k', 'd1', 'a', ?, ?)", arguments: [answer, Date().timeIntervalSince1970])
+            }
+        }
+        let outbox = try SignalOutbox(path: path)
+        let stored = try #require(try await outbox.idempotentUpload(projectID: "project-1", key: "k"))
+        #expect(stored.answer == answer && stored.answerDigest == nil)
+    }
 }
 
 @Suite("The outbox's answers within their limits", .timeLimit(.minutes(10)))

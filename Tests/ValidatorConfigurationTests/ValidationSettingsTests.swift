@@ -37,6 +37,21 @@ struct ValidationSettingsTests {
         #expect(resolved.decodeMemoryBudget == 64 << 20)
     }
 
+    @Test("blur.judge and the probability thresholds are read like the others, defaults from the shipped model")
+    func blurJudge() throws {
+        let defaults = try settings(environment: [:])
+        #expect(defaults.blurJudge == .score)
+        #expect(defaults.roomBlurProbabilityThreshold == ValidationSettings().roomBlurProbabilityThreshold)
+        #expect(defaults.inspirationBlurProbabilityThreshold == ValidationSettings().inspirationBlurProbabilityThreshold)
+        let resolved = try settings(environment: [
+            "PHOTO_VALIDATOR_BLUR_JUDGE": "model", "PHOTO_VALIDATOR_BLUR_PROBABILITY_THRESHOLD_ROOM": "0.25",
+        ], flags: ["blur.probability_threshold_inspiration": .double(0.75)])
+        #expect(resolved.blurJudge == .model)
+        #expect(resolved.roomBlurProbabilityThreshold == 0.25 && resolved.inspirationBlurProbabilityThreshold == 0.75)
+        #expect(throws: ConfigurationError.self) { try settings(environment: ["PHOTO_VALIDATOR_BLUR_JUDGE": "vote"]) }
+        #expect(throws: ConfigurationError.self) { try settings(environment: ["PHOTO_VALIDATOR_BLUR_PROBABILITY_THRESHOLD_ROOM": "1.5"]) }
+    }
+
     @Test("flags override the environment")
     func flagsWin() throws {
         let resolved = try settings(environment: ["PHOTO_VALIDATOR_ROOM_MIN_SIDE": "800"], flags: ["room.min_side": .int(640)])

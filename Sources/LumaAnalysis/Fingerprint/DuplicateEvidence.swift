@@ -9,12 +9,16 @@ public struct DuplicateEvidence: Sendable, Equatable {
     public let inlierShare: Double
     /// The correlation (-1 to 1) of the thumbnails' fine detail under that transform; 0 without one.
     public let correlation: Double
+    /// The detail of the plainer photo: the fewer of the two thumbnails' `detailedCells`. A hash
+    /// of a picture without detail is noise, so it is no evidence of a copy.
+    public let detail: Int
 
-    /// Evidence from its parts, for tests and tools.
-    public init(hashDistance: Int, inliers: Int, inlierShare: Double = 0, correlation: Double) {
+    /// Evidence from its parts, for tests and tools; `detail` unknown counts as plenty.
+    public init(hashDistance: Int, inliers: Int, inlierShare: Double = 0, correlation: Double, detail: Int = .max) {
         self.hashDistance = hashDistance
         self.inliers = inliers
         self.inlierShare = inlierShare
         self.correlation = correlation
+        self.detail = detail
     }
 }

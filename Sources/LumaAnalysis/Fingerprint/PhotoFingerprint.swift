@@ -100,15 +100,18 @@ public struct PhotoFingerprint: Sendable, Equatable {
     public func evidence(against other: PhotoFingerprint) -> DuplicateEvidence {
         let alignment = features.alignment(with: other.features)
         let correlation = alignment.transform.map { thumbnail.correlation(with: other.thumbnail, transform: $0) } ?? 0
-        return DuplicateEvidence(hashDistance: distance(to: other), inliers: alignment.inliers, inlierShare: alignment.share, correlation: correlation)
+        return DuplicateEvidence(hashDistance: distance(to: other), inliers: alignment.inliers, inlierShare: alignment.share, correlation: correlation,
+                                 detail: min(thumbnail.detailedCells, other.thumbnail.detailedCells))
     }
 
     /// Whether `other` is the same photo under `rule`: `rule.isDuplicate(evidence(against: other))`,
     /// without the RANSAC fit when the features have too few matches to decide, nor the thumbnails'
-    /// correlation when the fit explains too few of them (the hash decides then).
+    /// correlation when the fit explains too few of them (the hash decides then, given detail on both sides).
     public func matches(_ other: PhotoFingerprint, rule: DuplicateRule = .default) -> Bool {
         let alignment = features.alignment(with: other.features, needing: rule.minimumInliers)
-        guard alignment.inliers >= rule.minimumInliers else { return distance(to: other) <= rule.maximumDistance }
+        guard alignment.inliers >= rule.minimumInliers else {
+            return rule.hashDecides(distance(to: other), detail: min(thumbnail.detailedCells, other.thumbnail.detailedCells))
+        }
         let correlation = alignment.transform.map { thumbnail.correlation(with: other.thumbnail, transform: $0) } ?? 0
         return correlation >= rule.minimumCorrelation
     }

@@ -22,6 +22,9 @@ public struct PlaneThumbnail: Sendable, Equatable {
     private let gridY: Int
     // The cells' codes (-3, -1, 1, 3) as Int8 bit patterns, row by row.
     private let codes: [UInt8]
+    /// The cells whose detail is past `detailStep` either way (coded ±3): how much the picture has
+    /// to tell it from another. A flat picture has none, whatever its size.
+    public let detailedCells: Int
 
     /// The box factor from the detection plane.
     static let factor = 4
@@ -73,6 +76,8 @@ public struct PlaneThumbnail: Sendable, Equatable {
         self.gridX = gridX
         self.gridY = gridY
         self.codes = codes
+        // ±3 are the bit patterns 3 and 253; ±1 are 1 and 255.
+        detailedCells = codes.reduce(0) { $0 + ($1 == 3 || $1 == 253 ? 1 : 0) }
     }
 
     /// Compact form: "TH", version 3, the grid's offset (two bytes), the window's origin, width and

@@ -27,6 +27,12 @@ public struct ValidationDetails: Sendable, Codable, Equatable {
     public var blurThreshold: Double
     /// The variance of the Laplacian of the whole analysis plane.
     public var laplacianVariance: Double?
+    /// The blur model's probability that the photo is blurred (issue 64): the mean of its sharpest
+    /// tiles' on the analysis plane; nil when the plane is under one tile in a side.
+    public var blurProbability: Double?
+    /// The probability threshold for this photo type: with `blur.judge = model`, `blurry` when
+    /// `blurProbability` is at least this.
+    public var blurProbabilityThreshold: Double?
     /// Width of the plane blur was measured on.
     public var analysisWidth: Int?
     /// Height of the plane blur was measured on.
@@ -67,6 +73,8 @@ public struct ValidationDetails: Sendable, Codable, Equatable {
         case blurDetailRetained = "blur_detail_retained"
         case blurThreshold = "blur_threshold"
         case laplacianVariance = "laplacian_variance"
+        case blurProbability = "blur_probability"
+        case blurProbabilityThreshold = "blur_probability_threshold"
         case analysisWidth = "analysis_width"
         case analysisHeight = "analysis_height"
         case decodeScale = "decode_scale"

@@ -38,6 +38,6 @@ public struct PhotoMeasurements: Sendable, Codable, Equatable {
     /// not a failure of the library or of time, which another attempt may not repeat.
     public var isDeterministic: Bool {
         guard let error else { return true }
-        return ![DecodeFailure.Reason.libraryFailure, .decodeTimeout, .decoderCrashed].map(\.rawValue).contains(error)
+        return ![DecodeFailure.Reason.libraryFailure, .decodeTimeout, .decoderCrashed, .decoderUnavailable].map(\.rawValue).contains(error)
     }
 }

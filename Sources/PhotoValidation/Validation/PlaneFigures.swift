@@ -1,4 +1,5 @@
 import BlurMetrics
+import BlurModel
 import LumaAnalysis
 
 /// The figures of one decode that the verdict reads, kept apart from the thresholds that judge
@@ -29,6 +30,10 @@ public struct PlaneFigures: Sendable, Codable, Equatable {
     public var exposure: ExposureStatistics
     /// The analysis plane's fingerprint (base64); nil when none was asked for.
     public var fingerprint: String?
+    /// The blur model's probability of blur on the analysis plane; nil when the plane is under one tile.
+    public var blurProbability: Double?
+    /// The tiles the blur model evaluated, for the report's map; nil when none.
+    public var blurTiles: [BlurTileEstimate]?
 
     /// The figures of `measurement`, taken with `measuredBelow` as the blur threshold.
     public init(_ measurement: PlaneMeasurement, measuredBelow: Double) {
@@ -42,6 +47,8 @@ public struct PlaneFigures: Sendable, Codable, Equatable {
         decodeScale = measurement.decodeScale
         exposure = measurement.exposure
         fingerprint = measurement.fingerprint?.base64
+        blurProbability = measurement.blurModel?.probability
+        blurTiles = measurement.blurModel?.tiles
     }
 
     /// The deciding score: the finer plane's when it decides, else the analysis plane's.

@@ -1,4 +1,5 @@
 import BlurMetrics
+import BlurModel
 import LumaAnalysis
 
 /// What one decode's analysis plane measured: the blur score, the exposure figures and the
@@ -11,6 +12,9 @@ public struct PlaneMeasurement: Sendable, Equatable {
     public let blurScore: Double
     /// Which plane the score comes from, its analysis-plane score and the detail kept.
     public let scales: ScaleAwareBlurScore
+    /// The blur model's estimate on the analysis plane (issue 64): the photo's probability of blur
+    /// and its tiles; nil when the plane is under one tile in a side.
+    public let blurModel: BlurModelEstimate?
     /// Width of the analysis plane.
     public let analysisWidth: Int
     /// Height of the analysis plane.
@@ -21,7 +25,7 @@ public struct PlaneMeasurement: Sendable, Equatable {
     public let decodeSeconds: Double
     /// Seconds in grey conversion and resampling.
     public let lumaSeconds: Double
-    /// Seconds in the Laplacian.
+    /// Seconds in the Laplacian, the blur score and the blur model.
     public let blurSeconds: Double
     /// The exposure figures of the analysis plane.
     public let exposure: ExposureStatistics
@@ -39,11 +43,12 @@ public struct PlaneMeasurement: Sendable, Equatable {
     package init(
         statistics: LaplacianStatistics, blurScore: Double, scales: ScaleAwareBlurScore, analysisWidth: Int, analysisHeight: Int,
         decodeScale: Double, decodeSeconds: Double, lumaSeconds: Double, blurSeconds: Double, exposure: ExposureStatistics,
-        fingerprint: PhotoFingerprint?, exposureSeconds: Double, fingerprintSeconds: Double, hasFinerPlane: Bool
+        fingerprint: PhotoFingerprint?, exposureSeconds: Double, fingerprintSeconds: Double, hasFinerPlane: Bool, blurModel: BlurModelEstimate? = nil
     ) {
         self.statistics = statistics
         self.blurScore = blurScore
         self.scales = scales
+        self.blurModel = blurModel
         self.analysisWidth = analysisWidth
         self.analysisHeight = analysisHeight
         self.decodeScale = decodeScale
@@ -65,7 +70,7 @@ public struct PlaneMeasurement: Sendable, Equatable {
             decodeScale: decodeScale, decodeSeconds: decodeSeconds + other.decodeSeconds, lumaSeconds: lumaSeconds + other.lumaSeconds,
             blurSeconds: blurSeconds + other.blurSeconds, exposure: exposure, fingerprint: fingerprint,
             exposureSeconds: exposureSeconds + other.exposureSeconds, fingerprintSeconds: fingerprintSeconds + other.fingerprintSeconds,
-            hasFinerPlane: hasFinerPlane
+            hasFinerPlane: hasFinerPlane, blurModel: blurModel
         )
     }
 

@@ -22,11 +22,15 @@ extension ValidationSettings {
         }
         guard let shortestSide = measurements.shortestSide, let first = measurements.first?.judged(below: threshold) else { return nil }
         var failures: [FailureCode] = shortestSide < minimumShortSide ? [.lowResolution] : []
+        // The blur model judges the first decode's analysis plane, when it had a tile; the score
+        // decides otherwise.
+        let probabilityThreshold = blurProbabilityThreshold(for: photoType)
+        let modelDecides = blurJudge == .model && first.blurProbability != nil
         // A photo that fails the first decode's score is judged by the second decode's too
         // (`check`), and passes when either finds it sharp.
         var chosen = first
         var usedSecond = false
-        if first.score < threshold {
+        if first.score < threshold, !modelDecides {
             guard measurements.secondSettled else { return nil }
             if let measured = measurements.second {
                 guard let second = measured.judged(below: threshold) else { return nil }
@@ -37,6 +41,8 @@ extension ValidationSettings {
             }
         }
         details.laplacianVariance = chosen.laplacianVariance
+        details.blurProbability = first.blurProbability
+        details.blurProbabilityThreshold = probabilityThreshold
         details.blurScore = chosen.score
         details.blurScale = (chosen.finerScore == nil ? ScaleAwareBlurScore.Plane.analysis : .finer).rawValue
         details.analysisBlurScore = chosen.finerScore == nil ? nil : chosen.analysisScore
@@ -46,7 +52,8 @@ extension ValidationSettings {
         details.decodeScale = chosen.decodeScale
         details.exposure = chosen.exposure
         details.fingerprint = chosen.fingerprint
-        if chosen.score < threshold {
+        let blurry = if modelDecides, let probability = first.blurProbability { probability >= probabilityThreshold } else { chosen.score < threshold }
+        if blurry {
             failures.append(.blurry)
         }
         if exposure.enabled {

@@ -1,4 +1,5 @@
 import BlurMetrics
+import BlurModel
 import LumaAnalysis
 import PhotoFormat
 import PhotoStructure
@@ -20,6 +21,15 @@ public struct ValidationSettings: Sendable, Equatable, Codable {
     /// photo known (`small-cat.png`, 22.55) passes; held aside the balanced accuracy is the same
     /// (0.986; docs/tuning.md).
     public var inspirationBlurThreshold: Double = 22
+    /// Which measure decides `blurry` (`blur.judge`): the blur score (the default for now) or the
+    /// blur model's probability (issue 64).
+    public var blurJudge: BlurJudge = .score
+    /// With `blurJudge` `model`, a room photo whose blur probability is at least this is `blurry`:
+    /// the shipped model's `threshold_room` by default.
+    public var roomBlurProbabilityThreshold: Double = BlurModel.shipped.thresholdRoom
+    /// With `blurJudge` `model`, an inspiration photo whose blur probability is at least this is
+    /// `blurry`: the shipped model's `threshold_inspiration` by default.
+    public var inspirationBlurProbabilityThreshold: Double = BlurModel.shipped.thresholdInspiration
     /// The share of tiles with most detail a room's score judges: a room must be sharp across
     /// the frame, so a tenth of it.
     public static let roomStrongestShare = 0.10
@@ -121,6 +131,14 @@ public struct ValidationSettings: Sendable, Equatable, Codable {
         switch photoType {
         case .room: roomBlurThreshold
         case .inspiration: inspirationBlurThreshold
+        }
+    }
+
+    /// The blur probability threshold for `photoType`.
+    public func blurProbabilityThreshold(for photoType: PhotoType) -> Double {
+        switch photoType {
+        case .room: roomBlurProbabilityThreshold
+        case .inspiration: inspirationBlurProbabilityThreshold
         }
     }
 }

@@ -24,7 +24,7 @@ struct ValidationRecord: Encodable, Sendable {
     /// The CSV columns, in order.
     static let csvHeader = [
         "path", "passed", "failures", "messages", "photo_type", "format", "width", "height", "orientation",
-        "blur_score", "laplacian_variance", "blur_threshold", "minimum_short_side", "analysis_width",
+        "blur_score", "laplacian_variance", "blur_probability", "blur_threshold", "minimum_short_side", "analysis_width",
         "analysis_height", "decode_scale", "exposure_p10", "exposure_p90", "exposure_clipped_share", "error", "error_detail", "total_ms",
     ]
 
@@ -37,7 +37,7 @@ struct ValidationRecord: Encodable, Sendable {
             output.messages.joined(separator: ";"), details.photoType.rawValue, text(details.format),
             text(details.width), text(details.height), text(details.orientation),
             details.blurScore.map { Self.number($0) } ?? "", details.laplacianVariance.map { Self.number($0) } ?? "",
-            Self.number(details.blurThreshold), String(details.minimumShortSide), text(details.analysisWidth),
+            details.blurProbability.map { Self.number($0) } ?? "", Self.number(details.blurThreshold), String(details.minimumShortSide), text(details.analysisWidth),
             text(details.analysisHeight), text(details.decodeScale),
             // The exposure check's figures: the 10th and 90th luma percentiles and the share clipped to white.
             text(details.exposure?.p10), text(details.exposure?.p90), details.exposure.map { Self.number($0.highlightShare) } ?? "",

@@ -15,7 +15,7 @@ struct ConfigCommand: AsyncParsableCommand {
             LoadCredential=) named after a key, such as auth.token, sets that key as a secret; under \
             systemd's StateDirectory= the outbox defaults to $STATE_DIRECTORY/outbox.sqlite. SOURCE is \
             flag, environment, credentials, file, STATE_DIRECTORY or default. --markdown prints the \
-            settings table of docs/configuration.md (defaults, not this environment's values).
+            settings table of docs/settings.md (defaults, not this environment's values).
             """
     )
 

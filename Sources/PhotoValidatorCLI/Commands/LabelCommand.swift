@@ -52,7 +52,13 @@ struct LabelCommand: AsyncParsableCommand, SettingsCommand {
         defer { validator.isolation?.shutdown() }
         let collected = PhotoCollector().collect(paths)
         for problem in collected.problems { StandardStreams.error("photo-validator: \(problem)") }
-        var page = try LabellingPage(path: report)
+        var page: LabellingPage
+        do {
+            page = try LabellingPage(path: report)
+        } catch {
+            StandardStreams.error("photo-validator: \(error)")
+            throw ExitCode(2)
+        }
         let pool = ValidationThreadPool(threadCount: jobs, queueLimit: jobs, defaultTimeout: .seconds(60), threadExit: validator.releaseThreadResources)
         pool.start()
         let small = PhotoFileCheck(validator: validator, classifier: nil, pool: pool, thumbnails: ReportFolder.thumbnailBounds)
@@ -83,7 +89,13 @@ struct LabelCommand: AsyncParsableCommand, SettingsCommand {
                 StandardStreams.error("photo-validator: \(file): \(reason)")
             }
         }
-        let index = try page.write()
+        let index: String
+        do {
+            index = try page.write()
+        } catch {
+            StandardStreams.error("photo-validator: the report's page was not written: \(error)")
+            throw ExitCode(2)
+        }
         StandardStreams.error("photo-validator: \(files.count) photos; label them in \(index)")
     }
 }

@@ -22,7 +22,7 @@ extension TuneCommand {
         defer { validator.isolation?.shutdown() }
         var fingerprints: [String: PhotoFingerprint] = [:], tooSmall: Set<String> = []
         let outcomes = await outcomes(of: files, as: files.map { _ in .inspiration }, validator: validator, deadline: deadline)
-        var page = try report.map { try TuningPage(path: $0) }
+        var page = try openPage()
         page?.addThumbnails(of: files, outcomes: outcomes)
         for (file, outcome) in zip(files, outcomes) {
             if case .validated(let output, _) = outcome, let fingerprint = output.details.fingerprint.flatMap(PhotoFingerprint.init(base64:)) {

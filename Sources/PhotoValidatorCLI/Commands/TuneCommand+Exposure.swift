@@ -19,7 +19,7 @@ extension TuneCommand {
         var samples: [ExposureSample] = []
         var measured: [(path: String, sample: ExposureSample)] = []
         let outcomes = await outcomes(of: entries.map(\.path), as: entries.map { _ in .room }, validator: validator, deadline: deadline)
-        var page = try report.map { try TuningPage(path: $0) }
+        var page = try openPage()
         page?.addThumbnails(of: entries.map(\.path), outcomes: outcomes)
         for (entry, outcome) in zip(entries, outcomes) {
             if case .validated(let output, _) = outcome, let statistics = output.details.exposure {

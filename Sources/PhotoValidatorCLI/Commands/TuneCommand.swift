@@ -29,7 +29,7 @@ struct TuneCommand: AsyncParsableCommand, SettingsCommand {
     @Argument(help: "Labelled folders or CSV manifests.")
     var labelled: [String]
 
-    @Option(help: "The check to tune: blur (labels sharp, blurry), exposure (a manifest path,label,split,source with labels usable, too_dark, overexposed, as datasets/make-exposure-set writes) or duplicates (pairs a,b,label,transform,source,split with labels duplicate, distinct, as datasets/make-duplicate-set writes).")
+    @Option(help: "The check to tune: blur (labels sharp, blurry), blur-model (the same labels: the blur model's probability thresholds, blur.probability_threshold_*), exposure (a manifest path,label,split,source with labels usable, too_dark, overexposed, as datasets/make-exposure-set writes) or duplicates (pairs a,b,label,transform,source,split with labels duplicate, distinct, as datasets/make-duplicate-set writes).")
     var check: TunedCheck = .blur
 
     @Option(name: .customLong("type"), help: "Photo type of photos whose manifest does not say.")
@@ -69,6 +69,9 @@ struct TuneCommand: AsyncParsableCommand, SettingsCommand {
         case .duplicates:
             try await tuneDuplicates(settings: settings, deadline: deadline)
             return
+        case .blurModel:
+            try await tuneBlurModel(settings: settings, deadline: deadline)
+            return
         case .blur:
             break
         }
@@ -78,7 +81,7 @@ struct TuneCommand: AsyncParsableCommand, SettingsCommand {
         } catch {
             throw ValidationError("\(error)")
         }
-        var page = try report.map { try TuningPage(path: $0) }
+        var page = try openPage()
         let validator = try PhotoValidator.configured(settings: settings, threads: jobs, photoTimeLimit: deadline)
         defer { validator.isolation?.shutdown() }
         let outcomes = await outcomes(of: photos.map(\.path), as: photos.map(\.photoType), validator: validator, deadline: deadline)
@@ -120,9 +123,25 @@ struct TuneCommand: AsyncParsableCommand, SettingsCommand {
         }
     }
 
-    /// Writes the page of `--report` and says where.
+    /// The page of `--report`, or nil without one; a folder that cannot hold it stops the run with its sentence.
+    func openPage() throws -> TuningPage? {
+        do {
+            return try report.map { try TuningPage(path: $0) }
+        } catch {
+            StandardStreams.error("photo-validator: \(error)")
+            throw ExitCode(2)
+        }
+    }
+
+    /// Writes the page of `--report` and says where; a page that cannot be written stops the run with its sentence.
     func writePage(_ page: TuningPage) throws {
-        let index = try page.write(arguments: Array(CommandLine.arguments.dropFirst()))
+        let index: String
+        do {
+            index = try page.write(arguments: Array(CommandLine.arguments.dropFirst()))
+        } catch {
+            StandardStreams.error("photo-validator: the report's page was not written: \(error)")
+            throw ExitCode(2)
+        }
         StandardStreams.output("Wrote the report page \(index)")
     }
 

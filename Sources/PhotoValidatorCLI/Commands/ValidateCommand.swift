@@ -125,7 +125,7 @@ struct ValidateCommand: AsyncParsableCommand, SettingsCommand {
             do {
                 pageReport = try ValidationReport(path: report, total: entries.count, allPassed: reportAllPassed, exposure: settings.exposure)
             } catch {
-                StandardStreams.error("photo-validator: cannot write the report to \(report): \(error)")
+                StandardStreams.error("photo-validator: \(error)")
                 throw ExitCode(2)
             }
             if contentCheck { StandardStreams.error("photo-validator: warning: with --content-check the report has no thumbnails") }
@@ -189,7 +189,7 @@ struct ValidateCommand: AsyncParsableCommand, SettingsCommand {
                 let index = try pageReport.finish(summary: summary, arguments: Array(CommandLine.arguments.dropFirst()))
                 StandardStreams.error("photo-validator: report written to \(index)")
             } catch {
-                StandardStreams.error("photo-validator: the report could not be written: \(error)")
+                StandardStreams.error("photo-validator: the report's page was not written: \(error)")
                 throw ExitCode(2)
             }
         }

@@ -46,9 +46,9 @@ struct HTMLPage {
         """
     }
 
-    /// Writes the document to `url`.
-    func write(to url: URL, data: Data) throws {
-        try Data(document(data: data).utf8).write(to: url)
+    /// Writes the document as `folder`'s `index.html` and returns its path.
+    func write(into folder: ReportFolder, data: Data) throws(ReportFolderError) -> String {
+        try folder.writePage(Array(document(data: data).utf8))
     }
 
     /// `text` with `&`, `<`, `>`, `"` and `'` as entities, for HTML text and attribute values.

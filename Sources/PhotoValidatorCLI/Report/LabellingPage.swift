@@ -60,7 +60,6 @@ struct LabellingPage {
     func write() throws -> String {
         let data = PageData(id: "photo-validator-labels:" + folder.url.standardizedFileURL.path,
                             generated: ISO8601DateFormatter().string(from: Date()), photos: photos)
-        try LabellingReportPage.page.write(to: folder.index, data: HTMLPage.encoder.encode(data))
-        return folder.index.path
+        return try LabellingReportPage.page.write(into: folder, data: HTMLPage.encoder.encode(data))
     }
 }

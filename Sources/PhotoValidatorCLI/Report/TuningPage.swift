@@ -102,7 +102,6 @@ struct TuningPage {
     func write(arguments: [String]) throws -> String {
         let data = PageData(title: "photo-validator tune report", generated: ISO8601DateFormatter().string(from: Date()),
                             arguments: arguments, sections: sections, unscored: unscored)
-        try TuningReportPage.page.write(to: folder.index, data: HTMLPage.encoder.encode(data))
-        return folder.index.path
+        return try TuningReportPage.page.write(into: folder, data: HTMLPage.encoder.encode(data))
     }
 }

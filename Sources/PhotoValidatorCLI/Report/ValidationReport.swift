@@ -156,7 +156,6 @@ struct ValidationReport {
             darkP90: exposure.darkP90, clippedShare: exposure.clippedShare, passedSampled: passedStride > 1,
             rows: rows, unreadable: unreadable
         )
-        try ValidationReportPage.page.write(to: folder.index, data: HTMLPage.encoder.encode(data))
-        return folder.index.path
+        return try ValidationReportPage.page.write(into: folder, data: HTMLPage.encoder.encode(data))
     }
 }

@@ -4,7 +4,7 @@ import ValidatorConfiguration
 
 /// Every setting of `serve` as its `Setting` declares it: key, environment variable, flag, default
 /// and meaning. `config` prints it with resolved values and `config --markdown` writes the table of
-/// docs/configuration.md, so the documentation cannot drift from the program.
+/// docs/settings.md, so the documentation cannot drift from the program.
 struct SettingsTable {
     /// One setting.
     struct Row: Equatable {
@@ -43,7 +43,7 @@ struct SettingsTable {
         return notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))"
     }
 
-    /// The Markdown table of docs/configuration.md.
+    /// The Markdown table of docs/settings.md.
     var markdown: String {
         func cell(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }
         var lines = ["| key | environment variable | `serve` flag | default | meaning |", "|---|---|---|---|---|"]

@@ -3,6 +3,7 @@ import ContentCheck
 import Hummingbird
 import Logging
 import LumaAnalysis
+import PhotoStructure
 import PhotoValidation
 import SharedStore
 import SignalForwarding
@@ -24,12 +25,15 @@ package struct PhotoValidationService: Sendable {
     /// The duplicate check of a project's photos, unless turned off (`duplicates.check`).
     package var duplicates: DuplicateCheck?
 
-    /// Bytes of upload bodies in memory.
-    package let uploads: WeightedSemaphore
+    /// Bytes of upload bodies in memory, shared fairly among callers.
+    package let uploads: FairMemoryGate
 
-    /// Reserves room for the body of `request` in the upload budget (waiting, body unread, while
-    /// there is none), asks a client waiting on `Expect: 100-continue` for the body, receives it
-    /// and runs `operation` with it; the room is given back when `operation` returns.
+    /// Reserves room for the body of `request` in the upload budget, under its caller (the
+    /// identity fair admission uses, `caller(of:context:)`), waiting, body unread, while there is
+    /// none for it: a caller within its share is let in before one over it, and a caller alone
+    /// leaves a quarter of the budget for others (`FairMemoryGate`). Then asks a client waiting on
+    /// `Expect: 100-continue` for the body, receives it and runs `operation` with it; the room is
+    /// given back when `operation` returns, or at once when the body is refused.
     ///
     /// A declared `Content-Length` over the body limit is refused before any byte is read.
     ///
@@ -40,9 +44,10 @@ package struct PhotoValidationService: Sendable {
         if let declared, declared > limit {
             throw APIError.fileTooLarge(limit: limit)
         }
-        let reservation: WeightedSemaphore.Permit
+        let reservation: FairMemoryGate.Permit
         do {
-            reservation = try await uploads.acquire(min(declared ?? limit, uploads.capacity), waitingAtMost: configuration.admissionWait)
+            reservation = try await uploads.acquire(min(declared ?? limit, uploads.capacity), for: caller(of: request, context: context),
+                                                    waitingAtMost: configuration.admissionWait)
         } catch {
             switch error {
             case .cancelled:
@@ -63,8 +68,7 @@ package struct PhotoValidationService: Sendable {
     }
 
     /// Receives the body of `request`, refusing it once it passes `limit`, the request timeout,
-    /// or, after the grace period, falls below the minimum average rate with no prospect of
-    /// finishing in time.
+    /// or, after the grace period, arrives too slowly (`watchBodyRate`).
     private func receiveBody(of request: Request, limit: Int, declared: Int?) async throws(APIError) -> ByteBuffer {
         let timeout = configuration.requestTimeout
         let received = ReceivedBytes()
@@ -101,9 +105,12 @@ package struct PhotoValidationService: Sendable {
         }
     }
 
-    /// Returns when the body has taken longer than `timeout`; throws 408 as soon as, after the
-    /// grace period, its average rate is under the minimum and, at that rate, the rest of a
-    /// declared body would not arrive within `timeout` (a small photo on a slow link still does).
+    /// Returns when the body has taken longer than `timeout`; throws 408 `body_too_slow` as soon
+    /// as, after the grace period, it is too slow to be worth the memory it holds: a declared body
+    /// when, at its average rate so far, the rest would not arrive within `timeout` (it would be
+    /// 408 at the timeout anyway; a small photo on a slow link still finishes and is accepted), a
+    /// body of unknown length (which holds the whole body limit) when its average is under the
+    /// minimum rate. A minimum rate of 0 turns both off.
     private func watchBodyRate(received: ReceivedBytes, declared: Int?, start: ContinuousClock.Instant, timeout: Duration) async throws {
         let rate = configuration.minimumBodyRate, grace = configuration.bodyRateGrace
         while true {
@@ -111,15 +118,23 @@ package struct PhotoValidationService: Sendable {
             if elapsed >= timeout { return }
             if rate > 0, elapsed >= grace {
                 let bytes = received.count.load(ordering: .relaxed)
-                let average = Double(bytes) / elapsed.seconds
-                let finishesInTime = declared.map { average > 0 && Double($0 - bytes) / average <= (timeout - elapsed).seconds } ?? false
-                if average < Double(rate), !finishesInTime {
+                if Self.tooSlow(received: bytes, declared: declared, after: elapsed, minimumRate: rate, timeout: timeout) {
                     metrics.recordRejection(reason: "slow_body")
-                    throw APIError.bodyTooSlow(received: bytes, after: elapsed, minimumRate: rate)
+                    throw APIError.bodyTooSlow(received: bytes, declared: declared, after: elapsed, minimumRate: rate, timeout: timeout)
                 }
             }
-            try await Task.sleep(for: min(.milliseconds(500), timeout - elapsed))
+            // Looked at 4 times a second, so a refused body's memory comes back within a quarter second of the rule.
+            try await Task.sleep(for: min(.milliseconds(250), timeout - elapsed))
         }
+    }
+
+    /// True when a body of which `received` bytes (of `declared`, when known) arrived in `elapsed`
+    /// is too slow (`watchBodyRate`).
+    static func tooSlow(received: Int, declared: Int?, after elapsed: Duration, minimumRate: Int, timeout: Duration) -> Bool {
+        let average = Double(received) / max(elapsed.seconds, 0.001)
+        guard let declared else { return average < Double(minimumRate) }
+        guard received < declared else { return false }
+        return average <= 0 || Double(declared - received) / average > (timeout - elapsed).seconds
     }
 
     /// Takes a worker-pool slot (a thread or a place in its queue) for `client` (a caller and a
@@ -127,12 +142,14 @@ package struct PhotoValidationService: Sendable {
     /// projects in turn within its turn. The body is complete by now: a slow upload never holds a slot.
     ///
     /// `ticket` is the place promised to the request before its body was read (`FairAdmissionMiddleware`).
+    /// `cost`, the photo's decode cost from its header, lets the spare thread take the cheapest
+    /// waiting photo (`ValidationThreadPool.StateMachine.FreeThreadChoice`).
     ///
     /// - Throws: `APIError` 503 when the pool is full or stopping, or what `operation` throws.
-    func admitted<Result>(record: RequestRecord, ticket: ValidationThreadPool.Ticket? = nil, client: FairKey,
+    func admitted<Result>(record: RequestRecord, ticket: ValidationThreadPool.Ticket? = nil, client: FairKey, cost: DecodeCost? = nil,
                           _ operation: (ValidationThreadPool.Slot) async throws -> Result) async throws -> Result {
         do {
-            return try await pool.withSlot(for: client, ticket: ticket, operation)
+            return try await pool.withSlot(for: client, ticket: ticket, cost: cost?.milliseconds, operation)
         } catch let error as ThreadPoolError {
             switch error {
             case .overloaded:
@@ -183,6 +200,7 @@ package struct PhotoValidationService: Sendable {
                 return (prepared, candidates == nil ? nil : prepared.output.details.fingerprint.flatMap(PhotoFingerprint.init(base64:)))
             }
         }
+        try refuseUnchecked(prepared.output, record: record)
         var duplicateOf: String?
         if let duplicates, let candidates, let fingerprint {
             duplicateOf = try await earliestMatch(of: fingerprint, among: candidates.photos, by: duplicates, in: slot, until: deadline, record: record)

@@ -53,7 +53,7 @@ package struct PhotoValidatorApp: Sendable {
         if let warning = Self.fairnessWarning(configuration) {
             logger.warning("\(warning)")
         }
-        let uploads = WeightedSemaphore(capacity: configuration.uploadMemoryBytes)
+        let uploads = FairMemoryGate(capacity: configuration.uploadMemoryBytes)
         let metrics = ServiceMetrics(pool: pool, budget: validator.memoryBudget, uploads: uploads, isolation: validator.isolation)
         let state = ServiceState()
         // Connected and migrated when its service runs; a bad URL was refused with the settings.

@@ -10,7 +10,8 @@ extension ServiceConfiguration {
         guard let url = try settings.secret(.storeUrl) else { return nil }
         let store = SharedStoreSettings(
             url: url, password: try settings.secret(.storePassword), poolSize: try settings.integer(.storePoolSize),
-            tls: try settings.choice(.storeTls, of: SharedStoreSettings.TLSMode.self), tlsCAFile: settings.stringIfSet(.storeTlsCaFile)
+            tls: try settings.choice(.storeTls, of: SharedStoreSettings.TLSMode.self), tlsCAFile: settings.stringIfSet(.storeTlsCaFile),
+            timeout: try settings.seconds(.storeTimeoutSeconds)
         )
         do {
             _ = try store.clientConfiguration()

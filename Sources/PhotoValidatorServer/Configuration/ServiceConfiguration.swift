@@ -108,7 +108,7 @@ package struct ServiceConfiguration: Sendable {
         .limitsStuckWorkerUnhealthySeconds, .limitsIdleTimeoutSeconds, .limitsClientHeader, .duplicatesRetentionHours,
         .duplicatesPhotosPerProject, .duplicatesMemoryMib,
         .authToken, .authTokenFile, .authTokens, .authTokensFile, .logFormat, .logLevel, .shutdownGraceSeconds,
-        .storeUrl, .storePassword, .storePasswordFile, .storePoolSize, .storeTls, .storeTlsCaFile,
+        .storeUrl, .storePassword, .storePasswordFile, .storePoolSize, .storeTls, .storeTlsCaFile, .storeTimeoutSeconds,
     ])
 
     /// Every setting of `serve`: the server's, the checks', signal forwarding's and the content

@@ -24,7 +24,7 @@ extension Setting {
 
     /// The setting `limits.spare_workers`.
     package static let limitsSpareWorkers = Setting("limits.spare_workers", .integer(0...256), default: "1", flag: "spare-workers",
-        "threads beyond limits.workers that, while every worker is busy, run only a photo of a caller with none running, or of another project when one project holds every worker, so that no caller or project holds every thread (0: none)")
+        "threads beyond limits.workers that, while every worker is busy, run only a photo of a caller with none running, or of another project when one project holds every worker, the cheapest by the decode cost its header declares and only one cheaper than every photo running, so that no caller, project or crowd of identities holds every thread (0: none)")
 
     /// The setting `limits.queue`.
     package static let limitsQueue = Setting("limits.queue", .integer(0...100_000), computed: "16 per worker", flag: "queue",
@@ -33,7 +33,7 @@ extension Setting {
     /// The setting `limits.upload_memory_mib`.
     package static let limitsUploadMemoryMib = Setting("limits.upload_memory_mib", .integer(1...65_536),
         default: "64", flag: "upload-memory",
-        "upload bodies held in memory at once, MiB; more wait unread")
+        "upload bodies held in memory at once, MiB; more wait unread, the caller holding the least served first, and a quarter is kept for callers within their share (the budget over the callers holding or waiting)")
 
     /// The setting `limits.admission_wait_seconds`.
     package static let limitsAdmissionWaitSeconds = Setting("limits.admission_wait_seconds", .seconds,
@@ -42,12 +42,12 @@ extension Setting {
 
     /// The setting `limits.min_body_rate_kib`.
     package static let limitsMinBodyRateKib = Setting("limits.min_body_rate_kib", .integer(0...1_048_576),
-        default: "16", flag: "min-body-rate",
-        "slowest average upload rate, KiB/s, after the grace, for a body that would not finish within the request timeout at its rate; slower is 408")
+        default: "64", flag: "min-body-rate",
+        "slowest average upload rate, KiB/s, after the grace, for a body of unknown length; a body of declared length must, at its rate, finish within the request timeout; slower is 408 body_too_slow and its memory freed (0: neither rule)")
 
     /// The setting `limits.body_rate_grace_seconds`.
     package static let limitsBodyRateGraceSeconds = Setting("limits.body_rate_grace_seconds", .seconds,
-        default: "5", flag: "body-rate-grace-seconds",
+        default: "3", flag: "body-rate-grace-seconds",
         "time an upload gets before the minimum rate applies")
 
     /// The setting `limits.max_connections`.
@@ -80,7 +80,7 @@ extension Setting {
 
     /// The setting `limits.client_header`.
     package static let limitsClientHeader = Setting("limits.client_header", .text, flag: "client-header",
-        "request header naming the caller whose photos take one turn in fair admission (e.g. X-User-Id, set by the gateway, never by its clients); without it the caller is the auth.tokens name, else the peer's IP address, and projects are sub-queues of their caller")
+        "request header naming the caller whose photos take one turn in fair admission and one share of upload memory (e.g. X-User-Id, set by the gateway, never by its clients); without it the caller is the auth.tokens name, else the network of the peer's IP address (its IPv4 /24 or IPv6 /64), and projects are sub-queues of their caller")
 
     /// The setting `duplicates.retention_hours`.
     package static let duplicatesRetentionHours = Setting("duplicates.retention_hours", .number(0.001...8760),

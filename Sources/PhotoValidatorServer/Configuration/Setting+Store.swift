@@ -27,4 +27,8 @@ extension Setting {
     /// The setting `store.tls_ca_file`.
     package static let storeTlsCaFile = Setting("store.tls_ca_file", .path, flag: "store-tls-ca-file",
         "PEM file of the certificate authorities the shared store's certificate is verified against, instead of the system's")
+
+    /// The setting `store.timeout_seconds`.
+    package static let storeTimeoutSeconds = Setting("store.timeout_seconds", .seconds, default: "2", flag: "store-timeout",
+        "longest one call to the shared store may take, its connection and statements together (/readyz's check too); past it the connection is closed and the upload answered 503 store_unavailable")
 }

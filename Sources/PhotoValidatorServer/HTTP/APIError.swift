@@ -9,6 +9,8 @@ package struct APIError: Error, HTTPResponseError, Sendable, Equatable {
     /// that codes can be added without breaking callers' exhaustive switches).
     package struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Base: String, CaseIterable {
+            case bodyTooSlow = "body_too_slow"
+            case decoderUnavailable = "decoder_unavailable"
             case fileTooLarge = "file_too_large"
             case idempotencyKeyReused = "idempotency_key_reused"
             case internalError = "internal_error"
@@ -34,6 +36,10 @@ package struct APIError: Error, HTTPResponseError, Sendable, Equatable {
             self.base = base
         }
 
+        /// `body_too_slow`.
+        package static let bodyTooSlow = Code(.bodyTooSlow)
+        /// `decoder_unavailable`.
+        package static let decoderUnavailable = Code(.decoderUnavailable)
         /// `file_too_large`.
         package static let fileTooLarge = Code(.fileTooLarge)
         /// `idempotency_key_reused`.
@@ -189,6 +195,14 @@ extension APIError {
                  headers: [.retryAfter: String(retryAfter)])
     }
 
+    /// 503: no decode worker could take the photo (none can be started now: a broken install, the
+    /// OOM killer, a crash loop), so it was not checked; the service's failure, not the photo's.
+    static func decoderUnavailable(retryAfter: Int) -> APIError {
+        APIError(status: .serviceUnavailable, code: .decoderUnavailable, message: "We couldn't check this photo right now. Please try again in a moment.",
+                 retryable: true, detail: "no decode worker could take the photo, so it was not checked (it is not at fault); /readyz and the daemon's log have the cause",
+                 headers: [.retryAfter: String(retryAfter)])
+    }
+
     /// 404: signal forwarding is off, so there is no outbox.
     static let outboxDisabled = APIError(status: .notFound, code: .outboxDisabled, message: "Signal forwarding is off.",
                                          detail: "set signal.target to temporal or webhook to use the outbox")
@@ -199,10 +213,17 @@ extension APIError {
                  retryable: true, detail: "the body did not arrive within \(limit)")
     }
 
-    /// 408: the body arrived more slowly than the minimum rate.
-    static func bodyTooSlow(received: Int, after elapsed: Duration, minimumRate: Int) -> APIError {
-        APIError(status: .requestTimeout, code: .requestTimeout, message: "The upload took too long. Please try again.",
-                 retryable: true, detail: "\(received) bytes arrived in \(String(format: "%.1f", elapsed.seconds)) s, under the minimum of \(minimumRate >> 10) KiB/s")
+    /// 408: the body, holding upload memory, arrived too slowly: under the minimum rate, or at a
+    /// rate at which the rest of its declared length would not arrive within the request timeout.
+    /// Its memory is given back with the answer.
+    static func bodyTooSlow(received: Int, declared: Int?, after elapsed: Duration, minimumRate: Int, timeout: Duration) -> APIError {
+        let rate = Int((Double(received) / max(elapsed.seconds, 0.001) / 1024).rounded())
+        let arrived = "\(received) bytes\(declared.map { " of \($0)" } ?? "") arrived in \(String(format: "%.1f", elapsed.seconds)) s (\(rate) KiB/s)"
+        let rule = declared == nil
+            ? "under the minimum of \(minimumRate >> 10) KiB/s (limits.min_body_rate_kib)"
+            : "too slow for the rest to arrive within the request timeout of \(timeout) (limits.request_timeout_seconds)"
+        return APIError(status: .requestTimeout, code: .bodyTooSlow, message: "The upload was too slow. Please try again on a faster connection.",
+                        retryable: true, detail: "\(arrived), \(rule)")
     }
 
     /// 401: a token is configured and the request lacks it.

@@ -43,7 +43,7 @@ components:
     APIErrorCode:
       type: string
       description: The stable code of an error answer.
-      enum: [file_too_large, idempotency_key_reused, internal_error, method_not_allowed, not_found, note_not_allowed, note_too_long, outbox_disabled, outbox_unavailable, overloaded, photo_id_conflict, request_timeout, shutting_down, store_unavailable, unauthorized, validation_error, validation_timeout]
+      enum: [body_too_slow, decoder_unavailable, file_too_large, idempotency_key_reused, internal_error, method_not_allowed, not_found, note_not_allowed, note_too_long, outbox_disabled, outbox_unavailable, overloaded, photo_id_conflict, request_timeout, shutting_down, store_unavailable, unauthorized, validation_error, validation_timeout]
     Timings:
       type: object
       description: Milliseconds per stage.
@@ -70,6 +70,8 @@ components:
         blur_score: {type: number, description: the figure compared with blur_threshold}
         blur_threshold: {type: number}
         laplacian_variance: {type: number}
+        blur_probability: {type: number, minimum: 0, maximum: 1, description: 'the blur model''s probability that the photo is blurred, from its sharpest tiles on the analysis plane (absent when the plane is under one 64 px tile); decides blurry with blur.judge = model'}
+        blur_probability_threshold: {type: number, description: the probability from which blur.judge = model calls the photo blurry}
         analysis_width: {type: integer}
         analysis_height: {type: integer}
         decode_scale: {type: number}
@@ -132,7 +134,7 @@ components:
         application/json:
           schema: {$ref: '#/components/schemas/Error'}
     Busy:
-      description: Saturated, timed out, shutting down, or the outbox or shared store (store_unavailable) cannot be written; retry after Retry-After seconds.
+      description: Saturated, timed out, shutting down, no decode worker can be started (decoder_unavailable), or the outbox or shared store (store_unavailable) cannot be written; retry after Retry-After seconds.
       headers:
         Retry-After: {schema: {type: integer}}
       content:

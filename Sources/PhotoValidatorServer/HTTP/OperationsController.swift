@@ -46,9 +46,9 @@ struct OperationsController {
     }
 
     /// 200 when the daemon can take work: not draining, the worker pool running with its full
-    /// complement of threads, the outbox (when forwarding is on) writable, and the shared store
-    /// (when `store.url` is set) migrated and answering. Saturation is not
-    /// unreadiness: it shows in metrics and 503s.
+    /// complement of threads, a decode worker to be had (when photos decode in worker processes),
+    /// the outbox (when forwarding is on) writable, and the shared store (when `store.url` is set)
+    /// migrated and answering. Saturation is not unreadiness: it shows in metrics and 503s.
     @Sendable func ready(_ request: Request, context: ValidationRequestContext) async throws -> Response {
         var reasons: [String] = []
         if state.isDraining {
@@ -58,6 +58,9 @@ struct OperationsController {
         let health = pool.health
         if health.overdueJobs > pool.maximumReplacements {
             reasons.append("workers: \(health.overdueJobs) stuck in a decoder, more than the \(pool.maximumReplacements) stand-ins allowed")
+        }
+        if let why = service.validator.isolation?.unavailableReason {
+            reasons.append("decode workers: \(why)")
         }
         // With the shared store, this replica's outbox file is not used: the store's check says it all.
         if let outbox = forwarder?.outbox {

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import MultipartUpload
+import PhotoStructure
 import PhotoValidation
 import SharedStore
 import SignalForwarding
@@ -50,7 +51,9 @@ struct ValidationController {
                 image = body
                 photoType = queryPhotoType
             }
-            let (output, row) = try await service.admitted(record: context.record, ticket: context.admissionTicket, client: client(of: request, context: context, projectID: project?.id)) { slot -> (ValidatePhotoOutput, FingerprintRow?) in
+            let cost = image.withUnsafeReadableBytes { DecodeCost(of: $0) }
+            let (output, row) = try await service.admitted(record: context.record, ticket: context.admissionTicket, client: client(of: request, context: context, projectID: project?.id),
+                                                           cost: cost) { slot -> (ValidatePhotoOutput, FingerprintRow?) in
                 let checked = try await service.validate(image, as: photoType, in: slot, record: context.record, project: project,
                                                          answersFingerprint: answersFingerprint)
                 guard let project, let photoID = project.photoID else { return (checked.output, nil) }
@@ -192,7 +195,9 @@ struct ValidationController {
         let committed = CommittedFlag()
         let output: ValidatePhotoOutput, row: FingerprintRow?
         do {
-            (output, row) = try await service.admitted(record: context.record, ticket: context.admissionTicket, client: client(of: request, context: context, projectID: projectID)) { slot -> (ValidatePhotoOutput, FingerprintRow?) in
+            let cost = file.body.withUnsafeReadableBytes { DecodeCost(of: $0) }
+            (output, row) = try await service.admitted(record: context.record, ticket: context.admissionTicket, client: client(of: request, context: context, projectID: projectID),
+                                                       cost: cost) { slot -> (ValidatePhotoOutput, FingerprintRow?) in
                 // A keyed upload's answer is kept for its repeats, so it goes without the fingerprint (which
                 // neither a repeat nor the gateway reads), the first time as well.
                 let checked = try await service.validate(file.body, as: upload.photoType, in: slot, record: context.record, digest: fileDigest,

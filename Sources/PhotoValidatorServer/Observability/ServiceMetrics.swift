@@ -18,12 +18,14 @@ package final class ServiceMetrics: Sendable {
     private let workerThreads: Gauge
     private let overdueTotal: Gauge
     private let budget: WeightedSemaphore
-    private let uploads: WeightedSemaphore
+    private let uploads: FairMemoryGate
     private let uploadsHeld: Gauge
     private let uploadsWaiting: Gauge
     private let isolation: (any PhotoDecodeIsolation)?
     private let restartsCounted = Mutex<[String: Int]>([:])
     private let replacementsCounted = Mutex<[String: Int]>([:])
+    /// Decode worker start failures already added to their counter (`recordWorkerAvailability(of:)`).
+    let startFailuresCounted = Mutex<Int>(0)
     private static let stageBuckets: [Duration] = [
         .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(20), .milliseconds(50),
         .milliseconds(100), .milliseconds(200), .milliseconds(500), .seconds(1), .seconds(2), .seconds(5),
@@ -31,7 +33,7 @@ package final class ServiceMetrics: Sendable {
     private static let requestBuckets: [Duration] = stageBuckets + [.seconds(10), .seconds(30)]
 
     /// Metrics for a daemon whose work runs on `pool` under `budget`, its bodies under `uploads`.
-    init(pool: ValidationThreadPool, budget: WeightedSemaphore, uploads: WeightedSemaphore, isolation: (any PhotoDecodeIsolation)? = nil) {
+    init(pool: ValidationThreadPool, budget: WeightedSemaphore, uploads: FairMemoryGate, isolation: (any PhotoDecodeIsolation)? = nil) {
         self.pool = pool
         self.isolation = isolation
         self.budget = budget
@@ -139,6 +141,7 @@ package final class ServiceMetrics: Sendable {
             isolation.replacementCounts, in: replacementsCounted, as: "decode_worker_replacements", label: "outcome",
             help: "Decode worker processes started in the background to replace stopped ones, by outcome (started, failed)"
         )
+        recordWorkerAvailability(of: isolation)
     }
 
     /// Brings the counters `name`_total, one per `label` value, up to `counts`; `tally` holds what they count already.

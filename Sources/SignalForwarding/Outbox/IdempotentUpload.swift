@@ -17,15 +17,25 @@ package struct IdempotentUpload: Sendable, Equatable, Codable, FetchableRecord, 
     package let answer: String
     /// When the answer was first given.
     package let createdAt: Date
+    /// The SHA-256 of `answer` (lowercase hex) when it was stored, checked before a replay
+    /// (`checked(in:)`); nil for a row stored before answers had one, or by a store without the column.
+    package let answerDigest: String?
 
-    /// Creates a stored answer.
+    /// Creates an answer to store, with its digest.
     package init(projectID: String, key: String, requestDigest: String, photoID: String, answer: String, createdAt: Date = Date()) {
+        self.init(projectID: projectID, key: key, requestDigest: requestDigest, photoID: photoID, answer: answer, createdAt: createdAt,
+                  answerDigest: Self.digest(of: answer))
+    }
+
+    /// An answer as a store read it, with the digest stored beside it, if any.
+    package init(projectID: String, key: String, requestDigest: String, photoID: String, answer: String, createdAt: Date, answerDigest: String?) {
         self.projectID = projectID
         self.key = key
         self.requestDigest = requestDigest
         self.photoID = photoID
         self.answer = answer
         self.createdAt = createdAt
+        self.answerDigest = answerDigest
     }
 
     /// The table.
@@ -41,5 +51,6 @@ package struct IdempotentUpload: Sendable, Equatable, Codable, FetchableRecord, 
         case requestDigest = "request_digest"
         case photoID = "photo_id"
         case createdAt = "created_at"
+        case answerDigest = "answer_digest"
     }
 }

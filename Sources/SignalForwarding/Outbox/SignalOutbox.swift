@@ -48,7 +48,8 @@ package final class SignalOutbox: Sendable {
         }
     }
 
-    private static var migrator: DatabaseMigrator {
+    /// The outbox's schema, one migration a change (internal so a test can make an outbox of an earlier schema).
+    static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("create signal") { db in
             try db.execute(sql: """
@@ -99,6 +100,10 @@ package final class SignalOutbox: Sendable {
                 END;
                 """)
         }
+        migrator.registerMigration("digest idempotent_upload answers") { db in
+            // Rows stored before it keep a NULL digest: their answers are checked by their shape instead.
+            try db.execute(sql: "ALTER TABLE idempotent_upload ADD COLUMN answer_digest TEXT")
+        }
         return migrator
     }
 
@@ -123,16 +128,19 @@ package final class SignalOutbox: Sendable {
     /// The stored answer to the upload with `key` for `projectID`, or nil when there is none
     /// younger than `window`.
     ///
-    /// - Throws: `OutboxError.unavailable` when the outbox cannot be read.
+    /// - Throws: `OutboxError.unavailable` when the outbox cannot be read, or the stored answer
+    ///   does not check (`IdempotentUpload.answerChecks`).
     package func idempotentUpload(projectID: String, key: String, window: TimeInterval = idempotencyWindow, now: Date = Date()) async throws(OutboxError) -> IdempotentUpload? {
+        let stored: IdempotentUpload?
         do {
-            return try await database.read { db in
+            stored = try await database.read { db in
                 try IdempotentUpload.fetchOne(db, sql: "SELECT * FROM idempotent_upload WHERE project_id = ? AND key = ? AND created_at >= ?",
                                               arguments: [projectID, key, now.timeIntervalSince1970 - window])
             }
         } catch {
             throw .unavailable("cannot read the outbox at \(path): \(error)")
         }
+        return try stored?.checked(in: path)
     }
 
     /// Stores `upload`'s answer and, when it promises one, its signal and the accepted photo's
@@ -141,7 +149,8 @@ package final class SignalOutbox: Sendable {
     /// itself. The oldest answers of the project, then of all, are forgotten to stay within
     /// `answerLimits`; an answer larger than `answerLimits.answerBytes` is refused.
     ///
-    /// - Throws: `OutboxError.unavailable` when it could not be written; nothing is promised then.
+    /// - Throws: `OutboxError.unavailable` when it could not be written (nothing is promised then),
+    ///   or when the answer stored first does not check (`IdempotentUpload.answerChecks`).
     package func record(_ upload: IdempotentUpload, promising signal: (workflowID: String, signalName: String, photo: PhotoData)?,
                        fingerprint row: FingerprintRow? = nil, window: TimeInterval = idempotencyWindow) async throws(OutboxError) -> IdempotentUpload {
         guard upload.answer.utf8.count <= answerLimits.answerBytes else {
@@ -170,7 +179,8 @@ package final class SignalOutbox: Sendable {
             throw .unavailable("cannot write to the outbox at \(path): \(error)")
         }
         for (reason, count) in outcome.evicted where count > 0 { onAnswersEvicted(reason, count) }
-        return outcome.stored
+        // Another request's answer, read back, is replayed only when it checks.
+        return try outcome.stored.checked(in: path)
     }
 
     /// Deletes the oldest answers of `projectID` beyond its share, then the oldest of all while
