@@ -5,7 +5,7 @@
         [--set .build/real-blur] [--baseline .build/real-blur-scores.csv] [--rooms ../shared/rooms]
         [--write-thresholds] [--markdown OUT.md] [--json OUT.json]
 
-- Every photo of the real-blur set (scripts/make-real-blur-set) and every room of ../shared/rooms
+- Every photo of the real-blur set (datasets/make-real-blur-set) and every room of ../shared/rooms
   gets the model's photo probability by the Python reference of SPEC (blurlib.photo_probability).
 - Thresholds per photo type are chosen on the *tune* split only (the split column; the rooms' split
   is the one the labelled set gives them): the threshold of the highest balanced accuracy; for
@@ -15,7 +15,7 @@
   ROC AUC of the model, of OpenCV's Laplacian variance at 1024 px, and of today's blur_score, and
   the balanced accuracy of OpenCV's variance at its own tune-split thresholds and of today's
   verdict (shipped defaults). blur_score and today's verdict come from --baseline, the CSV of
-  `scripts/real-blur-figures --scores` (missing: shown as "–").
+  `evaluation/real-blur-figures --scores` (missing: shown as "–").
 - The model is trained on synthetic blur of other photos only (models/blur/make-training-set):
   no photo of any of these groups, so every group is left out of training. Two groups share the
   recorded motion with the training data (the Levin kernels: `levin09-kernels-*`; the TUM
