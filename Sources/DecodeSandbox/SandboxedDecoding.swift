@@ -187,6 +187,8 @@ package final class SandboxedDecoding: PhotoDecodeIsolation {
                 return (settings.answer(for: failure, as: photoType, after: ContinuousClock.now - start), nil, nil)
             }
             var details = reply.output.details
+            // The tile map is not in the answer's JSON; the measurements sent with it carry the tiles.
+            details.blurTileMap = reply.measurements?.first?.blurTileMap
             // The total is the caller's: the worker's own time plus the handing over.
             details.timingsMs.total = (ContinuousClock.now - start).milliseconds
             let output = ValidatePhotoOutput(failures: reply.output.failures, photoType: photoType, minimumShortSide: details.minimumShortSide, details: details)

@@ -10,6 +10,21 @@ enum ReportDOM {
         let body: String
     }
 
+    /// One tile of a blur tile map: its rectangle in the SVG's coordinates and its tooltip.
+    struct Tile {
+        let x: Double, y: Double, width: Double, height: Double
+        let title: String
+    }
+
+    /// The blur tile map drawn in a card's `body`: the SVG's viewBox and its tiles; nil without one.
+    static func tileMap(_ body: String) -> (viewBox: [Double], tiles: [Tile])? {
+        guard let svg = firstMatch(#"<svg class="tilemap" viewBox="([^"]*)"[^>]*>(.*?)</svg>"#, in: body) else { return nil }
+        let tiles = matches(#"<rect class="tile" x="([^"]*)" y="([^"]*)" width="([^"]*)" height="([^"]*)"[^>]*><title>([^<]*)</title></rect>"#, in: svg[2]).map {
+            Tile(x: Double($0[1]) ?? -1, y: Double($0[2]) ?? -1, width: Double($0[3]) ?? -1, height: Double($0[4]) ?? -1, title: decoded($0[5]))
+        }
+        return (svg[1].split(separator: " ").compactMap { Double($0) }, tiles)
+    }
+
     /// The number in the validate page's big count `name` (passed, refused, unreadable, skipped).
     static func bigCount(_ dom: String, _ name: String) -> Int? {
         firstMatch(#"data-count="\#(name)"><b>(\d+)</b>"#, in: dom).flatMap { Int($0[1]) }

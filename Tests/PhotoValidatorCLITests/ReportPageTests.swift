@@ -66,6 +66,15 @@ struct ReportPageTests {
                 #expect(max(jpeg.width, jpeg.height) <= 256 && jpeg.hasNoMetadata, "\(thumb): \(jpeg)")
             }
         }
+        // The blur model's tiles are over the thumbnail of a photo that has them, through the decode
+        // worker: as many as the plane holds (at most 16), inside it; a photo that did not decode has none.
+        let pathCard = try #require(cards.first { $0.path.hasSuffix("c-path.jpg") })
+        let overlay = try #require(ReportDOM.tileMap(pathCard.body), "no tile map over \(pathCard.path)")
+        #expect(overlay.viewBox.count == 4)
+        #expect(overlay.tiles.count == min(16, (Int(overlay.viewBox.last ?? 0) / 64) * (Int(overlay.viewBox.dropLast().last ?? 0) / 64)))
+        #expect(overlay.tiles.allSatisfy { $0.x >= 0 && $0.y >= 0 && $0.x + $0.width <= overlay.viewBox[2] && $0.y + $0.height <= overlay.viewBox[3] })
+        #expect(pathCard.body.contains("blur_probability "))
+        #expect(cards.filter { $0.path.hasSuffix("broken.jpg") }.allSatisfy { !$0.body.contains("tilemap") })
         // The hostile name is shown as text, once per card it is on.
         #expect(cards.contains { $0.path == "\(folder.url.path)/other/\(Self.hostileName)" })
         // Orientation is applied: the EXIF-rotated copy's thumbnail is as wide as the photo is displayed.
@@ -131,6 +140,7 @@ struct ReportPageTests {
             for card in listed {
                 let thumb = try #require(card.thumbs.first, "\(card.path) has no thumbnail")
                 #expect(FileManager.default.fileExists(atPath: report.appendingPathComponent(thumb).path))
+                #expect(ReportDOM.tileMap(card.body).map { !$0.tiles.isEmpty } == true, "\(card.path) has no tile map")
             }
             #expect(ReportDOM.metrics(page.dom, row: label).filter { ["tp", "fp", "tn", "fn"].contains($0.key) } == counts(at: threshold), "\(label)")
         }

@@ -33,6 +33,9 @@ public struct ValidationDetails: Sendable, Codable, Equatable {
     /// The probability threshold for this photo type: with `blur.judge = model`, `blurry` when
     /// `blurProbability` is at least this.
     public var blurProbabilityThreshold: Double?
+    /// The tiles `blurProbability` came from, on the first decode's plane, for the report pages;
+    /// not in the answer's JSON (not a `CodingKeys` case), so it is nil in an answer decoded from it.
+    public var blurTileMap: BlurTileMap? = nil
     /// Width of the plane blur was measured on.
     public var analysisWidth: Int?
     /// Height of the plane blur was measured on.

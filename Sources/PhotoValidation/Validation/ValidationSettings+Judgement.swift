@@ -42,6 +42,7 @@ extension ValidationSettings {
         }
         details.laplacianVariance = chosen.laplacianVariance
         details.blurProbability = first.blurProbability
+        details.blurTileMap = first.blurTileMap
         details.blurProbabilityThreshold = probabilityThreshold
         details.blurScore = chosen.score
         details.blurScale = (chosen.finerScore == nil ? ScaleAwareBlurScore.Plane.analysis : .finer).rawValue

@@ -132,6 +132,9 @@ struct HTMLPage {
         .pill { display: inline-block; border-radius: 10px; padding: 0 8px; font-size: 12px; background: #e8ecf5; color: var(--accent); }
         .pill.bad { background: #f8e1de; color: var(--bad); } .pill.good { background: #dff1e6; color: var(--good); }
         .more { margin: 10px 0; }
+        .tilemap-host { position: relative; }
+        .tilemap { position: absolute; top: 0; left: 0; width: 100%; height: 100%; pointer-events: none; }
+        .tilemap rect { pointer-events: all; fill-opacity: 0.3; stroke-width: 2; vector-effect: non-scaling-stroke; }
         .empty { color: var(--muted); }
 
         """
@@ -163,6 +166,46 @@ struct HTMLPage {
             params[key] = at < 0 ? '' : decodeURIComponent(part.slice(at + 1));
           });
           return params;
+        }
+        // The blur model's tiles over a thumbnail: an SVG as large as the image's box whose viewBox is the
+        // analysis plane as displayed, so `meet` letterboxes it as `object-fit: contain` does the image;
+        // the plane is in stored orientation, turned by the EXIF orientation's matrix. Green sharp, red blurred.
+        function tileMapOver(image, map) {
+          if (!map || !map.tiles || !map.tiles.length) return image;
+          var NS = 'http://www.w3.org/2000/svg';
+          var w = Number(map.width), h = Number(map.height), side = Number(map.tileSize), o = Number(map.orientation) || 1;
+          var turned = o >= 5 && o <= 8;
+          var host = el('div', 'tilemap-host');
+          host.appendChild(image);
+          var svg = document.createElementNS(NS, 'svg');
+          svg.setAttribute('class', 'tilemap');
+          svg.setAttribute('viewBox', '0 0 ' + (turned ? h : w) + ' ' + (turned ? w : h));
+          svg.setAttribute('preserveAspectRatio', 'xMidYMid meet');
+          svg.setAttribute('data-tiles', String(map.tiles.length));
+          var g = document.createElementNS(NS, 'g');
+          var matrix = { 2: [-1, 0, 0, 1, w, 0], 3: [-1, 0, 0, -1, w, h], 4: [1, 0, 0, -1, 0, h], 5: [0, 1, 1, 0, 0, 0],
+                         6: [0, 1, -1, 0, h, 0], 7: [0, -1, -1, 0, h, w], 8: [0, -1, 1, 0, 0, w] }[o];
+          if (matrix) g.setAttribute('transform', 'matrix(' + matrix.join(' ') + ')');
+          map.tiles.forEach(function (tile) {
+            var p = Math.min(1, Math.max(0, Number(tile.p) || 0));
+            var colour = 'hsl(' + Math.round(120 * (1 - p)) + ', 85%, 45%)';
+            var rect = document.createElementNS(NS, 'rect');
+            rect.setAttribute('class', 'tile');
+            rect.setAttribute('x', String(Number(tile.x)));
+            rect.setAttribute('y', String(Number(tile.y)));
+            rect.setAttribute('width', String(side));
+            rect.setAttribute('height', String(side));
+            rect.setAttribute('fill', colour);
+            rect.setAttribute('stroke', colour);
+            rect.setAttribute('data-p', p.toFixed(3));
+            var title = document.createElementNS(NS, 'title');
+            title.textContent = 'blur probability ' + p.toFixed(3);
+            rect.appendChild(title);
+            g.appendChild(rect);
+          });
+          svg.appendChild(g);
+          host.appendChild(svg);
+          return host;
         }
         function ready(text) {
           if (document.documentElement.dataset.status === 'error') return;

@@ -33,6 +33,8 @@ struct TuningPage {
         let thumb: String?
         /// A pair's second photo and its thumbnail.
         var path2: String? = nil, thumb2: String? = nil
+        /// A single photo's `blur_probability` and blur tile map, filled in by `write(arguments:)`.
+        var blurProbability: Double? = nil, tileMap: ReportTileMap? = nil
     }
 
     /// One check on one photo type with one threshold.
@@ -58,7 +60,7 @@ struct TuningPage {
         /// A note under the title.
         let note: String
         /// The photos or pairs.
-        let items: [Item]
+        var items: [Item]
     }
 
     private struct PageData: Encodable {
@@ -71,6 +73,8 @@ struct TuningPage {
 
     private let folder: ReportFolder
     private var thumbs: [String: String] = [:]
+    // Each decoded file's blur probability and tile map, for its cards.
+    private var blurFigures: [String: (probability: Double?, tileMap: ReportTileMap?)] = [:]
     /// The sections so far.
     var sections: [Section] = []
     /// Files that were not scored, with why.
@@ -84,7 +88,8 @@ struct TuningPage {
     /// Writes the thumbnail of each of `files` from its outcome (those that decoded).
     mutating func addThumbnails(of files: [String], outcomes: [PhotoFileCheck.Outcome]) {
         for (file, outcome) in zip(files, outcomes) {
-            guard thumbs[file] == nil, case .validated(_, let thumbnail?) = outcome else { continue }
+            guard thumbs[file] == nil, case .validated(let output, let thumbnail?) = outcome else { continue }
+            blurFigures[file] = (output.details.blurProbability, ReportTileMap(output.details))
             do {
                 thumbs[file] = try folder.write(thumbnail, number: thumbs.count + 1)
             } catch {
@@ -100,6 +105,17 @@ struct TuningPage {
 
     /// Writes `index.html` and returns its path.
     func write(arguments: [String]) throws -> String {
+        let sections = sections.map { section in
+            var section = section
+            section.items = section.items.map { item in
+                guard item.path2 == nil, let figures = blurFigures[item.path] else { return item }
+                var item = item
+                item.blurProbability = figures.probability
+                item.tileMap = figures.tileMap
+                return item
+            }
+            return section
+        }
         let data = PageData(title: "photo-validator tune report", generated: ISO8601DateFormatter().string(from: Date()),
                             arguments: arguments, sections: sections, unscored: unscored)
         return try TuningReportPage.page.write(into: folder, data: HTMLPage.encoder.encode(data))

@@ -27,6 +27,8 @@ enum TuningReportPage {
         .layout { display: grid; grid-template-columns: minmax(0, 1fr) 280px; gap: 18px; align-items: start; }
         .inspector { border: 1px solid var(--line); border-radius: 8px; padding: 8px; min-height: 120px; font-size: 12px; background: #fafbfc; }
         .inspector img { max-width: 100%; display: block; margin: 0 auto 6px; }
+        .inspector .tilemap-host { width: fit-content; max-width: 100%; margin: 0 auto 6px; }
+        .inspector .tilemap-host img { margin: 0; }
         .inspector .pairimgs { display: grid; grid-template-columns: 1fr 1fr; gap: 4px; }
         .misjudged { margin-top: 12px; }
         .misjudged h3 { font-size: 14px; margin: 14px 0 6px; }
@@ -90,11 +92,14 @@ enum TuningReportPage {
               pair.appendChild(thumbImage(item.thumb2, item.path2));
               figure.appendChild(pair);
             } else {
-              figure.appendChild(thumbImage(item.thumb, item.path));
+              figure.appendChild(tileMapOver(thumbImage(item.thumb, item.path), item.tileMap));
             }
             var caption = el('figcaption');
             caption.appendChild(el('span', 'path', item.path2 ? item.path + '  ⇄  ' + item.path2 : item.path));
             caption.appendChild(el('span', 'score bad', section.scoreName + ' ' + shown(section, item.score) + ' · margin ' + shown(section, margin(section, item, threshold))));
+            if (item.blurProbability !== null && item.blurProbability !== undefined) {
+              caption.appendChild(el('span', 'meta blur-probability', 'blur_probability ' + fmt(item.blurProbability, 3)));
+            }
             var tags = el('span', 'meta');
             tags.appendChild(el('span', 'pill ' + (item.positive ? 'bad' : 'good'), item.label));
             if (item.held) tags.appendChild(document.createTextNode(' held aside'));
@@ -177,7 +182,7 @@ enum TuningReportPage {
                   imgs.appendChild(thumbImage(item.thumb2, item.path2, 'big'));
                   inspector.appendChild(imgs);
                 } else {
-                  inspector.appendChild(thumbImage(item.thumb, item.path, 'big'));
+                  inspector.appendChild(tileMapOver(thumbImage(item.thumb, item.path, 'big'), item.tileMap));
                 }
                 inspector.appendChild(el('div', 'path', item.path2 ? item.path + '  ⇄  ' + item.path2 : item.path));
                 inspector.appendChild(el('div', null, item.label + (item.held ? ' (held aside)' : '') + ' · ' + section.scoreName + ' ' + shown(section, item.score)));

@@ -30,6 +30,10 @@ struct ValidationReport {
         let bytes: Int?
         /// The blur score and the threshold it was compared with.
         let blur: Double?, blurThreshold: Double
+        /// The blur model's probability that the photo is blurred (`blur_probability`).
+        let blurProbability: Double?
+        /// The tiles the blur model evaluated, drawn over the thumbnail; nil when none.
+        let tileMap: ReportTileMap?
         /// The exposure figures the exposure check judged: the 90th luma percentile and the clipped share.
         let p90: Int?, clipped: Double?
         /// The minimum shortest side for its type.
@@ -115,6 +119,7 @@ struct ValidationReport {
             width: details.width, height: details.height, format: details.format,
             bytes: (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue,
             blur: details.blurScore, blurThreshold: details.blurThreshold,
+            blurProbability: details.blurProbability, tileMap: ReportTileMap(details),
             p90: details.exposure?.p90, clipped: details.exposure?.highlightShare,
             minimumShortSide: details.minimumShortSide, duplicateOf: details.duplicateOf, duplicateThumb: nil,
             error: details.error.map { code in details.errorDetail.map { "\(code): \($0)" } ?? code },

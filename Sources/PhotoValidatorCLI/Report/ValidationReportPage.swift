@@ -65,13 +65,13 @@ enum ValidationReportPage {
             figure.dataset.path = row.path;
             if (code === 'duplicate_photo' && row.duplicateOf) {
               var pair = el('div', 'pair');
-              pair.appendChild(thumb(row.thumb, row.path));
+              pair.appendChild(tileMapOver(thumb(row.thumb, row.path), row.tileMap));
               pair.appendChild(thumb(row.duplicateThumb, row.duplicateOf));
               pair.appendChild(el('div', 'pair-label', 'this photo'));
               pair.appendChild(el('div', 'pair-label', 'earlier photo'));
               figure.appendChild(pair);
             } else {
-              figure.appendChild(thumb(row.thumb, row.path));
+              figure.appendChild(tileMapOver(thumb(row.thumb, row.path), row.tileMap));
             }
             var caption = el('figcaption');
             caption.appendChild(el('span', 'path', row.path));
@@ -79,6 +79,9 @@ enum ValidationReportPage {
             caption.appendChild(el('span', 'meta', [size, row.format || '?', fmtBytes(row.bytes), row.type].filter(Boolean).join(' · ')));
             var s = score(row, code);
             caption.appendChild(el('span', 'score ' + (s.bad ? 'bad' : 'good'), s.text));
+            if (row.blurProbability !== null && row.blurProbability !== undefined) {
+              caption.appendChild(el('span', 'meta blur-probability', 'blur_score ' + fmt(row.blur) + ' · blur_probability ' + fmt(row.blurProbability, 3)));
+            }
             if (code === 'duplicate_photo' && row.duplicateOf) caption.appendChild(el('span', 'meta', 'same as ' + row.duplicateOf));
             var at = row.failures.indexOf(code);
             var message = at >= 0 ? row.messages[at] : row.messages[0];
