@@ -232,9 +232,16 @@ struct LimitsTests {
             }
             let order = CompletionLog(), probe = CompletionLog()
             // The busy project's first job holds the only worker until every job is queued.
-            async let holder: Void = pool.withSlot(for: FairKey(caller: caller, project: "busy")) { slot in try await slot.run { gate.wait() } }
+            // Running, not only admitted: the pool's threads start with its service, beside the
+            // server's, so under load they may not run yet; every count of `queued` below would then
+            // include the holder, and the gate could open before the holder ran, which then returns
+            // at once and hands the thread on before the uploads' jobs have all arrived.
+            let started = Mutex(false)
+            async let holder: Void = pool.withSlot(for: FairKey(caller: caller, project: "busy")) { slot in
+                try await slot.run { started.withLock { $0 = true }; gate.wait() }
+            }
             // Bounded: an upload that failed under load must fail the test, not leave it waiting.
-            try #require(try await poll(within: .seconds(180)) { pool.inFlight >= 1 }, "pool.inFlight never reached 1")
+            try #require(try await poll(within: .seconds(180)) { started.withLock { $0 } }, "the holding job never started")
             try await withThrowingTaskGroup(of: Void.self) { group in
                 // A failed #require below throws out of this closure, and the group then waits for
                 // its children, the probe among them: the gates must open before that wait.
