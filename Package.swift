@@ -360,6 +360,7 @@ let package = Package(
                 "TestFixtures",
                 "BlurMetrics",
                 "LumaAnalysis",
+                "PhotoFormat",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
