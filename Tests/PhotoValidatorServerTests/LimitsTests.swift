@@ -72,6 +72,13 @@ struct LimitsTests {
                 holders.append(holder)
                 try await RawHTTP.write(holder, Array("POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\nabc".utf8))
             }
+            // Every trickling request must be admitted (its body's memory reserved) before the normal upload takes the
+            // only place: a head parsed late, under a loaded run, while that place is taken is rightly made to wait and
+            // then refused `overloaded`, which is admission doing its job, not a trickle holding a slot.
+            let admitted = try await poll(within: .seconds(60)) {
+                String(buffer: try await client.execute(uri: "/metrics", method: .get).body).contains("photo_validator_upload_memory_reserved_bytes 1000000")
+            }
+            try #require(admitted, "the ten trickling requests were never all admitted")
             let response = try await client.execute(uri: "/v1/validate", method: .post, body: try testdataBytes("photos/small-coffee.png"))
             #expect(response.status == .ok)
             let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
