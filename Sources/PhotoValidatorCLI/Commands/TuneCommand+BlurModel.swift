@@ -20,23 +20,9 @@ extension TuneCommand {
         let validator = try PhotoValidator.configured(settings: settings, threads: jobs, photoTimeLimit: deadline)
         defer { validator.isolation?.shutdown() }
         let outcomes = await outcomes(of: photos.map(\.path), as: photos.map(\.photoType), validator: validator, deadline: deadline)
-        var scored: [(photo: ScoredPhoto, type: PhotoType, split: LabelledPhoto.Split)] = []
-        var unscored: [String: String] = [:]
-        for (photo, outcome) in zip(photos, outcomes) {
-            switch outcome {
-            case .validated(let output, _):
-                if let probability = output.details.blurProbability {
-                    scored.append((ScoredPhoto(path: photo.path, label: photo.label, score: 1 - probability), photo.photoType, photo.split))
-                } else {
-                    unscored[photo.path] = output.details.errorDetail ?? "no blur probability (not an image, or under one tile)"
-                }
-            case .unreadable(let reason):
-                unscored[photo.path] = reason
-            }
-        }
-        for (path, reason) in unscored.sorted(by: { $0.key < $1.key }) {
-            StandardStreams.error("photo-validator: \(path): not scored (\(reason))")
-        }
+        // A higher probability is blurrier: its complement ranks as the score does (larger is sharper).
+        let (scored, unscored) = score(photos, outcomes: outcomes, measure: { $0.blurProbability.map { 1 - $0 } },
+                                missing: "no blur probability (not an image, or under one tile)")
         let objective: ThresholdAnalysis.Objective = recall.map { .recall($0) } ?? .balancedAccuracy
         let types = PhotoType.allCases.compactMap { type -> TuningReport.TypeReport? in
             let ofType = scored.filter { $0.type == type }

@@ -145,8 +145,10 @@ struct TuneCommand: AsyncParsableCommand, SettingsCommand {
         StandardStreams.output("Wrote the report page \(index)")
     }
 
-    /// The scores of the photos from their outcomes; photos that are not images, or unreadable, are listed apart.
-    private func score(_ photos: [LabelledPhoto], outcomes: [PhotoFileCheck.Outcome])
+    /// The scores of the photos from their outcomes, by `measure` (the blur score unless given: larger is sharper);
+    /// photos without one (`missing` says why when the answer does not), or unreadable, are listed apart.
+    func score(_ photos: [LabelledPhoto], outcomes: [PhotoFileCheck.Outcome],
+               measure: (ValidationDetails) -> Double? = { $0.blurScore }, missing: String = "not an image")
         -> ([(photo: ScoredPhoto, type: PhotoType, split: LabelledPhoto.Split)], [String: String])
     {
         var scored: [(photo: ScoredPhoto, type: PhotoType, split: LabelledPhoto.Split)] = []
@@ -154,10 +156,10 @@ struct TuneCommand: AsyncParsableCommand, SettingsCommand {
         for (photo, outcome) in zip(photos, outcomes) {
             switch outcome {
             case .validated(let output, _):
-                if let score = output.details.blurScore {
+                if let score = measure(output.details) {
                     scored.append((ScoredPhoto(path: photo.path, label: photo.label, score: score), photo.photoType, photo.split))
                 } else {
-                    unscored[photo.path] = output.details.errorDetail ?? "not an image"
+                    unscored[photo.path] = output.details.errorDetail ?? missing
                 }
             case .unreadable(let reason):
                 unscored[photo.path] = reason
